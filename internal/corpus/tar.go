@@ -1,0 +1,424 @@
+package corpus
+
+import (
+	"archive/tar"
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// tarEntry is one member of an archive as the reader keeps it.
+type tarEntry struct {
+	name   string // cleaned slash path
+	dir    bool
+	stored bool // the text was kept (files under the asked-for split)
+	nul    bool // the file holds NUL bytes; text is empty
+	text   string
+}
+
+// isGzipName reports whether name says it is gzip-compressed.
+func isGzipName(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".gz") || strings.HasSuffix(n, ".tgz")
+}
+
+// corrupt wraps an error met while reading the archive src.
+func corrupt(src string, err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s: truncated archive: %w", src, err)
+	}
+	return fmt.Errorf("%s: corrupt archive: %w", src, err)
+}
+
+// tarStream opens the tar stream in r: gunzipped on its own goroutine when
+// r starts with the gzip magic, as is otherwise. wantGzip makes a stream
+// without the magic an error. The returned stop ends the decompressor; call
+// it once done with the stream.
+func tarStream(src string, r io.Reader, wantGzip bool) (io.Reader, func(), error) {
+	br := bufio.NewReaderSize(r, 256<<10)
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, nil, pathError(src, err)
+	}
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, corrupt(src, err)
+		}
+		a := newAsyncReader(gz, 256<<10, 6)
+		return a, a.Close, nil
+	}
+	if wantGzip {
+		return nil, nil, fmt.Errorf("%s: not a gzip file", src)
+	}
+	return br, func() {}, nil
+}
+
+// cleanName returns the slash path of an archive member relative to the
+// archive root, or "" for a name that names nothing ("." or "/") or has a
+// hidden component.
+func cleanName(name string) string {
+	if strings.HasPrefix(name, "./") {
+		name = name[2:]
+	}
+	if !isClean(name) {
+		name = strings.TrimLeft(path.Clean("/"+name), "/")
+	}
+	if name == "" || name[0] == '.' || strings.Contains(name, "/.") {
+		return ""
+	}
+	return name
+}
+
+// isClean reports whether name is a relative slash path in the form
+// path.Clean leaves alone, without "." or ".." components: the common case,
+// checked without allocating.
+func isClean(name string) bool {
+	if name == "" || name[0] == '/' || name[len(name)-1] == '/' || strings.Contains(name, "//") {
+		return false
+	}
+	for c := range strings.SplitSeq(name, "/") {
+		if c == "." || c == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// splitPrefix returns the folder of name that matches split: its first
+// component, or its second under a wrapping first that names no split.
+// It returns "" when there is none.
+func splitPrefix(name, split string) string {
+	first, rest, ok := strings.Cut(name, "/")
+	if matchesSplit(first, split) {
+		return first
+	}
+	if !ok || splitKind(first) != "" {
+		return ""
+	}
+	second, _, _ := strings.Cut(rest, "/")
+	if matchesSplit(second, split) {
+		return first + "/" + second
+	}
+	return ""
+}
+
+// under reports whether name is dir or inside it.
+func under(name, dir string) bool {
+	return name == dir || strings.HasPrefix(name, dir) && name[len(dir)] == '/'
+}
+
+// scanTar reads the members of the tar stream r. With opts.Split set only
+// the files under the matching split folder are stored, and reading stops at
+// the first member past that folder: an archive holds a folder's members
+// together (tar, bsdtar and Python's tarfile all write them so), and in the
+// 20 Newsgroups archive the train folder comes first, so the test half is
+// never decompressed. Read to its end, the stream's gzip trailer is
+// checked too. progress, when set, is called after each member.
+func scanTar(src string, r io.Reader, opts *Options, progress func()) ([]tarEntry, error) {
+	tr := tar.NewReader(r)
+	var ents []tarEntry
+	active := "" // the split folder being read
+	buf := make([]byte, 0, 256<<10)
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			// Read what follows the end marker, so that gzip checks its
+			// trailer (CRC-32 and length) and a damaged one is reported.
+			if _, err := io.Copy(io.Discard, r); err != nil {
+				return nil, corrupt(src, err)
+			}
+			break
+		}
+		if err != nil {
+			return nil, corrupt(src, err)
+		}
+		name := cleanName(hdr.Name)
+		if name == "" {
+			continue
+		}
+		var dir bool
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			dir = true
+		case tar.TypeReg: // archive/tar reports old-style TypeRegA as TypeReg
+		case tar.TypeSymlink, tar.TypeLink:
+			opts.warn("%s: ignoring %s: links are not followed in archives", src, name)
+			continue
+		default:
+			continue // pax and GNU extension records, devices, fifos
+		}
+		store := true
+		if opts.Split != "" {
+			if active != "" && !under(name, active) {
+				break // past the split folder
+			}
+			p := splitPrefix(name, opts.Split)
+			if active == "" && p != "" {
+				active = p
+			}
+			store = p != ""
+		}
+		e := tarEntry{name: name, dir: dir}
+		if !dir && store {
+			if hdr.Size > 0 && hdr.Size <= 64<<20 && int64(cap(buf)) < hdr.Size {
+				buf = make([]byte, 0, hdr.Size)
+			}
+			buf, err = readAll(buf[:0], tr)
+			if err != nil {
+				return nil, corrupt(src, err)
+			}
+			e.stored = true
+			if hasNUL(buf) {
+				e.nul = true
+			} else {
+				e.text = Decode(buf)
+			}
+		}
+		ents = append(ents, e)
+		if progress != nil {
+			progress()
+		}
+	}
+	return ents, nil
+}
+
+// tarLister lists the folders of an archive from its members; folders
+// without a member of their own are implied by the paths below them.
+type tarLister map[string]*tarFolder
+
+type tarFolder struct {
+	dirs  map[string]bool
+	files []string
+}
+
+func newTarLister(ents []tarEntry) tarLister {
+	t := tarLister{"": {dirs: map[string]bool{}}}
+	var folder func(p string) *tarFolder
+	folder = func(p string) *tarFolder {
+		if f, ok := t[p]; ok {
+			return f
+		}
+		f := &tarFolder{dirs: map[string]bool{}}
+		t[p] = f
+		parent, base := path.Split(p)
+		folder(strings.TrimSuffix(parent, "/")).dirs[base] = true
+		return f
+	}
+	for _, e := range ents {
+		if e.dir {
+			folder(e.name)
+			continue
+		}
+		parent, base := path.Split(e.name)
+		f := folder(strings.TrimSuffix(parent, "/"))
+		f.files = append(f.files, base)
+	}
+	return t
+}
+
+func (t tarLister) list(rel string) (dirs, files []string, err error) {
+	f, ok := t[rel]
+	if !ok {
+		return nil, nil, nil
+	}
+	for d := range f.dirs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	files = append(files, f.files...)
+	sort.Strings(files)
+	// A name listed twice (appended archives) counts once; the last
+	// member wins when read.
+	files = compactSorted(files)
+	// A name both a file and a folder is taken as the folder.
+	var only []string
+	for _, fn := range files {
+		if !f.dirs[fn] {
+			only = append(only, fn)
+		}
+	}
+	return dirs, only, nil
+}
+
+// compactSorted drops repeated names from a sorted list.
+func compactSorted(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// readTar reads a labelled tree from the tar (optionally gzipped) stream r;
+// size is the length of r when known (for progress), else 0.
+func readTar(src string, r io.Reader, size int64, wantGzip bool, opts *Options) ([]Document, error) {
+	var cr *countingReader
+	if opts.Progress != nil {
+		cr = &countingReader{r: r}
+		r = cr
+	}
+	s, stop, err := tarStream(src, r, wantGzip)
+	if err != nil {
+		return nil, err
+	}
+	var progress func()
+	if cr != nil {
+		progress = func() { opts.Progress(int(cr.n.Load()), int(size)) }
+	}
+	ents, err := scanTar(src, s, opts, progress)
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	if cr != nil {
+		n := int(cr.n.Load())
+		if size > 0 {
+			n = int(size)
+		}
+		opts.Progress(n, n)
+	}
+	if len(ents) == 0 {
+		return nil, fmt.Errorf("%s: empty archive", src)
+	}
+	y, err := planTree(src, "archive", newTarLister(ents), opts)
+	if err != nil {
+		return nil, err
+	}
+	last := make(map[string]int, len(ents))
+	for i, e := range ents {
+		if !e.dir {
+			last[e.name] = i
+		}
+	}
+	var docs []Document
+	for i := range y.labels {
+		l := &y.labels[i]
+		for _, f := range l.files {
+			rel := y.rel(l, f)
+			e := &ents[last[rel]]
+			switch {
+			case !e.stored:
+				return nil, fmt.Errorf("%s: internal error: %s was not read", src, rel)
+			case e.nul:
+				opts.warn("%s: skipping document %s: contains NUL bytes", src, rel)
+				continue
+			}
+			docs = append(docs, Document{ID: rel, Label: l.name, Text: e.text})
+		}
+	}
+	return docs, nil
+}
+
+// countingReader counts the bytes read through it; the count may be read
+// from another goroutine.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// asyncReader reads r ahead on its own goroutine into a ring of buffers, so
+// decompression overlaps with whatever consumes the stream.
+type asyncReader struct {
+	full chan []byte
+	free chan []byte
+	stop chan struct{}
+	done chan struct{} // closed when the producer has returned
+	err  error         // the producer's error; read only after full is closed
+	cur  []byte        // unread part of held
+	held []byte        // the buffer being consumed
+	once bool
+}
+
+func newAsyncReader(r io.Reader, size, n int) *asyncReader {
+	a := &asyncReader{
+		full: make(chan []byte, n),
+		free: make(chan []byte, n),
+		stop: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	for range n {
+		a.free <- make([]byte, size)
+	}
+	go a.run(r)
+	return a
+}
+
+func (a *asyncReader) run(r io.Reader) {
+	defer close(a.done)
+	defer close(a.full)
+	for {
+		var b []byte
+		select {
+		case b = <-a.free:
+		case <-a.stop:
+			return
+		}
+		n := 0
+		var err error
+		for n < len(b) && err == nil {
+			var m int
+			m, err = r.Read(b[n:])
+			n += m
+		}
+		if n > 0 {
+			select {
+			case a.full <- b[:n]:
+			case <-a.stop:
+				return
+			}
+		}
+		if err != nil {
+			if err != io.EOF {
+				a.err = err
+			}
+			return
+		}
+	}
+}
+
+func (a *asyncReader) Read(p []byte) (int, error) {
+	for len(a.cur) == 0 {
+		if a.held != nil {
+			a.free <- a.held[:cap(a.held)]
+			a.held = nil
+		}
+		b, ok := <-a.full
+		if !ok {
+			if a.err != nil {
+				return 0, a.err
+			}
+			return 0, io.EOF
+		}
+		a.held, a.cur = b, b
+	}
+	n := copy(p, a.cur)
+	a.cur = a.cur[n:]
+	return n, nil
+}
+
+// Close stops the producer and waits for it to return. It may be called
+// more than once.
+func (a *asyncReader) Close() {
+	if a.once {
+		return
+	}
+	a.once = true
+	close(a.stop)
+	<-a.done
+}

@@ -1,0 +1,212 @@
+package corpus
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// lister shows the folders of a tree, folder or archive alike. list returns
+// the names of the sub-folders and files of the folder at rel (a slash path
+// relative to the root, "" for the root), each sorted, hidden names (starting
+// with ".") left out.
+type lister interface {
+	list(rel string) (dirs, files []string, err error)
+}
+
+// layout is where the documents of a tree are: the folder holding the label
+// folders and, for each chosen label, its document files.
+type layout struct {
+	top    string     // slash path of the folder holding the label folders
+	labels []labelDir // sorted by name
+}
+
+// labelDir is one label folder and its document files, sorted by name.
+type labelDir struct {
+	name  string
+	files []string
+}
+
+// rel returns the slash path of file in label folder l.
+func (y *layout) rel(l *labelDir, file string) string {
+	return path.Join(y.top, l.name, file)
+}
+
+// splitKinds are the split folder names a tree is recognised by when no
+// split is asked for.
+var splitKinds = []string{"train", "test"}
+
+// matchesSplit reports whether folder name is the folder of split: the split
+// itself or a name ending in "-" and the split ("20news-bydate-train").
+func matchesSplit(name, split string) bool {
+	return name == split || strings.HasSuffix(name, "-"+split)
+}
+
+// splitKind returns the known split a folder name stands for, or "".
+func splitKind(name string) string {
+	for _, k := range splitKinds {
+		if matchesSplit(name, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// planTree finds the documents of a labelled tree. The tree is one of
+//
+//	ROOT/<label>/<doc>             plain
+//	ROOT/<split>/<label>/<doc>     bydate: <split> is train, test, *-train or *-test
+//
+// possibly inside one wrapping folder (ROOT/<wrapper>/...), as archives made
+// with "tar czf x.tgz corpus/" are. A split folder is one that holds
+// folders. opts.Split picks one; without it a tree holding both train and
+// test folders is an error. opts.Classes keeps a subset of the labels. src
+// names the tree in messages; noun is "folder" or "archive".
+func planTree(src, noun string, l lister, opts *Options) (*layout, error) {
+	dirs, files, err := l.list("")
+	if err != nil {
+		return nil, err
+	}
+	if len(dirs) == 0 && len(files) == 0 {
+		return nil, fmt.Errorf("%s: empty %s", src, noun)
+	}
+	base := ""
+	if len(dirs) == 1 && len(files) == 0 && splitKind(dirs[0]) == "" &&
+		(opts.Split == "" || !matchesSplit(dirs[0], opts.Split)) {
+		sub, subFiles, err := l.list(dirs[0])
+		if err != nil {
+			return nil, err
+		}
+		if len(sub) > 0 && len(subFiles) == 0 {
+			base, dirs, files = dirs[0], sub, subFiles
+		}
+	}
+
+	// Split folders: known or asked-for names that hold folders.
+	var splits []string
+	for _, d := range dirs {
+		if splitKind(d) == "" && (opts.Split == "" || !matchesSplit(d, opts.Split)) {
+			continue
+		}
+		sub, _, err := l.list(path.Join(base, d))
+		if err != nil {
+			return nil, err
+		}
+		if len(sub) > 0 {
+			splits = append(splits, d)
+		}
+	}
+
+	y := &layout{top: base}
+	switch {
+	case len(splits) > 0 && opts.Split == "":
+		kinds := map[string]bool{}
+		for _, s := range splits {
+			kinds[splitKind(s)] = true
+		}
+		if len(kinds) > 1 {
+			return nil, fmt.Errorf("%s holds both train and test folders (%s): pass --split train or --split test",
+				src, strings.Join(splits, ", "))
+		}
+		if len(splits) > 1 {
+			return nil, fmt.Errorf("%s: several %s folders (%s): cannot tell which to read",
+				src, splitKind(splits[0]), strings.Join(splits, ", "))
+		}
+		y.top = path.Join(base, splits[0])
+	case opts.Split != "":
+		var match []string
+		for _, s := range splits {
+			if matchesSplit(s, opts.Split) {
+				match = append(match, s)
+			}
+		}
+		switch {
+		case len(match) == 0 && len(splits) == 0:
+			return nil, fmt.Errorf("%s: no %s folder for --split %s: the %s holds no train/test folders, only %s (read it as ROOT/<label>/<doc> without --split)",
+				src, opts.Split, opts.Split, noun, listNames(dirs))
+		case len(match) == 0:
+			return nil, fmt.Errorf("%s: no %s folder for --split %s (want a top folder named %s or *-%s; found %s)",
+				src, opts.Split, opts.Split, opts.Split, opts.Split, listNames(splits))
+		case len(match) > 1:
+			return nil, fmt.Errorf("%s: several folders match --split %s (%s): cannot tell which to read",
+				src, opts.Split, strings.Join(match, ", "))
+		}
+		y.top = path.Join(base, match[0])
+	default:
+		// Plain tree: files beside the label folders are not documents.
+		for _, f := range files {
+			opts.warn("%s: ignoring %s: not in a label folder", src, path.Join(base, f))
+		}
+	}
+
+	labels, stray, err := l.list(y.top)
+	if err != nil {
+		return nil, err
+	}
+	if y.top != base {
+		for _, f := range stray {
+			opts.warn("%s: ignoring %s: not in a label folder", src, path.Join(y.top, f))
+		}
+	}
+	if len(labels) == 0 {
+		where := src
+		if y.top != "" {
+			where = src + ": " + y.top
+		}
+		return nil, fmt.Errorf("%s: no label folders (want <label>/<doc>)", where)
+	}
+	keep, err := selectClasses(src, labels, opts.Classes)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range labels {
+		if keep != nil && !keep[name] {
+			continue
+		}
+		rel := path.Join(y.top, name)
+		sub, docs, err := l.list(rel)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sub {
+			opts.warn("%s: ignoring folder %s: documents are the files directly inside a label folder", src, path.Join(rel, s))
+		}
+		if len(docs) == 0 {
+			return nil, fmt.Errorf("%s: label folder %s has no documents", src, rel)
+		}
+		y.labels = append(y.labels, labelDir{name: name, files: docs})
+	}
+	return y, nil
+}
+
+// selectClasses checks classes against the available labels (sorted) and
+// returns the set to keep, or nil to keep all.
+func selectClasses(src string, available, classes []string) (map[string]bool, error) {
+	if len(classes) == 0 {
+		return nil, nil
+	}
+	have := make(map[string]bool, len(available))
+	for _, a := range available {
+		have[a] = true
+	}
+	keep := make(map[string]bool, len(classes))
+	for _, c := range classes {
+		if !have[c] {
+			return nil, fmt.Errorf("%s: unknown class %q (available: %s)", src, c, strings.Join(available, ", "))
+		}
+		keep[c] = true
+	}
+	return keep, nil
+}
+
+// listNames formats names for a message, shortening long lists.
+func listNames(names []string) string {
+	if len(names) == 0 {
+		return "nothing"
+	}
+	const most = 8
+	if len(names) > most {
+		return fmt.Sprintf("%s, ... (%d in all)", strings.Join(names[:most], ", "), len(names))
+	}
+	return strings.Join(names, ", ")
+}
