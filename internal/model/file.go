@@ -1,0 +1,538 @@
+package model
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// The model file format; the byte layout is documented in doc.go.
+const (
+	// FormatVersion is the format version this build writes.
+	FormatVersion = 1
+	// MinFormatVersion is the oldest format version this build reads.
+	MinFormatVersion = 1
+	// MaxPayload bounds the payload length a reader accepts (1 GiB), so
+	// that a damaged length field cannot make it allocate without limit.
+	MaxPayload = 1 << 30
+
+	headerSize  = 20 // magic, version, kind, reserved, payload length
+	trailerSize = sha256.Size
+	minFileSize = headerSize + trailerSize
+)
+
+// magic opens every model file. As in PNG, the first byte is not ASCII (it
+// catches 7-bit transfers), "\r\n" catches CRLF conversion, 0x1a stops
+// DOS type, and the final "\n" catches LF-to-CRLF conversion.
+var magic = [8]byte{0x89, 'N', 'B', 'M', '\r', '\n', 0x1a, '\n'}
+
+// Errors of Load and Decode. Every error they return is a *FileError that
+// matches ErrModelFile and, for a bad file, exactly one of the other
+// sentinels; an I/O error matches the underlying error instead (e.g.
+// fs.ErrNotExist for a missing file).
+var (
+	// ErrModelFile matches every error of Load and Decode: the CLI maps it
+	// to exit code 3.
+	ErrModelFile = errors.New("bad model file")
+	// ErrNotModel: the file does not start with the magic number (or is
+	// empty).
+	ErrNotModel = errors.New("not an nbtext model file")
+	// ErrTruncated: the file is shorter than its header announces.
+	ErrTruncated = errors.New("truncated")
+	// ErrCorrupt: the checksum does not match, data follows the checksum,
+	// or the payload does not decode to a valid model.
+	ErrCorrupt = errors.New("corrupt")
+	// ErrNewer: the format version, model kind or flags are newer than
+	// this build.
+	ErrNewer = errors.New("written by a newer nbtext")
+	// ErrTooLarge: the announced payload exceeds MaxPayload.
+	ErrTooLarge = errors.New("too large")
+)
+
+// FileError is a failure to read a model file. Its message names the file
+// and says what is wrong, e.g. "m.nbm: truncated (40 of 1052 bytes)".
+type FileError struct {
+	Name string // the file name as given to Load or Decode
+	Err  error  // ErrNotModel, ErrTruncated, ErrCorrupt, ErrNewer, ErrTooLarge or an I/O error
+	Msg  string // the message after "Name: "
+}
+
+// Error returns "Name: Msg".
+func (e *FileError) Error() string { return e.Name + ": " + e.Msg }
+
+// Unwrap returns Err and ErrModelFile, for errors.Is.
+func (e *FileError) Unwrap() []error { return []error{e.Err, ErrModelFile} }
+
+func fileErr(name string, kind error, format string, args ...any) *FileError {
+	return &FileError{Name: name, Err: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+func ioErr(name string, err error) *FileError {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Err.Error()
+	}
+	return &FileError{Name: name, Err: err, Msg: msg}
+}
+
+func truncated(name string, got int, want uint64) *FileError {
+	return fileErr(name, ErrTruncated, "truncated (%d of %d bytes)", got, want)
+}
+
+// fileHeader is the JSON header at the start of the payload.
+type fileHeader struct {
+	Classes   []string           `json:"classes"`
+	Params    Params             `json:"params"`
+	Settings  vectorize.Settings `json:"settings"`
+	Terms     int                `json:"terms"`  // V
+	NDocs     int                `json:"n_docs"` // vocabulary's fitted documents
+	Binary    bool               `json:"binary"`
+	Stats     bool               `json:"stats"` // NB sufficient statistics follow B
+	Version   string             `json:"nbtext_version"`
+	CreatedBy string             `json:"created_by"`
+}
+
+// Encode writes m to w in the model file format (see the package
+// documentation for the byte layout). It validates m first and writes
+// nothing if m is invalid. Encoding is deterministic: equal models give
+// equal bytes.
+func Encode(w io.Writer, m *Model) error {
+	if err := m.validate(); err != nil {
+		return fmt.Errorf("encode model: %w", err)
+	}
+	V, C := m.Vocab.Len(), len(m.Classes)
+	stats := m.Kind.IsNB()
+	hdr, err := json.Marshal(fileHeader{
+		Classes: m.Classes, Params: m.Params, Settings: m.Vocab.Settings,
+		Terms: V, NDocs: m.Vocab.NDocs, Binary: m.Binary, Stats: stats,
+		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy,
+	})
+	if err != nil {
+		return fmt.Errorf("encode model: %w", err)
+	}
+	termBytes := uint64(0)
+	for _, t := range m.Vocab.Terms {
+		termBytes += uint64(uvarintLen(uint64(len(t))) + len(t))
+	}
+	n := 4 + uint64(len(hdr)) + 8 + termBytes + 12*uint64(V) + 8*uint64(V*C) + 8*uint64(C)
+	if stats {
+		n += 8*uint64(C) + 8*uint64(V*C)
+	}
+	if n > MaxPayload {
+		return fmt.Errorf("encode model: payload of %d bytes exceeds the %d-byte limit", n, MaxPayload)
+	}
+
+	h := sha256.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(w, h), 1<<16)
+	e := &encoder{w: bw, buf: make([]byte, 0, 1<<12)}
+	e.bytes(magic[:])
+	e.u16(FormatVersion)
+	e.bytes([]byte{byte(m.Kind), 0})
+	e.u64(n)
+	e.u32(uint32(len(hdr)))
+	e.bytes(hdr)
+	e.u64(termBytes)
+	for _, t := range m.Vocab.Terms {
+		e.buf = binary.AppendUvarint(e.buf, uint64(len(t)))
+		e.buf = append(e.buf, t...)
+		e.flush(false)
+	}
+	for i := 0; i < V; i++ {
+		var x int32
+		if i < len(m.Vocab.DF) {
+			x = m.Vocab.DF[i]
+		}
+		e.u32(uint32(x))
+	}
+	for i := 0; i < V; i++ {
+		var x int64
+		if i < len(m.Vocab.CF) {
+			x = m.Vocab.CF[i]
+		}
+		e.u64(uint64(x))
+	}
+	e.f64s(m.W)
+	e.f64s(m.B)
+	if stats {
+		e.f64s(m.ClassDocs)
+		e.f64s(m.Counts)
+	}
+	e.flush(true)
+	if e.err == nil {
+		e.err = bw.Flush()
+	}
+	if e.err == nil {
+		_, e.err = w.Write(h.Sum(nil))
+	}
+	if e.err != nil {
+		return fmt.Errorf("encode model: %w", e.err)
+	}
+	return nil
+}
+
+// encoder appends little-endian values to a small buffer and writes it out
+// in chunks; the first error sticks.
+type encoder struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+func (e *encoder) flush(force bool) {
+	if e.err != nil {
+		e.buf = e.buf[:0]
+		return
+	}
+	if force || len(e.buf) >= cap(e.buf)-16 {
+		_, e.err = e.w.Write(e.buf)
+		e.buf = e.buf[:0]
+	}
+}
+
+func (e *encoder) bytes(b []byte) { e.flush(true); e.buf = append(e.buf, b...); e.flush(true) }
+func (e *encoder) u16(x uint16)   { e.buf = binary.LittleEndian.AppendUint16(e.buf, x); e.flush(false) }
+func (e *encoder) u32(x uint32)   { e.buf = binary.LittleEndian.AppendUint32(e.buf, x); e.flush(false) }
+func (e *encoder) u64(x uint64)   { e.buf = binary.LittleEndian.AppendUint64(e.buf, x); e.flush(false) }
+func (e *encoder) f64s(xs []float64) {
+	for _, x := range xs {
+		e.u64(math.Float64bits(x))
+	}
+}
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
+
+// Decode reads one model file from r; name is used in error messages. It
+// checks, in this order, the magic number, the format version range, the
+// payload length against MaxPayload, the length of the data, the SHA-256
+// checksum, and then decodes and validates the payload. It reads at most
+// the 20-byte header, the payload length it announces (≤ MaxPayload), the
+// checksum and one byte more (to reject trailing data), and its buffer
+// grows only with the data actually read. Errors are *FileError; see
+// ErrModelFile.
+func Decode(r io.Reader, name string) (*Model, error) {
+	return decodeReader(r, name, 0)
+}
+
+// decodeReader is Decode with a size hint for the buffer (the file size).
+func decodeReader(r io.Reader, name string, hint int64) (*Model, error) {
+	var hdr [headerSize]byte
+	k, err := io.ReadFull(r, hdr[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, ioErr(name, err)
+	}
+	n, ferr := parseHeader(name, hdr[:k])
+	if ferr != nil {
+		return nil, ferr
+	}
+	total := headerSize + n + trailerSize
+	capacity := uint64(1 << 16)
+	if hint > 0 {
+		capacity = uint64(hint)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, min(total, capacity)))
+	buf.Write(hdr[:])
+	if _, err := buf.ReadFrom(io.LimitReader(r, int64(n+trailerSize))); err != nil {
+		return nil, ioErr(name, err)
+	}
+	if uint64(buf.Len()) < total {
+		return nil, truncated(name, buf.Len(), total)
+	}
+	var one [1]byte
+	if k, _ := io.ReadFull(r, one[:]); k > 0 {
+		return nil, fileErr(name, ErrCorrupt, "corrupt (data after the checksum)")
+	}
+	return decodeBytes(name, buf.Bytes())
+}
+
+// parseHeader checks the fixed header (b may be shorter than the header)
+// and returns the payload length.
+func parseHeader(name string, b []byte) (uint64, *FileError) {
+	if len(b) == 0 {
+		return 0, fileErr(name, ErrNotModel, "not an nbtext model file (empty)")
+	}
+	if k := min(len(b), len(magic)); !bytes.Equal(b[:k], magic[:k]) {
+		return 0, fileErr(name, ErrNotModel, "not an nbtext model file")
+	}
+	if len(b) < 10 {
+		return 0, fileErr(name, ErrTruncated, "truncated (%d of at least %d bytes)", len(b), minFileSize)
+	}
+	if v := binary.LittleEndian.Uint16(b[8:]); v > FormatVersion {
+		return 0, fileErr(name, ErrNewer, "written by a newer nbtext (format version %d, this build reads %d..%d)", v, MinFormatVersion, FormatVersion)
+	} else if v < MinFormatVersion {
+		return 0, fileErr(name, ErrCorrupt, "corrupt (format version %d, this build reads %d..%d)", v, MinFormatVersion, FormatVersion)
+	}
+	if len(b) < headerSize {
+		return 0, fileErr(name, ErrTruncated, "truncated (%d of at least %d bytes)", len(b), minFileSize)
+	}
+	n := binary.LittleEndian.Uint64(b[12:])
+	if n > MaxPayload {
+		return 0, fileErr(name, ErrTooLarge, "too large (payload of %d bytes, this build reads at most %d)", n, MaxPayload)
+	}
+	return n, nil
+}
+
+// decodeBytes decodes a complete model file held in b.
+func decodeBytes(name string, b []byte) (*Model, error) {
+	n, ferr := parseHeader(name, b[:min(len(b), headerSize)])
+	if ferr != nil {
+		return nil, ferr
+	}
+	total := headerSize + n + trailerSize
+	switch {
+	case uint64(len(b)) < total:
+		return nil, truncated(name, len(b), total)
+	case uint64(len(b)) > total:
+		return nil, fileErr(name, ErrCorrupt, "corrupt (data after the checksum)")
+	}
+	sum := sha256.Sum256(b[:headerSize+n])
+	if !bytes.Equal(sum[:], b[headerSize+n:]) {
+		return nil, fileErr(name, ErrCorrupt, "corrupt (checksum mismatch)")
+	}
+	kind := Kind(b[10])
+	if !kind.Valid() || b[11] != 0 {
+		return nil, fileErr(name, ErrNewer, "written by a newer nbtext (model kind %d, flags %d unknown to this build)", b[10], b[11])
+	}
+	m, err := decodePayload(kind, b[headerSize:headerSize+n])
+	if err != nil {
+		return nil, fileErr(name, ErrCorrupt, "corrupt (%v)", err)
+	}
+	return m, nil
+}
+
+// cursor reads little-endian values from a byte slice; reading past the
+// end sets ok to false and returns zeros.
+type cursor struct {
+	b  []byte
+	ok bool
+}
+
+func (c *cursor) next(n uint64) []byte {
+	if !c.ok || n > uint64(len(c.b)) {
+		c.ok = false
+		return nil
+	}
+	p := c.b[:n:n]
+	c.b = c.b[n:]
+	return p
+}
+
+func (c *cursor) u32() uint32 {
+	if p := c.next(4); p != nil {
+		return binary.LittleEndian.Uint32(p)
+	}
+	return 0
+}
+
+func (c *cursor) u64() uint64 {
+	if p := c.next(8); p != nil {
+		return binary.LittleEndian.Uint64(p)
+	}
+	return 0
+}
+
+func (c *cursor) f64s(n int) []float64 {
+	p := c.next(8 * uint64(n))
+	if p == nil {
+		return nil
+	}
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
+	}
+	return xs
+}
+
+// decodePayload decodes and validates a payload whose checksum matched.
+func decodePayload(kind Kind, payload []byte) (*Model, error) {
+	c := &cursor{b: payload, ok: true}
+	hj := c.next(uint64(c.u32()))
+	if !c.ok {
+		return nil, errors.New("header length exceeds the payload")
+	}
+	var h fileHeader
+	if err := json.Unmarshal(hj, &h); err != nil {
+		return nil, fmt.Errorf("header: %v", err)
+	}
+	C := len(h.Classes)
+	if C == 0 {
+		return nil, errors.New("no classes")
+	}
+	if h.Terms < 0 || h.NDocs < 0 {
+		return nil, fmt.Errorf("header: %d terms, %d documents", h.Terms, h.NDocs)
+	}
+	if h.Stats != kind.IsNB() {
+		return nil, fmt.Errorf("%s model with stats = %v", kind, h.Stats)
+	}
+	// Check the section sizes against what is left before allocating.
+	V, rest := uint64(h.Terms), uint64(len(c.b))
+	if rest < 8 {
+		return nil, errors.New("payload ends before the terms")
+	}
+	tb := binary.LittleEndian.Uint64(c.b)
+	rest -= 8
+	if tb > rest || V > tb { // each term takes at least its length byte
+		return nil, fmt.Errorf("%d terms in %d bytes, %d bytes left", V, tb, rest)
+	}
+	rest -= tb
+	units := uint64(1) // groups of V×C and C float64s
+	if h.Stats {
+		units = 2
+	}
+	uC := uint64(C)
+	if V > rest/12 || uC > rest/8 || (V > 0 && uC > rest/8/V) {
+		return nil, fmt.Errorf("%d terms × %d classes do not fit in %d bytes", V, C, rest)
+	}
+	if want := 12*V + units*(8*V*uC+8*uC); rest != want {
+		return nil, fmt.Errorf("payload has %d bytes of arrays, want %d", rest, want)
+	}
+	c.u64()
+	tc := &cursor{b: c.next(tb), ok: true}
+	terms := make([]string, V)
+	for i := range terms {
+		l, k := binary.Uvarint(tc.b)
+		if k <= 0 {
+			return nil, fmt.Errorf("term %d: bad length", i)
+		}
+		tc.b = tc.b[k:]
+		p := tc.next(l)
+		if !tc.ok {
+			return nil, fmt.Errorf("term %d: length %d exceeds the terms section", i, l)
+		}
+		terms[i] = string(p)
+	}
+	if len(tc.b) != 0 {
+		return nil, fmt.Errorf("%d bytes after the last term", len(tc.b))
+	}
+	df := make([]int32, V)
+	p := c.next(4 * V)
+	for i := range df {
+		df[i] = int32(binary.LittleEndian.Uint32(p[4*i:]))
+	}
+	cf := make([]int64, V)
+	p = c.next(8 * V)
+	for i := range cf {
+		cf[i] = int64(binary.LittleEndian.Uint64(p[8*i:]))
+	}
+	vocab, err := vectorize.NewVocabulary(h.Settings, terms, df, cf, h.NDocs)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{
+		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
+		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
+		Binary: h.Binary,
+	}
+	m.W = c.f64s(int(V) * C)
+	m.B = c.f64s(C)
+	if h.Stats {
+		m.ClassDocs = c.f64s(C)
+		m.Counts = c.f64s(int(V) * C)
+	}
+	if !c.ok || len(c.b) != 0 {
+		return nil, errors.New("arrays do not match the header") // unreachable after the size check
+	}
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	m.d = derive(m)
+	return m, nil
+}
+
+// Load reads the model file at path; see Decode for the checks and the
+// errors.
+func Load(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ioErr(path, err)
+	}
+	defer f.Close()
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	return decodeReader(bufio.NewReaderSize(f, 1<<16), path, size)
+}
+
+// Save writes m to path atomically: it encodes into a temporary file in
+// the same directory, syncs it, renames it over path and syncs the
+// directory. If writing fails, path is left as it was (an old model
+// intact) and the temporary file is removed, so an interrupted train never
+// leaves a half-written model. (A failure to sync the directory after the
+// rename is reported too; the new file is then in place.) The file gets
+// mode 0644.
+func Save(path string, m *Model) error {
+	return save(path, m, Encode)
+}
+
+func save(path string, m *Model, encode func(io.Writer, *Model) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+			err = fmt.Errorf("save %s: %w", path, err)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err = encode(bw, m); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// syncDir makes a rename in dir durable. File systems that cannot sync a
+// directory are not an error.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOTSUP) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,330 @@
+package model
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the fixture model files and fuzz seeds in testdata")
+
+// fixtures are the models pinned in testdata: files written by format
+// version 1 that every later build must still read.
+func fixtures(t testing.TB) map[string]*Model {
+	vocab := testVocab(t, "password", "program", "pgp")
+	bern, err := NewNB(Bernoulli, []string{"sci.crypt", "comp.graphics"}, vocab,
+		Params{Prior: "learned"}, []float64{10, 15}, []float64{8, 3, 0, 9, 10, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bern.Meta = Meta{Version: "fixture", CreatedBy: "model test: course example, α = β = 0"}
+	comp, err := NewNB(Complement, []string{"a", "b", "c"}, testVocab(t, "x", "y", "z", "x y"),
+		Params{Alpha: 0.25, Prior: "uniform"}, []float64{2, 3, 1},
+		[]float64{0.5, 1.25, 0, 0, 2, 1, 3.5, 0, 0.125, 1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp.Meta = Meta{Version: "fixture", CreatedBy: "model test"}
+	lr, err := NewLinear(LogReg, []string{"a", "b"}, testVocab(t, "ünïcode", "word"),
+		Params{C: 10, Penalty: "l2", Solver: "lbfgs", Epochs: 100, Seed: 1},
+		[]float64{1.5, -1.5, -0.25, 0.25}, []float64{0.1, -0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr.Meta = Meta{Version: "fixture", CreatedBy: "model test"}
+	return map[string]*Model{"bernoulli-v1.nbm": bern, "complement-v1.nbm": comp, "logreg-v1.nbm": lr}
+}
+
+func encode(t testing.TB, m *Model) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Encode(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestFixtures(t *testing.T) {
+	for name, m := range fixtures(t) {
+		path := filepath.Join("testdata", name)
+		if *update {
+			if err := Save(path, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := Load(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(got, m) {
+			t.Errorf("%s: decoded model differs from the fixture model", name)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(encode(t, got), b) {
+			t.Errorf("%s: re-encoding the fixture gives different bytes", name)
+		}
+	}
+	if *update {
+		writeFuzzSeeds(t)
+	}
+}
+
+// writeFuzzSeeds writes the seed corpus of FuzzDecode: the fixtures, and
+// damaged copies of one of them.
+func writeFuzzSeeds(t *testing.T) {
+	dir := filepath.Join("testdata", "fuzz", "FuzzDecode")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	seeds := map[string][]byte{"empty": {}, "magic": magic[:]}
+	for name, m := range fixtures(t) {
+		b := encode(t, m)
+		seeds[strings.TrimSuffix(name, ".nbm")] = b
+		if strings.HasPrefix(name, "bernoulli") {
+			seeds["cut"] = b[:len(b)/2]
+			f := bytes.Clone(b)
+			f[len(f)/2] ^= 0x10
+			seeds["flipped"] = f
+			seeds["newer"] = withVersion(b, 2)
+		}
+	}
+	for name, b := range seeds {
+		body := "go test fuzz v1\n[]byte(" + strconv.Quote(string(b)) + ")\n"
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func withVersion(b []byte, v uint16) []byte {
+	b = bytes.Clone(b)
+	binary.LittleEndian.PutUint16(b[8:], v)
+	return b
+}
+
+// withLength changes the payload length field by delta.
+func withLength(b []byte, delta int) []byte {
+	b = bytes.Clone(b)
+	binary.LittleEndian.PutUint64(b[12:], uint64(int(binary.LittleEndian.Uint64(b[12:]))+delta))
+	return b
+}
+
+// resum recomputes the checksum of a file whose payload was edited.
+func resum(b []byte) []byte {
+	n := len(b) - trailerSize
+	sum := sha256.Sum256(b[:n])
+	copy(b[n:], sum[:])
+	return b
+}
+
+func TestRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const V, C = 60, 5
+	vocab := nTerms(t, V)
+	docs, labels := randCorpus(rng, 50, V, C, 6)
+	var models []*Model
+	for _, kind := range []Kind{Bernoulli, Multinomial, Complement} {
+		for _, p := range []Params{{Alpha: 0.1, Beta: 2}, {}, {Alpha: 1, Prior: "given", Priors: []float64{.1, .2, .3, .2, .2}}} {
+			cd, cn := countNB(docs, labels, V, C, kind == Bernoulli)
+			models = append(models, mustNB(t, kind, classNames(C), vocab, p, cd, cn))
+		}
+	}
+	W := make([]float64, V*C)
+	for i := range W {
+		W[i] = rng.NormFloat64()
+	}
+	lr, err := NewLinear(LogReg, classNames(C), vocab, Params{C: 3}, W, make([]float64, C))
+	if err != nil {
+		t.Fatal(err)
+	}
+	models = append(models, lr)
+	for _, m := range models {
+		m.Meta = Meta{Version: "v1.2.3", CreatedBy: "nbtext train --model " + m.Kind.String()}
+		b := encode(t, m)
+		got, err := Decode(bytes.NewReader(b), "m.nbm")
+		if err != nil {
+			t.Fatalf("%s: %v", m.Kind, err)
+		}
+		if !reflect.DeepEqual(got, m) {
+			t.Errorf("%s %+v: round trip differs", m.Kind, m.Params)
+		}
+		d := randDoc(rng, V, 8)
+		if a, b := m.NewScorer().Predict(d.ind, d.val), got.NewScorer().Predict(d.ind, d.val); !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: predictions differ after a round trip: %+v vs %+v", m.Kind, a, b)
+		}
+	}
+}
+
+func TestEncodeRejectsInvalid(t *testing.T) {
+	m := fixtures(t)["logreg-v1.nbm"]
+	m.W = append([]float64(nil), m.W...)
+	m.W[0] = math.NaN()
+	var buf bytes.Buffer
+	if err := Encode(&buf, m); err == nil || buf.Len() != 0 {
+		t.Fatalf("Encode of a NaN weight: %v, %d bytes written", err, buf.Len())
+	}
+}
+
+// TestDamagedFiles checks that every damaged file is rejected with its own
+// error and a message naming the file.
+func TestDamagedFiles(t *testing.T) {
+	good := encode(t, fixtures(t)["bernoulli-v1.nbm"])
+	L := len(good)
+	flip := func(i int, x byte) []byte {
+		b := bytes.Clone(good)
+		b[i] ^= x
+		return b
+	}
+	type tc struct {
+		name string
+		data []byte
+		kind error
+		msg  string // exact message, or a prefix when it ends with "…"
+	}
+	cases := []tc{
+		{"empty", nil, ErrNotModel, "m.nbm: not an nbtext model file (empty)"},
+		{"wrong magic", append([]byte("PK\x03\x04"), good[4:]...), ErrNotModel, "m.nbm: not an nbtext model file"},
+		{"text", []byte("sci.crypt\tpassword\n"), ErrNotModel, "m.nbm: not an nbtext model file"},
+		{"crlf", append(append(bytes.Clone(good[:4]), '\r', '\r'), good[5:]...), ErrNotModel, "m.nbm: not an nbtext model file"},
+		{"raised version", withVersion(good, 9), ErrNewer, "m.nbm: written by a newer nbtext (format version 9, this build reads 1..1)"},
+		{"version 0", withVersion(good, 0), ErrCorrupt, "m.nbm: corrupt (format version 0, this build reads 1..1)"},
+		{"huge length", flip(19, 0x40), ErrTooLarge, "m.nbm: too large (payload of …"},
+		{"trailing data", append(bytes.Clone(good), 0), ErrCorrupt, "m.nbm: corrupt (data after the checksum)"},
+		{"unknown kind", resum(func() []byte { b := bytes.Clone(good); b[10] = 9; return b }()), ErrNewer, "m.nbm: written by a newer nbtext (model kind 9, flags 0 unknown to this build)"},
+		{"shorter length", withLength(good, -1), ErrCorrupt, "m.nbm: corrupt (data after the checksum)"},
+		{"longer length", withLength(good, 2), ErrTruncated, fmt.Sprintf("m.nbm: truncated (%d of %d bytes)", L, L+2)},
+	}
+	// A flipped bit anywhere after the fixed header, in the kind or the
+	// reserved byte, is a checksum mismatch.
+	for _, i := range []int{10, 11, 20, 21, 24, 100, L / 2, L - trailerSize - 1, L - trailerSize, L - 1} {
+		for _, x := range []byte{0x01, 0x80} {
+			cases = append(cases, tc{fmt.Sprintf("flip %d^%#x", i, x), flip(i, x), ErrCorrupt, "m.nbm: corrupt (checksum mismatch)"})
+		}
+	}
+	for _, n := range []int{1, 4, 7} {
+		cases = append(cases, tc{fmt.Sprintf("cut %d", n), good[:n], ErrTruncated, fmt.Sprintf("m.nbm: truncated (%d of at least 52 bytes)", n)})
+	}
+	for _, n := range []int{8, 9, 12, 19} {
+		cases = append(cases, tc{fmt.Sprintf("cut %d", n), good[:n], ErrTruncated, fmt.Sprintf("m.nbm: truncated (%d of at least 52 bytes)", n)})
+	}
+	for _, n := range []int{20, 21, 30, L / 2, L - trailerSize, L - 1} {
+		cases = append(cases, tc{fmt.Sprintf("cut %d", n), good[:n], ErrTruncated, fmt.Sprintf("m.nbm: truncated (%d of %d bytes)", n, L)})
+	}
+	// A valid checksum over a payload that does not decode.
+	bad := bytes.Clone(good)
+	copy(bad[headerSize+4:], `{"classes":[]`) // breaks the JSON header
+	cases = append(cases, tc{"bad header", resum(bad), ErrCorrupt, "m.nbm: corrupt (header: …"})
+	nan := bytes.Clone(good)
+	binary.LittleEndian.PutUint64(nan[L-trailerSize-8:], math.Float64bits(math.NaN())) // last count
+	cases = append(cases, tc{"NaN count", resum(nan), ErrCorrupt, "m.nbm: corrupt (count of term 2 in class \"comp.graphics\" is NaN (want a finite number ≥ 0))"})
+
+	others := []error{ErrNotModel, ErrTruncated, ErrCorrupt, ErrNewer, ErrTooLarge}
+	dir := t.TempDir()
+	for i, c := range cases {
+		path := filepath.Join(dir, fmt.Sprint(i), "m.nbm")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, derr := Decode(bytes.NewReader(c.data), "m.nbm")
+		_, lerr := Load(path)
+		for via, err := range map[string]error{"Decode": derr, "Load": lerr} {
+			if err == nil {
+				t.Errorf("%s via %s: no error", c.name, via)
+				continue
+			}
+			if !errors.Is(err, c.kind) || !errors.Is(err, ErrModelFile) {
+				t.Errorf("%s via %s: %v does not match %v", c.name, via, err, c.kind)
+			}
+			for _, o := range others {
+				if o != c.kind && errors.Is(err, o) {
+					t.Errorf("%s via %s: %v also matches %v", c.name, via, err, o)
+				}
+			}
+			msg := strings.Replace(err.Error(), path, "m.nbm", 1)
+			if p, ok := strings.CutSuffix(c.msg, "…"); ok {
+				if !strings.HasPrefix(msg, p) {
+					t.Errorf("%s via %s: %q, want prefix %q", c.name, via, msg, p)
+				}
+			} else if msg != c.msg {
+				t.Errorf("%s via %s: %q, want %q", c.name, via, msg, c.msg)
+			}
+		}
+	}
+}
+
+func TestLoadMissing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "none.nbm")
+	_, err := Load(path)
+	if !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, ErrModelFile) || err.Error() != path+": no such file or directory" {
+		t.Fatalf("Load of a missing file: %v", err)
+	}
+}
+
+func TestSaveAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.nbm")
+	fx := fixtures(t)
+	old, next := fx["bernoulli-v1.nbm"], fx["logreg-v1.nbm"]
+	if err := Save(path, old); err != nil {
+		t.Fatal(err)
+	}
+	oldBytes, _ := os.ReadFile(path)
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+
+	// An encoder failing half-way, and an invalid model: the old file is
+	// intact and no temporary file is left.
+	failing := func(w io.Writer, m *Model) error {
+		w.Write(bytes.Repeat([]byte{1}, 100000))
+		return errors.New("disk on fire")
+	}
+	if err := save(path, next, failing); err == nil || !strings.Contains(err.Error(), "save "+path+": disk on fire") {
+		t.Fatalf("failing save: %v", err)
+	}
+	invalid := *next
+	invalid.B = nil
+	if err := Save(path, &invalid); err == nil {
+		t.Fatal("saved an invalid model")
+	}
+	if err := Save(filepath.Join(dir, "no", "such", "dir.nbm"), next); err == nil {
+		t.Fatal("saved into a missing directory")
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, oldBytes) {
+		t.Fatal("failed saves changed the old file")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("directory holds %d entries, want only m.nbm", len(ents))
+	}
+
+	// A successful save replaces the old file.
+	if err := Save(path, next); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	if err != nil || !reflect.DeepEqual(got, next) {
+		t.Fatalf("Load after Save: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("directory holds %d entries after save", len(ents))
+	}
+}

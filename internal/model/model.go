@@ -1,0 +1,241 @@
+package model
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// Kind names an estimator.
+type Kind uint8
+
+// The estimators. The numeric values are written into model files: never
+// renumber them.
+const (
+	Bernoulli   Kind = 1 // multi-variate Bernoulli NB (McCallum & Nigam 1998)
+	Multinomial Kind = 2 // multinomial NB (McCallum & Nigam 1998)
+	Complement  Kind = 3 // complement NB (Rennie et al. 2003)
+	LogReg      Kind = 4 // multinomial logistic regression
+)
+
+var kindNames = map[Kind]string{Bernoulli: "bernoulli", Multinomial: "multinomial", Complement: "complement", LogReg: "logreg"}
+
+// String returns the name used on the command line.
+func (k Kind) String() string {
+	if s, ok := kindNames[k]; ok {
+		return s
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// ParseKind parses a model name as given to --model.
+func ParseKind(s string) (Kind, error) {
+	for k, name := range kindNames {
+		if name == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown model %q (want bernoulli, multinomial, complement or logreg)", s)
+}
+
+// IsNB reports whether k is a Naive Bayes estimator (fitted by counting).
+func (k Kind) IsNB() bool { return k == Bernoulli || k == Multinomial || k == Complement }
+
+// Valid reports whether k is one of the estimators this build knows.
+func (k Kind) Valid() bool { _, ok := kindNames[k]; return ok }
+
+// Params are the training parameters, saved inside the model file.
+type Params struct {
+	Alpha float64 `json:"alpha"` // NB smoothing (Beta(α, β) prior for Bernoulli, Dirichlet α otherwise)
+	Beta  float64 `json:"beta"`  // Bernoulli only: the second Beta prior parameter
+	// Prior is "learned" (class frequencies N_c/N; "" means the same),
+	// "uniform" or "given" (Priors holds one probability per class,
+	// summing to 1). Complement NB ignores it when scoring, as Rennie et
+	// al. 2003 and scikit-learn's ComplementNB do; every kind uses it for
+	// the fallback decision (see Prediction).
+	Prior  string    `json:"prior"`
+	Priors []float64 `json:"priors,omitempty"`
+	// NoWeightNorm turns off the second normalisation of complement NB
+	// weights (w_cd / Σ_d |w_cd|, Rennie et al. 2003, Table 9 step 7), as
+	// scikit-learn's ComplementNB(norm=False) does. The default (false)
+	// normalises.
+	NoWeightNorm bool `json:"no_weight_norm,omitempty"`
+	// Logistic regression.
+	C         float64 `json:"c"`       // inverse regularisation strength
+	Penalty   string  `json:"penalty"` // "l2" or "l1"
+	Solver    string  `json:"solver"`  // "lbfgs" or "sgd"
+	Epochs    int     `json:"epochs"`  // sgd epochs / lbfgs max iterations
+	BatchSize int     `json:"batch_size"`
+	Seed      int64   `json:"seed"`
+}
+
+// Meta records who wrote a model. It is saved in the model file and has no
+// effect on scoring.
+type Meta struct {
+	Version   string `json:"nbtext_version"` // nbtext version string of the writer
+	CreatedBy string `json:"created_by"`     // e.g. the command line of the train run
+}
+
+// Model is a fitted linear text classifier. Every estimator scores class c
+// of a document with term ids t and values v as
+//
+//	score[c] = B[c] + Σ_t v_t · W[t*C + c]
+//
+// where C = len(Classes). The weight matrix is feature-major, so one term
+// reads all its class weights from contiguous memory. For Bernoulli NB the
+// features are presence only (Binary is true and v_t is taken as 1), and
+// B[c] = log P(c) + Σ_d log(1-θ_cd). Scores are log joint probabilities for
+// NB and logits for LR; either way softmax(score) is P(c|x).
+//
+// Build models with NewNB or NewLinear (or Decode/Load), which validate
+// them and precompute what exact scoring needs when α = 0. A Model is not
+// modified by scoring and may be shared by many Scorers on many goroutines.
+type Model struct {
+	Kind    Kind
+	Classes []string
+	Vocab   *vectorize.Vocabulary
+	Params  Params
+	Meta    Meta
+
+	W      []float64 // len(Vocab terms) * len(Classes), feature-major
+	B      []float64 // len(Classes)
+	Binary bool      // presence-only features (Bernoulli)
+
+	// NB sufficient statistics (nil for logistic regression), kept so that
+	// models trained on shards can be merged and updated.
+	ClassDocs []float64 // N_c: training documents per class
+	Counts    []float64 // feature-major V*C: N_cd (Bernoulli: docs of c containing d) or the summed feature values (multinomial, complement)
+
+	// d is derived from the fields above by NewNB, NewLinear, Merge and
+	// Decode; NewScorer derives it itself for a model built as a literal.
+	d *derived
+}
+
+// NumClasses returns C.
+func (m *Model) NumClasses() int { return len(m.Classes) }
+
+// NumTerms returns V, the number of vocabulary terms (rows of W).
+func (m *Model) NumTerms() int {
+	if m.Vocab == nil {
+		if len(m.Classes) == 0 {
+			return 0
+		}
+		return len(m.W) / len(m.Classes)
+	}
+	return m.Vocab.Len()
+}
+
+// ClassID returns the id of the class named name, or -1.
+func (m *Model) ClassID(name string) int {
+	for i, c := range m.Classes {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// LogPrior returns log P(c) for every class under m.Params.Prior: the
+// class frequencies N_c/N ("learned"; uniform when no class has a
+// document), 1/C ("uniform") or the given probabilities. It is what a
+// prediction falls back to when no class can produce a document. The slice
+// is shared: do not modify it.
+func (m *Model) LogPrior() []float64 {
+	if m.d != nil {
+		return m.d.logPrior
+	}
+	return logPrior(m.Params, m.ClassDocs, len(m.Classes))
+}
+
+// derived holds what scoring needs beyond W and B, computed once per model.
+type derived struct {
+	logPrior []float64
+	// exact is set when W holds infinite weights or some class has
+	// required terms: the scorer then takes its exact path.
+	exact bool
+	// Required terms (Bernoulli with θ_cd = 1): the classes requiring term
+	// t are reqCls[reqPtr[t]:reqPtr[t+1]]; nReq[c] counts the terms class c
+	// requires. reqPtr is nil when no class requires any term.
+	reqPtr []int32
+	reqCls []int32
+	nReq   []int32
+}
+
+// derive computes the scoring structure of m. It assumes m is valid.
+func derive(m *Model) *derived {
+	C := len(m.Classes)
+	d := &derived{logPrior: logPrior(m.Params, m.ClassDocs, C)}
+	for _, w := range m.W {
+		if math.IsInf(w, 0) {
+			d.exact = true
+			break
+		}
+	}
+	if m.Kind == Bernoulli && len(m.Counts) == len(m.W) && len(m.ClassDocs) == C {
+		V := len(m.W) / max(C, 1)
+		n := 0
+		for t := 0; t < V; t++ {
+			for c := 0; c < C; c++ {
+				if bernoulliRequired(m.Counts[t*C+c], m.ClassDocs[c], m.Params.Alpha, m.Params.Beta) {
+					n++
+				}
+			}
+		}
+		if n > 0 {
+			d.exact = true
+			d.reqPtr = make([]int32, V+1)
+			d.reqCls = make([]int32, 0, n)
+			d.nReq = make([]int32, C)
+			for t := 0; t < V; t++ {
+				for c := 0; c < C; c++ {
+					if bernoulliRequired(m.Counts[t*C+c], m.ClassDocs[c], m.Params.Alpha, m.Params.Beta) {
+						d.reqCls = append(d.reqCls, int32(c))
+						d.nReq[c]++
+					}
+				}
+				d.reqPtr[t+1] = int32(len(d.reqCls))
+			}
+		}
+	}
+	return d
+}
+
+// logPrior computes log P(c) for C classes; see Model.LogPrior.
+func logPrior(p Params, classDocs []float64, C int) []float64 {
+	lp := make([]float64, C)
+	uniform := func() {
+		for c := range lp {
+			lp[c] = -math.Log(float64(C))
+		}
+	}
+	switch p.Prior {
+	case "given":
+		if len(p.Priors) != C {
+			uniform()
+			break
+		}
+		sum := 0.0
+		for _, q := range p.Priors {
+			sum += q
+		}
+		for c, q := range p.Priors {
+			lp[c] = math.Log(q) - math.Log(sum)
+		}
+	case "uniform":
+		uniform()
+	default: // "learned" or ""
+		n := 0.0
+		for _, x := range classDocs {
+			n += x
+		}
+		if len(classDocs) != C || !(n > 0) {
+			uniform()
+			break
+		}
+		for c, x := range classDocs {
+			lp[c] = math.Log(x) - math.Log(n)
+		}
+	}
+	return lp
+}

@@ -1,0 +1,296 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// NewNB builds a Naive Bayes model of the given kind from its sufficient
+// statistics, which train counts: classDocs[c] = N_c, the training
+// documents of class c, and counts, feature-major V×C with V =
+// vocab.Len(): counts[d*C+c] is N_cd, the documents of class c containing
+// term d, for Bernoulli, and the summed feature values (counts or tf-idf)
+// of term d in class c for multinomial and complement NB. NewNB validates
+// the shapes and the parameters (see ValidateParams), keeps classDocs and
+// counts in the model without copying or modifying them (so train may
+// call NewNB repeatedly on the same counts for a grid of α), and computes
+// W and B. With P(c) the prior of p.Prior (see Model.LogPrior):
+//
+// Bernoulli, the multi-variate Bernoulli event model (McCallum & Nigam
+// 1998) with a Beta(α, β) prior:
+//
+//	θ_cd   = (N_cd + α) / (N_c + α + β)
+//	B[c]   = log P(c) + Σ_d log(1 - θ_cd)
+//	W[d,c] = log θ_cd - log(1 - θ_cd)        (v_t ignored: Binary is set)
+//
+// Multinomial (McCallum & Nigam 1998) with a Dirichlet α prior:
+//
+//	θ_cd   = (count_cd + α) / (Σ_d count_cd + α|V|)
+//	B[c]   = log P(c),   W[d,c] = log θ_cd
+//
+// Complement (Rennie, Shih, Teevan & Karger 2003, Table 9, with their
+// weight normalisation; the same weights as scikit-learn's
+// ComplementNB(norm=True)): each class is scored by how badly its
+// complement, the documents of all other classes, explains the document:
+//
+//	θ̃_cd   = (Σ_{c'≠c} count_c'd + α) / (Σ_{c'≠c} Σ_d count_c'd + α|V|)
+//	w_cd   = log θ̃_cd,   ŵ_cd = w_cd / Σ_d |w_cd|
+//	W[d,c] = -ŵ_cd = |w_cd| / Σ_d |w_cd|,   B[c] = 0
+//
+// Rennie et al. pick argmin_c Σ_t v_t ŵ_ct; negating the weights turns
+// that into the argmax of the shared scorer. Like the paper and
+// scikit-learn (which adds the prior only when there is a single class,
+// where it is 0 anyway), complement NB ignores the prior: B is 0. With
+// p.NoWeightNorm, W[d,c] = -w_cd (scikit-learn's norm=False).
+// Complement scores are not log probabilities; softmax of them is a
+// confidence ranking, not a calibrated posterior.
+//
+// α = β = 0 (maximum likelihood) is exact, never NaN. A θ of 0 makes the
+// class impossible for a document holding the term (W = -Inf). A
+// Bernoulli θ of 1 makes the class impossible for a document lacking the
+// term: the term is left out of B's sum, gets W = 0, and the scorer
+// requires it (see Scorer.Scores). A 0/0 ratio (a class, or a complement,
+// with no data and no smoothing) takes its limit as the smoothing goes to
+// 0: θ = 1/2 for Bernoulli (α = β → 0) and 1/|V| for multinomial and
+// complement. In complement NB a θ̃ of 0 gives W = +Inf (the class is
+// certain when the term is present; tied certain classes share the
+// probability) and the normaliser sums the finite |w_cd|.
+func NewNB(kind Kind, classes []string, vocab *vectorize.Vocabulary, p Params, classDocs, counts []float64) (*Model, error) {
+	if !kind.IsNB() {
+		return nil, fmt.Errorf("NewNB: %s is not a Naive Bayes model", kind)
+	}
+	if err := validateClasses(classes); err != nil {
+		return nil, err
+	}
+	if vocab == nil {
+		return nil, errors.New("NewNB: nil vocabulary")
+	}
+	if err := ValidateParams(kind, p, len(classes)); err != nil {
+		return nil, err
+	}
+	if err := validateStats(kind, classes, vocab.Len(), classDocs, counts); err != nil {
+		return nil, err
+	}
+	m := &Model{
+		Kind:      kind,
+		Classes:   classes,
+		Vocab:     vocab,
+		Params:    p,
+		Binary:    kind == Bernoulli,
+		ClassDocs: classDocs,
+		Counts:    counts,
+	}
+	m.W, m.B = fitNB(kind, p, classDocs, counts, len(classes))
+	m.d = derive(m)
+	return m, nil
+}
+
+// fitNB computes W and B from valid NB statistics; see NewNB.
+func fitNB(kind Kind, p Params, classDocs, counts []float64, C int) (W, B []float64) {
+	V := len(counts) / C
+	W = make([]float64, V*C)
+	B = make([]float64, C)
+	lp := logPrior(p, classDocs, C)
+	switch kind {
+	case Bernoulli:
+		copy(B, lp)
+		sum1m := make([]float64, C) // Σ_d log(1-θ_cd), required terms left out
+		for d := 0; d < V; d++ {
+			for c := 0; c < C; c++ {
+				w, l1m, req := bernoulliTerm(counts[d*C+c], classDocs[c], p.Alpha, p.Beta)
+				W[d*C+c] = w
+				if !req {
+					sum1m[c] += l1m
+				}
+			}
+		}
+		for c := range B {
+			B[c] += sum1m[c]
+		}
+	case Multinomial:
+		copy(B, lp)
+		tot := make([]float64, C)
+		for d := 0; d < V; d++ {
+			for c := 0; c < C; c++ {
+				tot[c] += counts[d*C+c]
+			}
+		}
+		for c := 0; c < C; c++ {
+			den := tot[c] + p.Alpha*float64(V)
+			for d := 0; d < V; d++ {
+				if den > 0 {
+					W[d*C+c] = math.Log(counts[d*C+c]+p.Alpha) - math.Log(den)
+				} else {
+					W[d*C+c] = -math.Log(float64(V)) // limit α → 0 of α/(α|V|)
+				}
+			}
+		}
+	case Complement:
+		fitComplement(W, p, counts, C, V)
+	}
+	return W, B
+}
+
+// bernoulliTerm returns, for one term and class of a Bernoulli model, the
+// weight log θ - log(1-θ), log(1-θ), and whether θ = 1 (the class requires
+// the term; the weight is then 0 and log(1-θ) = -Inf is left out of B).
+// Both logs are taken of the smoothed counts, not of 1-θ, so that no
+// precision is lost when θ is close to 1.
+func bernoulliTerm(ncd, nc, alpha, beta float64) (w, log1m float64, required bool) {
+	den := nc + alpha + beta
+	if den == 0 { // no documents, no smoothing: the limit of Beta(ε, ε) is θ = 1/2
+		return 0, -math.Ln2, false
+	}
+	pos := ncd + alpha     // θ·den
+	neg := nc - ncd + beta // (1-θ)·den
+	if neg <= 0 {
+		return 0, math.Inf(-1), true
+	}
+	log1m = math.Log(neg) - math.Log(den)
+	return math.Log(pos) - math.Log(neg), log1m, false // pos = 0 gives -Inf
+}
+
+// bernoulliRequired reports whether θ_cd = 1; see bernoulliTerm.
+func bernoulliRequired(ncd, nc, alpha, beta float64) bool {
+	return nc+alpha+beta != 0 && nc-ncd+beta <= 0
+}
+
+// fitComplement fills W with complement NB weights; see NewNB.
+func fitComplement(W []float64, p Params, counts []float64, C, V int) {
+	// comp[c] = Σ_{c'≠c} count_c'd + α, computed as a prefix plus a
+	// suffix sum rather than (Σ_c' count_c'd) - count_cd, so that a term
+	// seen only in class c has a complement count of exactly α.
+	comp := W // θ̃ numerators, then weights, in place
+	pre := make([]float64, C+1)
+	for d := 0; d < V; d++ {
+		row := counts[d*C : d*C+C]
+		for c, x := range row {
+			pre[c+1] = pre[c] + x
+		}
+		suf := 0.0
+		for c := C - 1; c >= 0; c-- {
+			comp[d*C+c] = pre[c] + suf + p.Alpha
+			suf += row[c]
+		}
+	}
+	tot := make([]float64, C)
+	for d := 0; d < V; d++ {
+		for c := 0; c < C; c++ {
+			tot[c] += comp[d*C+c]
+		}
+	}
+	for c := 0; c < C; c++ {
+		if tot[c] == 0 { // empty complement, no smoothing: limit θ̃ = 1/|V|
+			for d := 0; d < V; d++ {
+				W[d*C+c] = -math.Log(float64(V))
+			}
+		} else {
+			lt := math.Log(tot[c])
+			for d := 0; d < V; d++ {
+				W[d*C+c] = math.Log(comp[d*C+c]) - lt // w_cd = log θ̃_cd ≤ 0, maybe -Inf
+			}
+		}
+		norm := 1.0
+		if !p.NoWeightNorm {
+			s := 0.0
+			for d := 0; d < V; d++ {
+				if w := W[d*C+c]; !math.IsInf(w, 0) {
+					s += math.Abs(w)
+				}
+			}
+			if s > 0 {
+				norm = s
+			}
+		}
+		for d := 0; d < V; d++ {
+			W[d*C+c] = -W[d*C+c] / norm
+		}
+	}
+}
+
+// NewLinear builds a model from weights fitted elsewhere (logistic
+// regression, by train): W feature-major V×C with V = vocab.Len(), B one
+// bias per class. It validates the shapes and that every weight and bias is
+// finite, and keeps W and B without copying. Binary is false: the scorer
+// multiplies each weight by the feature value, so a model fitted on binary
+// features expects rows with binary weighting. The model is scored as
+// softmax(B + Σ_t v_t W[t,·]), multinomial logistic regression.
+func NewLinear(kind Kind, classes []string, vocab *vectorize.Vocabulary, p Params, W, B []float64) (*Model, error) {
+	if kind.IsNB() {
+		return nil, fmt.Errorf("NewLinear: %s is a Naive Bayes model: use NewNB", kind)
+	}
+	m := &Model{Kind: kind, Classes: classes, Vocab: vocab, Params: p, W: W, B: B}
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	m.d = derive(m)
+	return m, nil
+}
+
+// Merge adds the sufficient statistics of other, a Naive Bayes model of
+// the same kind, classes (in the same order), vocabulary (terms and
+// settings) and NB parameters, into m and recomputes W and B: merging
+// models trained on the shards of a corpus gives the model trained on the
+// whole corpus. On error m is unchanged. Merge writes fresh slices: it
+// does not modify the statistics the models were built from.
+func (m *Model) Merge(other *Model) error {
+	if m == nil || other == nil {
+		return errors.New("merge: nil model")
+	}
+	switch {
+	case !m.Kind.IsNB():
+		return fmt.Errorf("merge: %s models cannot be merged (no counts)", m.Kind)
+	case other.Kind != m.Kind:
+		return fmt.Errorf("merge: cannot merge a %s model into a %s model", other.Kind, m.Kind)
+	case !slices.Equal(m.Classes, other.Classes):
+		return fmt.Errorf("merge: classes differ (%q vs %q)", m.Classes, other.Classes)
+	case m.Vocab == nil || other.Vocab == nil:
+		return errors.New("merge: model without vocabulary")
+	case !reflect.DeepEqual(m.Vocab.Settings, other.Vocab.Settings):
+		return errors.New("merge: vocabulary settings differ")
+	case !slices.Equal(m.Vocab.Terms, other.Vocab.Terms):
+		return fmt.Errorf("merge: vocabularies differ (%d and %d terms)", m.Vocab.Len(), other.Vocab.Len())
+	case !sameNBParams(m.Params, other.Params):
+		return errors.New("merge: training parameters differ (alpha, beta, prior or weight normalisation)")
+	}
+	V, C := m.Vocab.Len(), len(m.Classes)
+	if err := validateStats(m.Kind, m.Classes, V, m.ClassDocs, m.Counts); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	if err := validateStats(other.Kind, other.Classes, V, other.ClassDocs, other.Counts); err != nil {
+		return fmt.Errorf("merge: other model: %w", err)
+	}
+	classDocs := make([]float64, C)
+	for c := range classDocs {
+		classDocs[c] = m.ClassDocs[c] + other.ClassDocs[c]
+	}
+	counts := make([]float64, V*C)
+	for i := range counts {
+		counts[i] = m.Counts[i] + other.Counts[i]
+	}
+	if err := validateStats(m.Kind, m.Classes, V, classDocs, counts); err != nil { // overflow to +Inf
+		return fmt.Errorf("merge: %w", err)
+	}
+	m.ClassDocs, m.Counts = classDocs, counts
+	m.W, m.B = fitNB(m.Kind, m.Params, classDocs, counts, C)
+	m.d = derive(m)
+	return nil
+}
+
+// sameNBParams reports whether two models were counted and smoothed alike.
+func sameNBParams(a, b Params) bool {
+	return a.Alpha == b.Alpha && a.Beta == b.Beta && priorName(a.Prior) == priorName(b.Prior) &&
+		slices.Equal(a.Priors, b.Priors) && a.NoWeightNorm == b.NoWeightNorm
+}
+
+func priorName(s string) string {
+	if s == "" {
+		return "learned"
+	}
+	return s
+}
