@@ -1,0 +1,87 @@
+// Package vectorize turns text into sparse rows of term counts or weights.
+//
+// It owns the tokenizer, word n-grams, the English stop word list, the
+// vocabulary (building, pruning by document frequency, selection by mutual
+// information with the class, and its file), the binary, count and tf-idf
+// weightings, and the sparse row type (Matrix) that the training and
+// scoring hot paths read. It knows nothing of corpora, file formats of
+// documents or models, and uses labels only for mutual-information
+// selection.
+//
+// # Tokens
+//
+// The default tokenizer is scikit-learn's CountVectorizer default, exactly:
+// the text is lower-cased as Python's str.lower does it, and the tokens are
+// the matches of the regular expression (?u)\b\w\w+\b, that is, every
+// maximal run of at least 2 word characters, where a word character is
+// Python's \w: a Unicode letter (L*), a number (N*, so ², ½ and Ⅻ count)
+// or '_', but not a combining mark. "Don't" gives "don" (the "t" is too
+// short); "naïve_2nd" is one token. The scanner is hand-written: it
+// classifies 8 bytes at a time into bit masks, slices ASCII tokens out of
+// the text without copying, and decodes runes only in runs that hold a
+// non-ASCII byte. Two rules of Python's lower-casing change tokens and are
+// followed: İ (U+0130) lowers to "i" plus a combining dot, which ends the
+// token, and Σ lowers to ς at the end of a word. Word-character tests
+// follow Go's Unicode tables, which may be a version ahead of Python's.
+//
+// English stop words (Settings.StopWords "english") are scikit-learn's
+// ENGLISH_STOP_WORDS, 318 words. They are removed before n-grams are formed,
+// as scikit-learn does, and n-grams of NGramMin..NGramMax tokens are joined
+// by a single space.
+//
+// # Vocabulary
+//
+// Term ids are positions in Vocabulary.Terms, which Fit and ReadTSV keep in
+// ascending byte order (code point order, as Python sorts). So ids are
+// stable: the same set of terms always gets the same ids. Each term carries
+// its document frequency df (documents containing it) and corpus frequency
+// cf (occurrences) in the fitted corpus, and the vocabulary its document
+// count n, from which tf-idf takes idf(t) = ln((1+n)/(1+df(t))) + 1.
+//
+// Fit prunes in scikit-learn's order: min/max document frequency, then
+// MaxFeatures (by df, not by cf as scikit-learn does; ties by term), then
+// Select "mi:K" (mutual information, McCallum & Nigam 1998). It tokenizes
+// every document once, on all cores, and returns the count matrix with the
+// vocabulary (FitVocabulary skips the matrix). Its result does not depend
+// on the number of workers. Transform and Vectorizer turn other documents
+// into rows of a fitted vocabulary; unknown terms are dropped.
+//
+// Terms are looked up in an open-addressing hash table (termTable), not a
+// Go map: lookups are the largest cost of Fit after tokenizing, and on the
+// 20 Newsgroups token stream the table was about 20% faster than a
+// map[string]int32, mostly by sparing short terms a visit to their bytes.
+//
+// # Rows
+//
+// A Matrix is compressed sparse rows: row i holds its term ids in strictly
+// ascending order with one value each (a count, 1 for binary, or a tf-idf
+// weight). Vectorizer produces one such row per document without
+// allocating, for predict. Weight and WeightRow apply the weighting of the
+// vocabulary's Settings in place.
+//
+// # Vocabulary file
+//
+// WriteTSV and ReadTSV use a UTF-8 text file:
+//
+//	# nbtext vocabulary v1
+//	# terms 130107
+//	# documents 11314
+//	# settings {"lowercase":true,"stop_words":"","ngram_min":1,...}
+//	term	df	cf
+//	the	10420	146559
+//	to	9979	73458
+//	...
+//
+// The first line names the format and its version; a reader refuses a
+// newer version. Then, before the header, lines starting with '#': the
+// term count (checked on reading, so a cut file is noticed), the document
+// count n of the fitted corpus, and the Settings as one line of JSON (the
+// field names are Settings' json tags; absent fields take DefaultSettings'
+// values). Other '#' lines are comments. Then the header line
+// "term<TAB>df<TAB>cf" and one line per term, sorted by df descending, then
+// by term ascending. Terms never hold a tab, a newline or a leading '#'
+// (they are runs of word characters, joined by spaces for n-grams). The
+// file order is not the id order: ids are the ascending term order, and
+// ReadTSV renumbers accordingly. Read errors name the file and line:
+// "vocab.tsv:17: df must be a whole number in 0..11314 (the documents), got "x"".
+package vectorize

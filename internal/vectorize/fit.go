@@ -1,0 +1,684 @@
+package vectorize
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// batchSize is the number of documents a worker takes at a time. Small
+// enough to balance two busy cores, large enough that the atomic counter
+// and the per-batch bookkeeping cost nothing.
+const batchSize = 32
+
+// Fit builds the vocabulary of texts under s and returns it with the count
+// matrix of the same texts (row i = texts[i], values = occurrences), in one
+// tokenizing pass: fit and transform together.
+//
+// Tokenizing runs on workers goroutines (0 means runtime.GOMAXPROCS), each
+// with its own term table; the tables are merged at the end, so the result
+// does not depend on the number of workers. Terms are pruned in
+// scikit-learn's order:
+//
+//  1. document frequency: keep MinDF ≤ df ≤ MaxDF·n (n = len(texts));
+//
+//  2. MaxFeatures: keep the MaxFeatures terms of highest df, ties broken by
+//     ascending term (scikit-learn ranks by corpus frequency cf instead);
+//
+//  3. Select "mi:K": keep the K terms of highest mutual information between
+//     the presence of the term in a document and its class, ties broken by
+//     ascending term (McCallum & Nigam 1998; Rainbow's information gain):
+//
+//     MI(t) = Σ_c Σ_{x∈{0,1}} P(c, x) · ln( P(c, x) / (P(c) · P(x)) )
+//
+//     with P estimated from document counts and 0·ln 0 = 0. Only this step
+//     reads labels (values in 0..nClasses-1, one per text); otherwise
+//     labels may be nil.
+//
+// The surviving terms are sorted ascending and numbered in that order; DF
+// and CF are their document and corpus frequencies in texts. progress, if
+// not nil, is called now and then with the number of documents tokenized
+// so far and len(texts), from one goroutine at a time, ending with
+// (len(texts), len(texts)).
+//
+// Fit fails on invalid settings, on labels that do not match texts when
+// Select needs them, and when no term is left.
+func Fit(texts []string, labels []int, nClasses int, s Settings, workers int, progress func(done, total int)) (*Vocabulary, *Matrix, error) {
+	return fit(texts, labels, nClasses, s, workers, progress, true)
+}
+
+// FitVocabulary is Fit without the count matrix, for when only the
+// vocabulary is wanted (nbtext vocab): it skips building the matrix, about
+// a fifth of Fit's time.
+func FitVocabulary(texts []string, labels []int, nClasses int, s Settings, workers int, progress func(done, total int)) (*Vocabulary, error) {
+	v, _, err := fit(texts, labels, nClasses, s, workers, progress, false)
+	return v, err
+}
+
+// fit is Fit; it builds the matrix only when wantMatrix.
+func fit(texts []string, labels []int, nClasses int, s Settings, workers int, progress func(done, total int), wantMatrix bool) (*Vocabulary, *Matrix, error) {
+	if err := s.Validate(); err != nil {
+		return nil, nil, err
+	}
+	k, _ := s.SelectK()
+	if k > 0 {
+		if len(labels) != len(texts) {
+			return nil, nil, fmt.Errorf("--select %s needs a label for each document: %d labels for %d documents", s.Select, len(labels), len(texts))
+		}
+		for i, l := range labels {
+			if l < 0 || l >= nClasses {
+				return nil, nil, fmt.Errorf("document %d has label %d, want 0..%d", i, l, nClasses-1)
+			}
+		}
+	} else {
+		labels, nClasses = nil, 0
+	}
+	n := len(texts)
+	maxDoc := s.MaxDF * float64(n) // as scikit-learn: df ≤ max_df·n, in floating point
+	if maxDoc < float64(s.MinDF) && n > 0 {
+		return nil, nil, fmt.Errorf("--max-df %g keeps terms in at most %g of %d documents, fewer than --min-df %d", s.MaxDF, maxDoc, n, s.MinDF)
+	}
+
+	// Tokenize: each worker counts into its own table and rows.
+	nb := (n + batchSize - 1) / batchSize
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, nb))
+	ws := make([]*fitWorker, workers)
+	batches := make([]batch, nb)
+	var next, done, reported atomic.Int64
+	var mu sync.Mutex
+	step := int64(max(n/100, 1024))
+	var wg sync.WaitGroup
+	for w := range ws {
+		ws[w] = newFitWorker(s, nClasses)
+		wg.Add(1)
+		go func(fw *fitWorker, w int) {
+			defer wg.Done()
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= nb {
+					fw.tally(batches, labels)
+					fw.sortTerms()
+					return
+				}
+				lo, hi := b*batchSize, min((b+1)*batchSize, n)
+				fw.start(&batches[b], w, texts[lo:hi])
+				fw.batches = append(fw.batches, b)
+				for d := lo; d < hi; d++ {
+					fw.add(texts[d])
+				}
+				if progress != nil {
+					dn := done.Add(int64(hi - lo))
+					if dn-reported.Load() >= step && dn < int64(n) && mu.TryLock() {
+						if dn > reported.Load() {
+							reported.Store(dn)
+							progress(int(dn), n)
+						}
+						mu.Unlock()
+					}
+				}
+			}
+		}(ws[w], w)
+	}
+	wg.Wait()
+
+	// Merge the workers' sorted terms into their sorted union.
+	g := mergeTerms(ws, nClasses)
+	if len(g.terms) == 0 {
+		return nil, nil, errors.New("empty vocabulary: the documents hold no tokens, or only stop words")
+	}
+
+	// Prune.
+	keep := make([]int32, 0, len(g.terms)) // global ids kept, ascending
+	for id, d := range g.df {
+		if int(d) >= s.MinDF && float64(d) <= maxDoc {
+			keep = append(keep, int32(id))
+		}
+	}
+	if s.MaxFeatures > 0 && len(keep) > s.MaxFeatures {
+		slices.SortStableFunc(keep, func(a, b int32) int { return cmp.Compare(g.df[b], g.df[a]) })
+		keep = keep[:s.MaxFeatures]
+		slices.Sort(keep)
+	}
+	if k > 0 && len(keep) > k {
+		classDocs := make([]int, nClasses)
+		for _, l := range labels {
+			classDocs[l]++
+		}
+		mi := make([]float64, len(g.terms))
+		for _, id := range keep {
+			mi[id] = mutualInformation(g.cdf[int(id)*nClasses:int(id+1)*nClasses], classDocs, int(g.df[id]), n)
+		}
+		slices.SortStableFunc(keep, func(a, b int32) int { return cmp.Compare(mi[b], mi[a]) })
+		keep = keep[:k]
+		slices.Sort(keep)
+	}
+	if len(keep) == 0 {
+		return nil, nil, fmt.Errorf("no terms left after pruning: lower --min-df (%d) or raise --max-df (%g)", s.MinDF, s.MaxDF)
+	}
+	final := make([]int32, len(g.terms)) // global id → final id, or -1
+	for i := range final {
+		final[i] = -1
+	}
+	terms := make([]string, len(keep))
+	df := make([]int32, len(keep))
+	cf := make([]int64, len(keep))
+	size := 0
+	for _, id := range keep {
+		size += len(g.terms[id])
+	}
+	buf := make([]byte, 0, size) // one block for the kept terms, so the vocabulary holds no worker memory
+	for i, id := range keep {
+		final[id] = int32(i)
+		n0 := len(buf)
+		buf = append(buf, g.terms[id]...)
+		terms[i], df[i], cf[i] = unsafe.String(unsafe.SliceData(buf[n0:]), len(buf)-n0), g.df[id], g.cf[id]
+	}
+	v := newVocabulary(s, terms, df, cf, n)
+
+	var m *Matrix
+	if wantMatrix {
+		m = assemble(batches, g.local, final, df, n, workers)
+	}
+	if progress != nil {
+		progress(n, n)
+	}
+	return v, m, nil
+}
+
+// mutualInformation returns MI(t) of Fit for a term in df of n documents,
+// cdf[c] of them in class c, which holds classDocs[c] documents.
+func mutualInformation(cdf []int32, classDocs []int, df, n int) float64 {
+	N := float64(n)
+	p1 := float64(df)
+	p0 := float64(n - df)
+	mi := 0.0
+	for c, a := range cdf {
+		nc := float64(classDocs[c])
+		if a > 0 {
+			x := float64(a)
+			mi += x * math.Log(x*N/(nc*p1))
+		}
+		if b := classDocs[c] - int(a); b > 0 {
+			x := float64(b)
+			mi += x * math.Log(x*N/(nc*p0))
+		}
+	}
+	return mi / N
+}
+
+// batch holds the rows of batchSize consecutive documents, as the worker
+// that took them counted them: row r is ids[end[r-1]:end[r]] (from 0 for
+// r = 0), in that worker's local ids, each with its count in vals. Storage
+// per batch, sized from the text length, avoids growing (and copying) one
+// big array per worker.
+type batch struct {
+	worker int
+	end    []int32
+	ids    []int32
+	vals   []float32
+}
+
+// row returns the bounds of row r in b.ids.
+func (b *batch) row(r int) (lo, hi int) {
+	if r > 0 {
+		lo = int(b.end[r-1])
+	}
+	return lo, int(b.end[r])
+}
+
+// fitWorker is one tokenizing goroutine's state: a term table with local
+// ids in order of first sight, and the rows of the documents it took, in
+// local ids (in order of first occurrence within each document).
+type fitWorker struct {
+	tok   *Tokenizer
+	table *termTable
+	seen  []seen // by local id
+	nc    int
+	doc   int32  // documents taken so far
+	chunk []byte // storage for the bytes of new terms
+
+	cur     *batch  // the batch being filled
+	batches []int   // the batches this worker took
+	order   []int32 // local ids in ascending term order, once done
+
+	// Per local id, from tally: documents, occurrences, and documents of
+	// each class (id × nc + class).
+	df  []int32
+	cf  []int64
+	cdf []int32
+
+	// The terms and their statistics in ascending term order, from
+	// sortTerms, for mergeTerms to read sequentially.
+	sorted    []string
+	sortedDF  []int32
+	sortedCF  []int64
+	sortedCDF []int32
+}
+
+// sortTerms sorts the worker's terms and lays out their statistics in that
+// order.
+func (w *fitWorker) sortTerms() {
+	w.order = sortStrings(w.table.terms)
+	n, nc := len(w.order), w.nc
+	w.sorted = make([]string, n)
+	w.sortedDF = make([]int32, n)
+	w.sortedCF = make([]int64, n)
+	if nc > 0 {
+		w.sortedCDF = make([]int32, n*nc)
+	}
+	size := 0
+	for _, t := range w.table.terms {
+		size += len(t)
+	}
+	// The bytes too, in order, in one block: the merge compares
+	// neighbouring terms, which would otherwise be scattered over the
+	// chunks in order of first sight, a cache miss each.
+	buf := make([]byte, 0, size)
+	for i, id := range w.order {
+		t := w.table.terms[id]
+		n0 := len(buf)
+		buf = append(buf, t...)
+		w.sorted[i], w.sortedDF[i], w.sortedCF[i] = unsafe.String(unsafe.SliceData(buf[n0:]), len(t)), w.df[id], w.cf[id]
+		if nc > 0 {
+			copy(w.sortedCDF[i*nc:(i+1)*nc], w.cdf[int(id)*nc:int(id+1)*nc])
+		}
+	}
+}
+
+// seen is where a term last appeared: the document (1-based, per worker)
+// and the term's position in that document's row. It is all that the
+// per-token loop touches besides the table, 8 bytes per term, so that
+// frequent terms stay in cache; frequencies are tallied from the rows
+// afterwards.
+type seen struct{ doc, pos int32 }
+
+func newFitWorker(s Settings, nClasses int) *fitWorker {
+	return &fitWorker{tok: NewTokenizer(s), table: newTermTable(1 << 14), nc: nClasses}
+}
+
+// start makes b, which will hold the rows of texts, the current batch.
+func (w *fitWorker) start(b *batch, worker int, texts []string) {
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	size = size/10 + 16 // about one distinct term per 12 bytes of news text
+	*b = batch{worker: worker, end: make([]int32, 0, len(texts)), ids: make([]int32, 0, size), vals: make([]float32, 0, size)}
+	w.cur = b
+}
+
+// add tokenizes one document and appends its row to the current batch. A
+// long unigram document is tokenized in pieces (see nextPiece).
+func (w *fitWorker) add(text string) {
+	w.doc++
+	start := len(w.cur.ids)
+	if w.tok.nmax > 1 || len(text) <= longDocument {
+		w.count(text, start)
+	} else {
+		for i := 0; i < len(text); {
+			j := nextPiece(text, i)
+			w.count(text[i:j], start)
+			i = j
+		}
+	}
+	w.cur.end = append(w.cur.end, int32(len(w.cur.ids)))
+}
+
+// count adds the terms of text to the current document's row, which
+// starts at w.cur.ids[start].
+func (w *fitWorker) count(text string, start int) {
+	t := w.table
+	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
+	doc := w.doc
+	for _, term := range w.tok.Terms(text) {
+		key, h := keyHash(term, t.seed)
+		i, ok := t.find(term, key, h)
+		if !ok {
+			i = int(t.insertAt(i, w.keep(term), key, h))
+			sn = append(sn, seen{})
+		}
+		if e := &sn[i]; e.doc != doc {
+			e.doc = doc
+			e.pos = int32(len(ids) - start)
+			ids = append(ids, int32(i))
+			vals = append(vals, 1)
+		} else {
+			vals[start+int(e.pos)]++
+		}
+	}
+	w.cur.ids, w.cur.vals, w.seen = ids, vals, sn
+}
+
+// tally computes df, cf and cdf of the worker's terms from its rows;
+// labels[d] is the class of document d when w.nc > 0.
+func (w *fitWorker) tally(batches []batch, labels []int) {
+	n, nc := w.table.len(), w.nc
+	w.df = make([]int32, n)
+	w.cf = make([]int64, n)
+	if nc > 0 {
+		w.cdf = make([]int32, n*nc)
+	}
+	for _, bi := range w.batches {
+		b := &batches[bi]
+		for r := range b.end {
+			lo, hi := b.row(r)
+			for j := lo; j < hi; j++ {
+				id := b.ids[j]
+				w.df[id]++
+				w.cf[id] += int64(b.vals[j])
+				if nc > 0 {
+					w.cdf[int(id)*nc+labels[bi*batchSize+r]]++
+				}
+			}
+		}
+	}
+}
+
+// keep returns a copy of term that outlives the tokenizer's buffers. The
+// copies are carved from 64 KiB chunks, one allocation for thousands of
+// terms rather than one each; a chunk is never written again once a term
+// in it is handed out.
+func (w *fitWorker) keep(term string) string {
+	if len(term) > cap(w.chunk)-len(w.chunk) {
+		if len(term) > 1<<12 {
+			return strings.Clone(term)
+		}
+		w.chunk = make([]byte, 0, 1<<16)
+	}
+	n0 := len(w.chunk)
+	w.chunk = append(w.chunk, term...)
+	return unsafe.String(&w.chunk[n0], len(term))
+}
+
+// globalTerms is the sorted union of the workers' terms with their summed
+// statistics, and for each worker the global id of each local id.
+type globalTerms struct {
+	terms []string
+	df    []int32
+	cf    []int64
+	cdf   []int32
+	local [][]int32
+}
+
+// mergeTerms merges the workers' sorted terms (sortTerms) into their
+// sorted union, summing the statistics. It is a k-way merge over a heap of
+// the workers' next terms; everything it reads and writes but the local
+// id map is sequential.
+func mergeTerms(ws []*fitWorker, nc int) *globalTerms {
+	g := &globalTerms{local: make([][]int32, len(ws))}
+	total := 0
+	for i, w := range ws {
+		g.local[i] = make([]int32, len(w.sorted))
+		total += len(w.sorted)
+	}
+	if len(ws) == 1 {
+		w := ws[0]
+		for pos, lid := range w.order {
+			g.local[0][lid] = int32(pos)
+		}
+		g.terms, g.df, g.cf, g.cdf = w.sorted, w.sortedDF, w.sortedCF, w.sortedCDF
+		return g
+	}
+	g.terms = make([]string, 0, total)
+	g.df = make([]int32, 0, total)
+	g.cf = make([]int64, 0, total)
+	pos := make([]int, len(ws))
+	less := func(i, j int) bool {
+		a, b := ws[i].sorted[pos[i]], ws[j].sorted[pos[j]]
+		return a < b || a == b && i < j
+	}
+	var h []int // min-heap of the workers with terms left, by next term
+	down := func(k int) {
+		for {
+			c := 2*k + 1
+			if c >= len(h) {
+				return
+			}
+			if c+1 < len(h) && less(h[c+1], h[c]) {
+				c++
+			}
+			if !less(h[c], h[k]) {
+				return
+			}
+			h[k], h[c] = h[c], h[k]
+			k = c
+		}
+	}
+	for i, w := range ws {
+		if len(w.sorted) > 0 {
+			h = append(h, i)
+		}
+	}
+	for k := len(h)/2 - 1; k >= 0; k-- {
+		down(k)
+	}
+	for len(h) > 0 {
+		i := h[0]
+		term := ws[i].sorted[pos[i]]
+		gid := int32(len(g.terms))
+		g.terms = append(g.terms, term)
+		g.df = append(g.df, 0)
+		g.cf = append(g.cf, 0)
+		if nc > 0 {
+			g.cdf = append(g.cdf, make([]int32, nc)...)
+		}
+		for len(h) > 0 {
+			i := h[0]
+			w, p := ws[i], pos[i]
+			if w.sorted[p] != term {
+				break
+			}
+			g.local[i][w.order[p]] = gid
+			g.df[gid] += w.sortedDF[p]
+			g.cf[gid] += w.sortedCF[p]
+			if nc > 0 {
+				dst := g.cdf[int(gid)*nc : int(gid+1)*nc]
+				for c, x := range w.sortedCDF[p*nc : (p+1)*nc] {
+					dst[c] += x
+				}
+			}
+			if pos[i]++; pos[i] == len(w.sorted) {
+				h[0] = h[len(h)-1]
+				h = h[:len(h)-1]
+			}
+			down(0)
+		}
+	}
+	return g
+}
+
+// sortStrings returns the indices of ss in ascending order of ss[i]
+// (byte order, which for UTF-8 is code point order, as Python sorts). ss
+// must hold distinct strings without NUL bytes (terms never hold one).
+func sortStrings(ss []string) []int32 {
+	ids := make([]int32, len(ss))
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	a := make([]radixEntry, len(ss))
+	b := make([]radixEntry, len(ss))
+	sortFrom(ss, ids, 0, a, b)
+	return ids
+}
+
+// radixEntry is an 8-byte chunk of a string, big-endian, and its index.
+type radixEntry struct {
+	key uint64
+	id  int32
+}
+
+// sortFrom sorts ids by ss[id][depth:]; all of them share their first
+// depth bytes. It radix-sorts the 8-byte chunks at depth (LSD, one byte per
+// pass, skipping bytes that are the same in every key), then sorts each run
+// of equal chunks from depth+8: a string that ends inside the chunk is
+// padded with zeros, which sort first, and two distinct strings without NUL
+// bytes tie only if both go on. a and b are scratch of len(ids).
+func sortFrom(ss []string, ids []int32, depth int, a, b []radixEntry) {
+	if len(ids) <= 16 {
+		for i := 1; i < len(ids); i++ {
+			x := ids[i]
+			j := i
+			for ; j > 0 && ss[ids[j-1]][depth:] > ss[x][depth:]; j-- {
+				ids[j] = ids[j-1]
+			}
+			ids[j] = x
+		}
+		return
+	}
+	for i, id := range ids {
+		s := ss[id]
+		var k uint64
+		for j := depth; j < depth+8; j++ {
+			k <<= 8
+			if j < len(s) {
+				k |= uint64(s[j])
+			}
+		}
+		a[i] = radixEntry{k, id}
+	}
+	for shift := 0; shift < 64; shift += 8 {
+		var count [256]int
+		for _, e := range a {
+			count[byte(e.key>>shift)]++
+		}
+		if count[byte(a[0].key>>shift)] == len(a) {
+			continue
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, e := range a {
+			d := byte(e.key >> shift)
+			b[count[d]] = e
+			count[d]++
+		}
+		a, b = b, a
+	}
+	for i, e := range a {
+		ids[i] = e.id
+	}
+	for i := 0; i < len(a); {
+		j := i + 1
+		for j < len(a) && a[j].key == a[i].key {
+			j++
+		}
+		if j-i > 1 {
+			sortFrom(ss, ids[i:j], depth+8, a[i:j], b[i:j])
+		}
+		i = j
+	}
+}
+
+// assemble builds the final count matrix: row d is the batch row that
+// holds document d, its local ids mapped to final ids (dropping pruned
+// terms) and sorted. Instead of sorting each row it transposes twice, each
+// a counting sort in O(nnz): rows → columns (rows ascending within each
+// column, since documents are visited in order), then columns → rows
+// (columns ascending within each row, likewise).
+func assemble(batches []batch, local [][]int32, final []int32, df []int32, n, workers int) *Matrix {
+	cols := len(df)
+	// Map local ids to final ids in place (−1: pruned) and count survivors.
+	indptr := make([]int, n+1)
+	parallel(n, workers, func(lo, hi int) {
+		for d := lo; d < hi; d++ {
+			b := &batches[d/batchSize]
+			loc := local[b.worker]
+			a, e := b.row(d % batchSize)
+			kept := 0
+			for j := a; j < e; j++ {
+				id := final[loc[b.ids[j]]]
+				b.ids[j] = id
+				if id >= 0 {
+					kept++
+				}
+			}
+			indptr[d+1] = kept
+		}
+	})
+	for d := 0; d < n; d++ {
+		indptr[d+1] += indptr[d]
+	}
+	nnz := indptr[n]
+	// Columns: colptr from df, which counts exactly the entries of each.
+	// An entry of the column form packs its row and value in one word, so
+	// the scattering pass makes one random store per entry, not two.
+	colptr := make([]int, cols+1)
+	for c, x := range df {
+		colptr[c+1] = colptr[c] + int(x)
+	}
+	csc := make([]uint64, nnz)
+	parallel(cols, workers, func(c0, c1 int) {
+		next := make([]int32, c1-c0) // int32 cursors: half the cache footprint
+		for c := c0; c < c1; c++ {
+			next[c-c0] = int32(colptr[c])
+		}
+		for bi := range batches {
+			b := &batches[bi]
+			for r := range b.end {
+				a, e := b.row(r)
+				d := uint64(bi*batchSize+r) << 32
+				for j := a; j < e; j++ {
+					if c := int(b.ids[j]); c >= c0 && c < c1 {
+						p := next[c-c0]
+						next[c-c0]++
+						csc[p] = d | uint64(math.Float32bits(b.vals[j]))
+					}
+				}
+			}
+		}
+	})
+	m := &Matrix{
+		Indptr:  indptr,
+		Indices: make([]int32, nnz),
+		Values:  make([]float32, nnz),
+		Cols:    cols,
+	}
+	parallel(n, workers, func(d0, d1 int) {
+		next := make([]int32, d1-d0)
+		for d := d0; d < d1; d++ {
+			next[d-d0] = int32(indptr[d])
+		}
+		for c := 0; c < cols; c++ {
+			for _, x := range csc[colptr[c]:colptr[c+1]] {
+				if d := int(x >> 32); d >= d0 && d < d1 {
+					q := next[d-d0]
+					next[d-d0]++
+					m.Indices[q] = int32(c)
+					m.Values[q] = math.Float32frombits(uint32(x))
+				}
+			}
+		}
+	})
+	return m
+}
+
+// parallel runs fn over [0, n) split into contiguous chunks on up to
+// workers goroutines, and waits.
+func parallel(n, workers int, fn func(lo, hi int)) {
+	if workers <= 1 || n < 2*batchSize {
+		fn(0, n)
+		return
+	}
+	chunk := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += chunk {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fn(lo, hi)
+		}(lo, min(lo+chunk, n))
+	}
+	wg.Wait()
+}

@@ -1,0 +1,168 @@
+package vectorize
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
+	"unsafe"
+)
+
+// termTable maps distinct strings to dense ids 0, 1, 2, … in insertion
+// order: the term index of Fit's workers and of a Vocabulary.
+//
+// It is an open-addressing hash table with linear probing, kept at most
+// half full. Each 16-byte slot holds the id, the term's length and hash
+// tag, and an 8-byte key that, for terms of up to 8 bytes (most tokens),
+// is the whole term: such a lookup reads one slot and never touches the
+// term's bytes. Longer terms compare the key first, then the string. A Go
+// map[string]int32 reads the slot, then the string header and bytes it
+// points to; on the 20 Newsgroups token stream this table was about 20%
+// faster (measured under load: noisy).
+//
+// The hash is a multiply-fold over 8-byte loads, seeded per process; ids,
+// and so everything built from them, do not depend on the seed.
+type termTable struct {
+	seed   uint64
+	slots  []tslot
+	mask   int
+	terms  []string // id → term
+	hashes []uint64 // id → hash, for growing and for merging tables
+}
+
+// tslot is one table entry. id1 is id+1, 0 for an empty slot; meta is the
+// term's length (capped at 255) in the low byte and hash bits above.
+type tslot struct {
+	key  uint64
+	meta uint32
+	id1  int32
+}
+
+// tableSeed is the hash seed of this process.
+var tableSeed = func() uint64 {
+	return maphash.String(maphash.MakeSeed(), "nbtext") | 1
+}()
+
+// newTermTable returns a table sized for about n terms.
+func newTermTable(n int) *termTable {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	return &termTable{
+		seed:   tableSeed,
+		slots:  make([]tslot, size),
+		mask:   size - 1,
+		terms:  make([]string, 0, n),
+		hashes: make([]uint64, 0, n),
+	}
+}
+
+// len returns the number of terms.
+func (t *termTable) len() int { return len(t.terms) }
+
+// Multipliers of the hash (from wyhash).
+const (
+	wyp0 = 0xa0761d6478bd642f
+	wyp1 = 0xe7037ed1a0b428db
+	wyp2 = 0x8ebc6af09c88c6e3
+)
+
+// mix folds the 128-bit product of a and b.
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+// keyHash returns the slot key of s and its hash. For len(s) ≤ 8 the key
+// and the length determine s: it packs s[0], s[n/2], s[n-1] (n < 4) or the
+// overlapping 4-byte words at both ends (4 ≤ n ≤ 8), which cover every
+// byte. Longer strings key on their first 8 bytes and hash all of them.
+func keyHash(s string, seed uint64) (key, h uint64) {
+	n := len(s)
+	b := unsafe.Slice(unsafe.StringData(s), n)
+	switch {
+	case n == 0:
+		return 0, mix(seed, wyp0)
+	case n < 4:
+		key = uint64(b[0])<<16 | uint64(b[n>>1])<<8 | uint64(b[n-1])
+		return key, mix(key^wyp0^uint64(n), seed^wyp1)
+	case n <= 8:
+		key = uint64(binary.LittleEndian.Uint32(b))<<32 | uint64(binary.LittleEndian.Uint32(b[n-4:]))
+		return key, mix(key^wyp0^uint64(n), seed^wyp1)
+	}
+	key = binary.LittleEndian.Uint64(b)
+	h = mix(key^wyp0, seed^wyp1)
+	i := 8
+	for ; i+8 < n; i += 8 {
+		h = mix(binary.LittleEndian.Uint64(b[i:])^wyp0, h^wyp2)
+	}
+	h = mix(binary.LittleEndian.Uint64(b[n-8:])^wyp1, h^uint64(n))
+	return key, h
+}
+
+// meta returns the slot meta of a term of length n with hash h.
+func meta(n int, h uint64) uint32 {
+	return uint32(h>>32)&^0xff | uint32(min(n, 255))
+}
+
+// find returns the id of s (with key and hash from keyHash) and true, or
+// the slot where s would go and false.
+func (t *termTable) find(s string, key, h uint64) (int, bool) {
+	m := meta(len(s), h)
+	for i := int(h) & t.mask; ; i = (i + 1) & t.mask {
+		sl := &t.slots[i]
+		if sl.id1 == 0 {
+			return i, false
+		}
+		if sl.meta == m && sl.key == key && (len(s) <= 8 || t.terms[sl.id1-1] == s) {
+			return int(sl.id1 - 1), true
+		}
+	}
+}
+
+// lookup returns the id of s, and whether t holds it.
+func (t *termTable) lookup(s string) (int32, bool) {
+	key, h := keyHash(s, t.seed)
+	id, ok := t.find(s, key, h)
+	return int32(id), ok
+}
+
+// insertAt adds s (with key and hash h) at slot i, as returned by a failed
+// find, and returns its id. The table keeps s: its bytes must not change.
+func (t *termTable) insertAt(i int, s string, key, h uint64) int32 {
+	id := int32(len(t.terms))
+	t.terms = append(t.terms, s)
+	t.hashes = append(t.hashes, h)
+	t.slots[i] = tslot{key: key, meta: meta(len(s), h), id1: id + 1}
+	if 2*len(t.terms) > len(t.slots) {
+		t.grow()
+	}
+	return id
+}
+
+// add inserts s if it is new and returns its id either way.
+func (t *termTable) add(s string) int32 {
+	key, h := keyHash(s, t.seed)
+	i, ok := t.find(s, key, h)
+	if ok {
+		return int32(i)
+	}
+	return t.insertAt(i, s, key, h)
+}
+
+// grow doubles the slots and reinserts every term.
+func (t *termTable) grow() {
+	old := t.slots
+	t.slots = make([]tslot, 2*len(old))
+	t.mask = len(t.slots) - 1
+	for _, sl := range old {
+		if sl.id1 == 0 {
+			continue
+		}
+		i := int(t.hashes[sl.id1-1]) & t.mask
+		for t.slots[i].id1 != 0 {
+			i = (i + 1) & t.mask
+		}
+		t.slots[i] = sl
+	}
+}

@@ -1,0 +1,425 @@
+package vectorize
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Byte classes of asciiClass, a bit set.
+const (
+	clsWord     = 1 << iota // [0-9a-z_] and, as clsWord|clsUpper, [A-Z]
+	clsUpper                // [A-Z]: needs lowering
+	clsNonASCII             // a byte ≥ 0x80: decode the rune
+)
+
+// asciiClass classifies every byte: 0 for an ASCII non-word byte. It is the
+// plain statement of what scan computes 8 bytes at a time.
+var asciiClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= 0x80:
+			t[c] = clsNonASCII
+		case c >= 'A' && c <= 'Z':
+			t[c] = clsWord | clsUpper
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_':
+			t[c] = clsWord
+		}
+	}
+	return t
+}()
+
+// IsWordRune reports whether r is a word character in the sense of Python's
+// re \w on str patterns: a letter (Unicode category L*), a number (N*, which
+// includes ², ½ and Roman numerals) or '_'. Combining marks (M*) are not.
+func IsWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiClass[r]&clsWord != 0
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// Tokenizer turns a document into its terms: the tokens of scikit-learn's
+// default CountVectorizer (lower-cased, token pattern (?u)\b\w\w+\b), minus
+// stop words, then word n-grams of NGramMin..NGramMax tokens joined by one
+// space. A Tokenizer keeps scratch buffers: it is not safe for concurrent
+// use; make one per goroutine.
+type Tokenizer struct {
+	lower      bool
+	stop       map[string]struct{}
+	nmin, nmax int
+
+	arena []byte // lowered tokens and n-grams of the current document
+
+	// Bit masks of the current document, one bit per byte (see scan).
+	wordMask, upperMask, highMask []uint64
+	high                          bool     // some byte ≥ 0x80
+	uni                           []string // unigrams of the current document, after stop words
+	terms                         []string // unigrams and n-grams, when NGramMax > 1
+}
+
+// NewTokenizer returns a tokenizer for s's Lowercase, StopWords and n-gram
+// settings. Settings should be validated first; an n-gram range below 1 is
+// treated as 1,1 and an unknown stop word list as none.
+func NewTokenizer(s Settings) *Tokenizer {
+	t := &Tokenizer{lower: s.Lowercase, nmin: max(s.NGramMin, 1), nmax: max(s.NGramMax, s.NGramMin, 1)}
+	if s.StopWords == "english" {
+		t.stop = englishStopSet
+	}
+	return t
+}
+
+// englishStopSet indexes englishStopWords.
+var englishStopSet = func() map[string]struct{} {
+	m := make(map[string]struct{}, len(englishStopWords))
+	for _, w := range englishStopWords {
+		m[w] = struct{}{}
+	}
+	return m
+}()
+
+// EnglishStopWords returns a copy of scikit-learn's English stop word list
+// (318 words), sorted.
+func EnglishStopWords() []string {
+	return append([]string(nil), englishStopWords[:]...)
+}
+
+// Terms returns the terms of text in document order: the unigrams (when
+// NGramMin is 1), then the 2-grams, and so on up to NGramMax, as
+// scikit-learn's _word_ngrams orders them. The slice and the strings in it
+// may alias the tokenizer's buffers: they are valid until the next call to
+// Terms or Each; clone a term (strings.Clone) to keep it.
+func (t *Tokenizer) Terms(text string) []string {
+	t.arena = t.arena[:0]
+	uni := t.tokens(text, t.uni[:0])
+	if t.stop != nil {
+		k := 0
+		for _, tok := range uni {
+			if _, ok := t.stop[tok]; !ok {
+				uni[k] = tok
+				k++
+			}
+		}
+		uni = uni[:k]
+	}
+	t.uni = uni
+	if t.nmax == 1 {
+		return uni
+	}
+	terms := t.terms[:0]
+	if t.nmin == 1 {
+		terms = append(terms, uni...)
+	}
+	for n := max(t.nmin, 2); n <= t.nmax && n <= len(uni); n++ {
+		for i := 0; i+n <= len(uni); i++ {
+			start := len(t.arena)
+			t.arena = append(t.arena, uni[i]...)
+			for _, w := range uni[i+1 : i+n] {
+				t.arena = append(t.arena, ' ')
+				t.arena = append(t.arena, w...)
+			}
+			terms = append(terms, t.arenaString(start))
+		}
+	}
+	t.terms = terms
+	return terms
+}
+
+// Each calls fn with each term of text, in the order of Terms. A term is
+// valid only during the call: clone it (strings.Clone) to keep it.
+func (t *Tokenizer) Each(text string, fn func(term string)) {
+	for _, term := range t.Terms(text) {
+		fn(term)
+	}
+}
+
+// arenaString returns t.arena[start:] as a string without copying. The
+// bytes are never written again until the next document resets the arena
+// (appends that grow it copy to a new array and leave the old one intact).
+func (t *Tokenizer) arenaString(start int) string {
+	if start == len(t.arena) {
+		return ""
+	}
+	return unsafe.String(&t.arena[start], len(t.arena)-start)
+}
+
+// tokens appends the tokens of s to dst and returns it. A token is a
+// maximal run of word runes (IsWordRune), lower-cased when t.lower, of at
+// least 2 runes: exactly the matches of (?u)\b\w\w+\b on the lower-cased
+// text.
+//
+// The runs come from the bit masks of scan: the next word byte is the next
+// set bit of wordMask, the end of its run the next clear bit, so the loop
+// costs a few instructions per run rather than a branch per byte. Runs
+// with a byte ≥ 0x80 (counted as a word byte by the masks) go to slowRun,
+// which decodes runes; pure ASCII runs are sliced from s, or lowered into
+// the arena when they hold an upper-case letter.
+func (t *Tokenizer) tokens(s string, dst []string) []string {
+	t.scan(s)
+	wm, um, hm := t.wordMask, t.upperMask, t.highMask
+	high, lower := t.high, t.lower
+	arena := t.arena
+	for p := 0; ; {
+		wi := p >> 6
+		if wi >= len(wm) {
+			break
+		}
+		m := wm[wi] & (^uint64(0) << (p & 63))
+		for m == 0 && wi+1 < len(wm) {
+			wi++
+			m = wm[wi]
+		}
+		if m == 0 {
+			break
+		}
+		a := wi<<6 | bits.TrailingZeros64(m)
+		m = ^wm[wi] & (^uint64(0) << (a & 63))
+		for m == 0 { // ends: no word bit at len(s) or after
+			wi++
+			m = ^wm[wi]
+		}
+		b := wi<<6 | bits.TrailingZeros64(m)
+		p = b
+		if high && anyBit(hm, a, b) {
+			t.arena = arena
+			dst = t.slowRun(s, a, b, dst)
+			arena = t.arena
+			continue
+		}
+		if b-a < 2 {
+			continue
+		}
+		upper := false
+		if lower {
+			if wa := a >> 6; wa == (b-1)>>6 {
+				upper = (um[wa]>>(a&63))&(1<<uint(b-a)-1) != 0 // b-a = 64: all ones
+			} else {
+				upper = anyBit(um, a, b)
+			}
+		}
+		if !upper {
+			dst = append(dst, s[a:b])
+			continue
+		}
+		n0, n1 := len(arena), len(arena)+b-a
+		if n1 > cap(arena) {
+			arena = slices.Grow(arena, max(b-a, len(s)))
+		}
+		arena = arena[:n1]
+		d, src := arena[n0:n1], s[a:b]
+		for j := range d {
+			d[j] = lowerASCII[src[j]]
+		}
+		dst = append(dst, unsafe.String(&arena[n0], n1-n0))
+	}
+	t.arena = arena
+	return dst
+}
+
+// slowRun appends to dst the tokens of the word-byte run s[a:b], which
+// holds a byte ≥ 0x80: it decodes runes, skips those that are not word
+// runes, and lowers the rest with slowToken.
+func (t *Tokenizer) slowRun(s string, a, b int, dst []string) []string {
+	for i := a; i < b; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !IsWordRune(r) {
+			i += size
+			continue
+		}
+		tok, end, runes := t.slowToken(s, i)
+		if runes >= 2 {
+			dst = append(dst, tok)
+		}
+		i = end
+	}
+	return dst
+}
+
+// anyBit reports whether mask has a bit set in [a, b), a < b.
+func anyBit(mask []uint64, a, b int) bool {
+	wa, wb := a>>6, (b-1)>>6
+	if wa == wb {
+		n := uint(b - a)
+		return (mask[wa]>>(a&63))&(1<<n-1) != 0 // n = 64 gives 1<<64-1 = all ones
+	}
+	if mask[wa]>>(a&63) != 0 {
+		return true
+	}
+	for w := wa + 1; w < wb; w++ {
+		if mask[w] != 0 {
+			return true
+		}
+	}
+	return mask[wb]&(^uint64(0)>>(63-(b-1)&63)) != 0
+}
+
+// scan builds the bit masks of s that tokens reads, one bit per byte (bit
+// i&63 of word i>>6): wordMask for ASCII word bytes ([0-9A-Za-z_]) and
+// every byte ≥ 0x80, upperMask for A-Z, highMask for bytes ≥ 0x80. The
+// masks have a word beyond len(s)/64 so that a run always ends inside them.
+//
+// It classifies 8 bytes at a time (SWAR: SIMD within a register), with no
+// branch per byte. With each byte's high bit forced to 1 (a = x | 0x80…),
+// the lane-wise difference a − lo keeps the lane's high bit exactly when
+// the byte's low 7 bits are ≥ lo, and no lane borrows from its neighbour;
+// a range [lo, hi) is ge(lo) &^ ge(hi). OR-ing 0x20 folds A-Z onto a-z;
+// '_' is the lane where x ^ 0x5f is zero. movemask then packs the 8 lane
+// bits into a byte of the mask.
+func (t *Tokenizer) scan(s string) {
+	nw := len(s)/64 + 1
+	t.wordMask = slices.Grow(t.wordMask[:0], nw)[:nw]
+	t.upperMask = slices.Grow(t.upperMask[:0], nw)[:nw]
+	t.highMask = slices.Grow(t.highMask[:0], nw)[:nw]
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	const ones, top = 0x0101010101010101, 0x8080808080808080
+	var anyHigh uint64
+	for w := range nw {
+		var wordBits, upperBits, highBits uint64
+		base := w << 6
+		blk := b[min(base, len(b)):min(base+64, len(b))]
+		if len(blk) < 64 {
+			var tail [64]byte
+			copy(tail[:], blk)
+			blk = tail[:]
+		}
+		for k := 0; k < 64; k += 8 {
+			x := binary.LittleEndian.Uint64(blk[k : k+8])
+			hi := x & top
+			a := x | top
+			digit := (a - 0x30*ones) &^ (a - 0x3a*ones)
+			up := (a - 0x41*ones) &^ (a - 0x5b*ones)
+			f := a | 0x20*ones
+			letter := (f - 0x61*ones) &^ (f - 0x7b*ones)
+			z := (x &^ top) ^ 0x5f*ones
+			under := ^((z | top) - ones)
+			wordBits |= movemask((digit|letter|under)&top|hi) << k
+			upperBits |= movemask(up&^hi&top) << k
+			highBits |= movemask(hi) << k
+		}
+		t.wordMask[w] = wordBits
+		t.upperMask[w] = upperBits
+		t.highMask[w] = highBits
+		anyHigh |= highBits
+	}
+	t.high = anyHigh != 0
+}
+
+// movemask gathers the high bits of x's 8 bytes into an 8-bit mask.
+func movemask(x uint64) uint64 {
+	return ((x >> 7) * 0x0102040810204080) >> 56
+}
+
+// lowerASCII maps A-Z to a-z and every other byte to itself.
+var lowerASCII = func() (t [256]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if c >= 'A' && c <= 'Z' {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()
+
+// slowToken scans the word run that starts at byte start of s and holds a
+// non-ASCII rune. It returns the token (lowered per Python's str.lower when
+// t.lower), the offset just past it and its length in runes.
+//
+// Python lowers U+0130 (İ) to "i" + U+0307 COMBINING DOT ABOVE, a mark and
+// so a word boundary: the run ends after the "i". Python lowers Σ to final
+// ς when it ends a word (the Final_Sigma condition of Unicode's
+// SpecialCasing), else to σ. Every other rune maps as unicode.ToLower does.
+func (t *Tokenizer) slowToken(s string, start int) (string, int, int) {
+	a := len(t.arena)
+	changed := false
+	runes := 0
+	i := start
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if t.lower && r == 'İ' {
+			t.arena = append(t.arena, 'i')
+			i += size
+			runes++
+			changed = true
+			break
+		}
+		if !IsWordRune(r) {
+			break
+		}
+		runes++
+		if t.lower {
+			lr := r
+			switch {
+			case r < utf8.RuneSelf:
+				if asciiClass[r]&clsUpper != 0 {
+					lr = r + 'a' - 'A'
+				}
+			case r == 'Σ':
+				lr = 'σ'
+				if finalSigma(s, i, i+size) {
+					lr = 'ς'
+				}
+			default:
+				lr = unicode.ToLower(r)
+			}
+			if lr != r {
+				changed = true
+			}
+			t.arena = utf8.AppendRune(t.arena, lr)
+		}
+		i += size
+	}
+	if !changed {
+		t.arena = t.arena[:a]
+		return s[start:i], i, runes
+	}
+	return t.arenaString(a), i, runes
+}
+
+// finalSigma reports whether the Σ at s[i:j] is in Unicode's Final_Sigma
+// context, as CPython's str.lower tests it: preceded by a cased letter and
+// not followed by one, skipping case-ignorable runes on either side.
+func finalSigma(s string, i, j int) bool {
+	var r rune
+	found := false
+	for k := i; k > 0; {
+		var size int
+		r, size = utf8.DecodeLastRuneInString(s[:k])
+		k -= size
+		if !isCaseIgnorable(r) {
+			found = true
+			break
+		}
+	}
+	if !found || !isCased(r) {
+		return false
+	}
+	for k := j; k < len(s); {
+		r, size := utf8.DecodeRuneInString(s[k:])
+		k += size
+		if !isCaseIgnorable(r) {
+			return !isCased(r)
+		}
+	}
+	return true
+}
+
+// isCased is Unicode's Cased property: Lu, Ll, Lt, Other_Uppercase and
+// Other_Lowercase.
+func isCased(r rune) bool {
+	return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) ||
+		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
+}
+
+// isCaseIgnorable is Unicode's Case_Ignorable property: Mn, Me, Cf, Lm, Sk
+// and the Word_Break classes MidLetter, MidNumLet and Single_Quote.
+func isCaseIgnorable(r rune) bool {
+	switch r {
+	case '\'', '.', ':', '·', 0x0387, 0x055F, 0x05F4, 0x2018, 0x2019, 0x2024,
+		0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
+		return true
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+}

@@ -1,0 +1,110 @@
+package vectorize
+
+import (
+	"math"
+	"testing"
+)
+
+// The expected rows are scikit-learn 1.2's TfidfVectorizer output on the
+// same four documents (smooth_idf, sublinear_tf and norm as named).
+func TestWeightTfidfMatchesScikitLearn(t *testing.T) {
+	docs := []string{"the cat sat", "the cat cat ran", "a dog ran", "dog dog dog"}
+	// vocabulary: cat dog ran sat the
+	type entry struct {
+		id int32
+		w  float64
+	}
+	tests := []struct {
+		sublinear bool
+		norm      string
+		want      [][]entry
+	}{
+		{false, "l2", [][]entry{
+			{{0, 0.5264054}, {3, 0.6676785}, {4, 0.5264054}},
+			{{0, 0.8164966}, {2, 0.4082483}, {4, 0.4082483}},
+			{{1, 0.7071068}, {2, 0.7071068}},
+			{{1, 1.0}},
+		}},
+		{false, "none", [][]entry{
+			{{0, 1.5108256}, {3, 1.9162907}, {4, 1.5108256}},
+			{{0, 3.0216512}, {2, 1.5108256}, {4, 1.5108256}},
+			{{1, 1.5108256}, {2, 1.5108256}},
+			{{1, 4.5324769}},
+		}},
+		{true, "l2", [][]entry{
+			{{0, 0.5264054}, {3, 0.6676785}, {4, 0.5264054}},
+			{{0, 0.7674946}, {2, 0.4532947}, {4, 0.4532947}},
+			{{1, 0.7071068}, {2, 0.7071068}},
+			{{1, 1.0}},
+		}},
+		{true, "", [][]entry{
+			{{0, 1.5108256}, {3, 1.9162907}, {4, 1.5108256}},
+			{{0, 2.5580501}, {2, 1.5108256}, {4, 1.5108256}},
+			{{1, 1.5108256}, {2, 1.5108256}},
+			{{1, 3.1706372}},
+		}},
+	}
+	for _, tt := range tests {
+		s := DefaultSettings()
+		s.Weighting, s.Sublinear, s.Norm = "tfidf", tt.sublinear, tt.norm
+		v, m, err := Fit(docs, nil, 0, s, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Weight(m)
+		for i, want := range tt.want {
+			ind, val := m.Row(i)
+			if len(ind) != len(want) {
+				t.Fatalf("sublinear %v norm %q row %d: %v %v, want %v", tt.sublinear, tt.norm, i, ind, val, want)
+			}
+			for j, e := range want {
+				if ind[j] != e.id || math.Abs(float64(val[j])-e.w) > 1e-6 {
+					t.Errorf("sublinear %v norm %q row %d: (%d, %.7f), want (%d, %.7f)", tt.sublinear, tt.norm, i, ind[j], val[j], e.id, e.w)
+				}
+			}
+		}
+	}
+}
+
+func TestIDF(t *testing.T) {
+	// idf = ln((1+n)/(1+df)) + 1 with n = 4.
+	v, err := NewVocabulary(DefaultSettings(), []string{"a", "b", "c"}, []int32{1, 2, 4}, []int64{1, 2, 4}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{math.Log(5.0/2) + 1, math.Log(5.0/3) + 1, 1} {
+		if got := float64(v.IDF()[i]); math.Abs(got-want) > 1e-6 {
+			t.Errorf("idf[%d] = %v, want %v", i, got, want)
+		}
+	}
+}
+
+func TestWeightRowBinaryCountNorm(t *testing.T) {
+	s := DefaultSettings()
+	v, err := NewVocabulary(s, []string{"a", "b", "c"}, []int32{1, 1, 1}, []int64{1, 1, 1}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		weighting, norm string
+		want            []float32
+	}{
+		{"count", "none", []float32{3, 4}},
+		{"count", "l2", []float32{0.6, 0.8}},
+		{"binary", "none", []float32{1, 1}},
+		{"binary", "l2", []float32{float32(1 / math.Sqrt2), float32(1 / math.Sqrt2)}},
+	}
+	for _, tt := range tests {
+		v.Settings.Weighting, v.Settings.Norm = tt.weighting, tt.norm
+		val := []float32{3, 4}
+		v.WeightRow([]int32{0, 2}, val)
+		for j := range val {
+			if math.Abs(float64(val[j]-tt.want[j])) > 1e-7 {
+				t.Errorf("%s/%s: %v, want %v", tt.weighting, tt.norm, val, tt.want)
+				break
+			}
+		}
+	}
+	v.Settings.Norm = "l2"
+	v.WeightRow(nil, nil) // an empty row stays empty, no NaN, no panic
+}
