@@ -1,0 +1,29 @@
+// Package predict owns streaming prediction: it frames documents out of a
+// stream (one per line, the whole stream, JSONL objects, or NUL-separated
+// records) or out of files, folders and archives, vectorizes and scores them
+// on all cores, and writes one result per document in input order as text,
+// TSV or JSON lines.
+//
+// Conventions:
+//   - Memory is bounded whatever the input length: at most a fixed number of
+//     batches are in flight, and a single document larger than
+//     Options.MaxDocBytes is refused with an error naming its line.
+//   - Output order is input order. Output is flushed whenever every document
+//     read so far has been answered, so 'tail -f log | nbtext predict' answers
+//     each line as it arrives, while a fast producer still gets batched
+//     writes.
+//   - A batch is sent to the workers when it holds 256 documents or 1 MiB
+//     of text, or when the reader would have to wait for input (its buffer
+//     holds no complete record), so a slow producer never waits for a batch
+//     to fill, even when its writes end inside a record.
+//   - A stream of short lines costs no allocation per line: the reader
+//     copies each record's bytes into its batch, workers decode them in
+//     place, and batches are recycled through a sync.Pool.
+//   - Empty documents are predicted from the model's B (the prior for NB) and
+//     flagged; bytes that are not UTF-8 are read as latin-1; nothing panics.
+//   - A model trained with --remove headers strips headers from whole
+//     documents (doc, nul, jsonl, files) but not from single lines, which
+//     have none: stripping would empty them.
+//
+// It does not fit models or compute metrics (see internal/eval).
+package predict

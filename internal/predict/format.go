@@ -1,0 +1,295 @@
+package predict
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+func errCosts(got, want int) error {
+	return fmt.Errorf("--costs gives %d weights for a model of %d classes", got, want)
+}
+
+// formatter renders one result per document. Each worker has its own.
+type formatter struct {
+	m       *model.Model
+	opt     Options
+	order   []int // scratch: classes by probability
+	classes []string
+}
+
+func newFormatter(m *model.Model, opt Options) *formatter {
+	return &formatter{m: m, opt: opt, classes: m.Classes, order: make([]int, m.NumClasses())}
+}
+
+// tsvHeader is the TSV header line for opt.
+func tsvHeader(opt Options) []byte {
+	h := "id\tlabel\tprob"
+	for k := 2; k <= opt.TopK; k++ {
+		h += fmt.Sprintf("\tlabel%d\tprob%d", k, k)
+	}
+	if opt.Explain > 0 {
+		h += "\texplain"
+	}
+	return []byte(h + "\n")
+}
+
+// append renders the result for rec onto dst.
+func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *model.Scorer, ind []int32, val []float32) []byte {
+	class := pr.Class
+	if f.opt.Costs != nil {
+		class = model.Decide(pr.LogProbs, f.opt.Costs)
+	}
+	prob := math.Exp(pr.LogProbs[class])
+	label := f.classes[class]
+	unsure := f.opt.Threshold > 0 && prob < f.opt.Threshold
+	var top []int
+	if f.opt.TopK > 0 {
+		top = f.topK(pr.LogProbs, class, f.opt.TopK)
+	}
+	var expl []model.Contribution
+	if f.opt.Explain > 0 {
+		expl = sc.Explain(ind, val, class, f.opt.Explain)
+	}
+	switch f.opt.Format {
+	case FormatJSON:
+		return f.appendJSON(dst, rec, pr, class, unsure, top, expl)
+	case FormatTSV:
+		dst = appendID(dst, rec, false)
+		dst = append(dst, '\t')
+		if unsure {
+			label = "?"
+		}
+		dst = appendTSVField(dst, label)
+		dst = append(dst, '\t')
+		dst = appendProb(dst, prob)
+		for _, c := range top[min(1, len(top)):] {
+			dst = append(dst, '\t')
+			dst = appendTSVField(dst, f.classes[c])
+			dst = append(dst, '\t')
+			dst = appendProb(dst, math.Exp(pr.LogProbs[c]))
+		}
+		if f.opt.Explain > 0 {
+			dst = append(dst, '\t')
+			dst = appendExplain(dst, expl, ',')
+		}
+		return append(dst, '\n')
+	default:
+		if unsure {
+			label = "?"
+		}
+		if top == nil {
+			dst = append(dst, label...)
+		} else {
+			for i, c := range top {
+				if i > 0 {
+					dst = append(dst, ' ')
+				}
+				l := f.classes[c]
+				if i == 0 {
+					l = label
+				}
+				dst = append(dst, l...)
+				dst = append(dst, ' ')
+				dst = appendProb(dst, math.Exp(pr.LogProbs[c]))
+			}
+		}
+		if f.opt.Explain > 0 {
+			dst = append(dst, '\t')
+			dst = appendExplain(dst, expl, ' ')
+		}
+		return append(dst, '\n')
+	}
+}
+
+// topK returns the k most probable classes, the decided class first.
+func (f *formatter) topK(logProbs []float64, class, k int) []int {
+	top := model.TopK(logProbs, len(logProbs))
+	out := make([]int, 0, k)
+	out = append(out, class)
+	for _, c := range top {
+		if len(out) == k {
+			break
+		}
+		if c != class {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (f *formatter) appendJSON(dst []byte, rec *record, pr model.Prediction, class int, unsure bool, top []int, expl []model.Contribution) []byte {
+	dst = append(dst, '{')
+	for _, fl := range rec.extra {
+		if fl.key == "label" || fl.key == "probs" || fl.key == "empty" || fl.key == "explain" || fl.key == "fallback" {
+			continue // ours win
+		}
+		dst = appendJSONString(dst, fl.key)
+		dst = append(dst, ':')
+		dst = append(dst, compactRaw(fl.raw)...)
+		dst = append(dst, ',')
+	}
+	if !hasKey(rec.extra, "id") {
+		dst = append(dst, `"id":`...)
+		dst = appendID(dst, rec, true)
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"label":`...)
+	if unsure {
+		dst = append(dst, `""`...)
+	} else {
+		dst = appendJSONString(dst, f.classes[class])
+	}
+	dst = append(dst, `,"probs":{`...)
+	cls := top
+	if cls == nil {
+		cls = model.TopK(pr.LogProbs, len(pr.LogProbs))
+	}
+	for i, c := range cls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendJSONString(dst, f.classes[c])
+		dst = append(dst, ':')
+		dst = appendProb(dst, math.Exp(pr.LogProbs[c]))
+	}
+	dst = append(dst, '}')
+	if pr.Empty {
+		dst = append(dst, `,"empty":true`...)
+	}
+	if pr.Fallback {
+		dst = append(dst, `,"fallback":true`...)
+	}
+	if f.opt.Explain > 0 {
+		dst = append(dst, `,"explain":[`...)
+		for i, c := range expl {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"term":`...)
+			dst = appendJSONString(dst, c.Term)
+			dst = append(dst, `,"weight":`...)
+			dst = appendJSONFloat(dst, c.Value)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, "}\n"...)
+}
+
+// appendID writes the id of rec as a TSV field, or as a JSON string when
+// asJSON is set. The id of a raw record (a line of --input lines, a record
+// of nul) is its number, written without allocating.
+func appendID(dst []byte, rec *record, asJSON bool) []byte {
+	switch {
+	case rec.raw && asJSON:
+		dst = append(dst, '"')
+		dst = strconv.AppendInt(dst, int64(rec.n), 10)
+		return append(dst, '"')
+	case rec.raw:
+		return strconv.AppendInt(dst, int64(rec.n), 10)
+	case asJSON:
+		return appendJSONString(dst, rec.id)
+	}
+	return appendTSVField(dst, rec.id)
+}
+
+func hasKey(fs []field, key string) bool {
+	for _, f := range fs {
+		if f.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// compactRaw strips the newlines a pretty-printed value may hold, so the
+// output stays one object per line.
+func compactRaw(raw []byte) []byte {
+	if !strings.ContainsAny(string(raw), "\n\r") {
+		return raw
+	}
+	return []byte(strings.NewReplacer("\n", " ", "\r", " ").Replace(string(raw)))
+}
+
+// appendProb writes a probability with 4 significant decimals.
+func appendProb(dst []byte, p float64) []byte {
+	return strconv.AppendFloat(dst, p, 'f', 4, 64)
+}
+
+// appendJSONFloat writes x as JSON (±Inf as strings, which JSON lacks).
+func appendJSONFloat(dst []byte, x float64) []byte {
+	switch {
+	case math.IsInf(x, 1):
+		return append(dst, `"+Inf"`...)
+	case math.IsInf(x, -1):
+		return append(dst, `"-Inf"`...)
+	case x != x:
+		return append(dst, `"NaN"`...)
+	}
+	return strconv.AppendFloat(dst, x, 'f', 4, 64)
+}
+
+func appendExplain(dst []byte, expl []model.Contribution, sep byte) []byte {
+	for i, c := range expl {
+		if i > 0 {
+			dst = append(dst, sep)
+		}
+		dst = append(dst, sanitizeTSV(c.Term)...)
+		dst = append(dst, ':')
+		if c.Value >= 0 && !math.IsInf(c.Value, 1) { // strconv writes +Inf with its sign
+			dst = append(dst, '+')
+		}
+		dst = strconv.AppendFloat(dst, c.Value, 'g', 3, 64)
+	}
+	return dst
+}
+
+// appendTSVField writes s with tabs and newlines replaced by spaces.
+func appendTSVField(dst []byte, s string) []byte { return append(dst, sanitizeTSV(s)...) }
+
+func sanitizeTSV(s string) string {
+	if !strings.ContainsAny(s, "\t\n\r") {
+		return s
+	}
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// appendJSONString writes s as a JSON string (valid UTF-8 assumed; invalid
+// bytes become U+FFFD).
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c < 0x20:
+				dst = append(dst, fmt.Sprintf(`\u%04x`, c)...)
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, `\ufffd`...)
+		} else {
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}

@@ -1,0 +1,286 @@
+package predict
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+)
+
+// record is one framed document. Its text is either text (files, JSONL,
+// doc, records longer than the read buffer) or, when raw is set, the
+// undecoded bytes arena[lo:hi] of its batch (lines, nul), which the worker
+// decodes: the reader goroutine only copies bytes, and a batch of short
+// lines costs no allocation per line.
+type record struct {
+	id     string // the id, except for raw records, whose id is n
+	n      int    // line (lines, jsonl) or record (nul) number, from 1
+	text   string
+	raw    bool
+	lo, hi int
+	extra  []field // JSONL: the input's other fields, passed through in order
+}
+
+// field is a JSON member passed through from the input.
+type field struct {
+	key string
+	raw json.RawMessage
+}
+
+// framer cuts a stream into records.
+type framer struct {
+	br    *bufio.Reader
+	name  string
+	input string
+	max   int
+	line  int // records read so far (line number for lines/jsonl)
+	done  bool
+	buf   []byte // assembles records longer than br's buffer
+	// wait, when set, is called before any read that may block, that is
+	// when br holds no complete record: the pipeline then sends the
+	// records it holds, so that a slow producer gets its answers at once.
+	wait func() error
+}
+
+// readerSize is the framer's read buffer. Records that fit in it are
+// copied once, from it into their batch.
+const readerSize = 1 << 16
+
+// maxScratch is the largest buffer a framer or a pooled batch keeps
+// between records: one huge document must not pin its memory for the rest
+// of the stream.
+const maxScratch = 4 << 20
+
+func newFramer(r io.Reader, name, input string, max int) *framer {
+	return &framer{br: bufio.NewReaderSize(r, readerSize), name: name, input: input, max: max}
+}
+
+// next returns the next record, or io.EOF. For a raw record (lines, nul)
+// it also returns its bytes, which alias the framer's buffers until the
+// next call.
+func (f *framer) next() (record, []byte, error) {
+	if f.done {
+		return record{}, nil, io.EOF
+	}
+	if f.input == InputDoc {
+		f.done = true
+		b, err := io.ReadAll(io.LimitReader(f.br, int64(f.max)+1))
+		if err != nil {
+			return record{}, nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+		if len(b) > f.max {
+			return record{}, nil, errTooLarge(f.name, 1, f.max)
+		}
+		f.line = 1
+		return record{id: f.name, n: 1, text: decodeInPlace(b)}, nil, nil
+	}
+	sep := byte('\n')
+	if f.input == InputNUL {
+		sep = 0
+	}
+	for {
+		b, err := f.readRecord(sep)
+		if err == io.EOF && b == nil {
+			f.done = true
+			return record{}, nil, io.EOF
+		}
+		if err != nil && err != io.EOF {
+			return record{}, nil, err
+		}
+		f.line++
+		if err == io.EOF {
+			f.done = true
+		}
+		switch f.input {
+		case InputJSONL:
+			if len(bytes.TrimSpace(b)) == 0 {
+				if f.done {
+					return record{}, nil, io.EOF
+				}
+				continue // blank lines separate nothing
+			}
+			r, err := f.parseJSON(b)
+			return r, nil, err
+		case InputLines:
+			b = bytes.TrimSuffix(b, []byte{'\r'})
+		}
+		if len(f.buf) > readerSize {
+			// A long record assembled in f.buf: hand the buffer over
+			// rather than copy it into the batch.
+			f.buf = nil
+			return record{id: strconv.Itoa(f.line), n: f.line, text: decodeInPlace(b)}, nil, nil
+		}
+		return record{n: f.line, raw: true}, b, nil
+	}
+}
+
+// readRecord reads up to sep (dropped). It returns (nil, io.EOF) at the end
+// of input and (b, io.EOF) for a last record without a separator. A record
+// longer than f.max is an error naming its line; the rest of it is
+// skipped.
+func (f *framer) readRecord(sep byte) ([]byte, error) {
+	if cap(f.buf) > maxScratch {
+		f.buf = nil
+	}
+	f.buf = f.buf[:0]
+	for {
+		if f.wait != nil && !f.complete(sep) {
+			if err := f.wait(); err != nil {
+				return nil, err
+			}
+		}
+		chunk, err := f.br.ReadSlice(sep)
+		n := len(f.buf) + len(chunk)
+		if err == nil {
+			n-- // the separator
+		}
+		if n > f.max {
+			if errors.Is(err, bufio.ErrBufferFull) {
+				f.drain(sep)
+			}
+			return nil, errTooLarge(f.name, f.line+1, f.max)
+		}
+		switch {
+		case err == nil:
+			if len(f.buf) == 0 {
+				return chunk[:len(chunk)-1], nil // aliases the reader's buffer until the next read
+			}
+			f.buf = append(f.buf, chunk[:len(chunk)-1]...)
+			return f.buf, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			f.buf = append(f.buf, chunk...)
+		case err == io.EOF:
+			f.buf = append(f.buf, chunk...)
+			if len(f.buf) == 0 {
+				return nil, io.EOF
+			}
+			return f.buf, io.EOF
+		default:
+			return nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+}
+
+// complete reports whether the reader's buffer holds a whole record, so
+// that the next ReadSlice cannot block.
+func (f *framer) complete(sep byte) bool {
+	n := f.br.Buffered()
+	if n == 0 {
+		return false
+	}
+	b, _ := f.br.Peek(n)
+	return bytes.IndexByte(b, sep) >= 0
+}
+
+// drain skips the rest of an oversized record.
+func (f *framer) drain(sep byte) {
+	for {
+		_, err := f.br.ReadSlice(sep)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return
+		}
+	}
+}
+
+func errTooLarge(name string, line, max int) error {
+	return fmt.Errorf("%s:%d: document larger than %d bytes (raise --max-doc-bytes)", name, line, max)
+}
+
+// decodeInPlace is corpus.Decode without the copy: valid UTF-8 becomes a
+// string that aliases b, so b must not change while the string is in use
+// (a document read whole, or a raw record in a batch being scored);
+// anything else is read as latin-1 into a new string.
+func decodeInPlace(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if utf8.Valid(b) {
+		return unsafe.String(&b[0], len(b))
+	}
+	return corpus.Decode(b)
+}
+
+// parseJSON decodes one JSONL object: "text" is required (a string),
+// "id" is optional (any JSON value; strings are used as they are; null or
+// absent means the line number), every other field is passed through. A line that is not valid UTF-8 is read
+// as latin-1 first, as corpus reads JSONL.
+func (f *framer) parseJSON(b []byte) (record, error) {
+	if !utf8.Valid(b) {
+		b = []byte(corpus.Decode(b))
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return record{}, fmt.Errorf("%s:%d: invalid JSON: want an object like {\"text\": \"...\"}", f.name, f.line)
+	}
+	r := record{id: strconv.Itoa(f.line), n: f.line}
+	haveText := false
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", f.name, f.line, err)
+		}
+		key, _ := kt.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", f.name, f.line, err)
+		}
+		switch key {
+		case "text":
+			var s string
+			if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
+				return record{}, fmt.Errorf("%s:%d: \"text\" must be a string, got %s", f.name, f.line, clip(raw))
+			}
+			r.text, haveText = s, true
+		case "id":
+			switch {
+			case bytes.Equal(bytes.TrimSpace(raw), []byte("null")):
+				continue // no id: the line number stands in
+			case isJSONString(raw):
+				var s string
+				if err := json.Unmarshal(raw, &s); err != nil {
+					return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", f.name, f.line, err)
+				}
+				r.id = s
+			default:
+				r.id = string(raw)
+			}
+			r.extra = append(r.extra, field{key, raw})
+		default:
+			r.extra = append(r.extra, field{key, raw})
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", f.name, f.line, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return record{}, fmt.Errorf("%s:%d: invalid JSON: data after the object", f.name, f.line)
+	}
+	if !haveText {
+		return record{}, fmt.Errorf("%s:%d: missing \"text\" field", f.name, f.line)
+	}
+	return r, nil
+}
+
+// isJSONString reports whether raw is a JSON string (not null).
+func isJSONString(raw []byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '"'
+}
+
+// clip shortens a JSON value for an error message.
+func clip(raw []byte) string {
+	const n = 40
+	if len(raw) <= n {
+		return string(raw)
+	}
+	return string(raw[:n]) + "..."
+}

@@ -1,0 +1,301 @@
+package predict
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// A batch is sent to the workers when it holds batchSize documents or
+// batchBytes bytes of text, whichever comes first, or when the reader
+// would have to wait for input.
+const (
+	batchSize  = 256
+	batchBytes = 1 << 20
+)
+
+// Stats count what a run saw.
+type Stats struct {
+	Docs     int // documents predicted
+	Empty    int // documents with no term of the vocabulary
+	Fallback int // documents predicted from the prior (see model.Prediction)
+}
+
+// batch is a run of consecutive documents and, once a worker is done with
+// it, their output. Batches are recycled through Predictor.pool, so a
+// stream of short lines allocates nothing per line.
+type batch struct {
+	recs  []record
+	arena []byte // the bytes of the raw records
+	size  int    // bytes of text in recs
+	out   []byte
+	st    Stats
+	err   error         // a framing error after recs: written after them, then returned
+	done  chan struct{} // receives one value when out is ready (capacity 1, reused)
+}
+
+// Predictor scores documents with one model. It is safe for concurrent
+// use: each Stream or Files call runs its own workers.
+type Predictor struct {
+	m     *model.Model
+	opt   Options
+	strip corpus.Remove
+	pool  sync.Pool // *batch
+}
+
+// New validates opt against m and returns a Predictor.
+func New(m *model.Model, opt Options) (*Predictor, error) {
+	if err := opt.normalize(); err != nil {
+		return nil, err
+	}
+	if m.Vocab == nil {
+		return nil, errors.New("the model has no vocabulary")
+	}
+	if opt.Costs != nil && len(opt.Costs) != m.NumClasses() {
+		return nil, errCosts(len(opt.Costs), m.NumClasses())
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	opt.TopK = min(opt.TopK, m.NumClasses())
+	var strip corpus.Remove
+	if m.Vocab.Settings.Remove != "" {
+		var err error
+		if strip, err = corpus.ParseRemove(m.Vocab.Settings.Remove); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Input == InputLines {
+		// A line never holds the blank line that ends a mail header, so
+		// header stripping would empty every line (see corpus.StripHeader).
+		strip &^= corpus.RemoveHeaders
+	}
+	return &Predictor{m: m, opt: opt, strip: strip}, nil
+}
+
+// Header writes the TSV header line when Options.Header asks for one.
+func (p *Predictor) Header(w io.Writer) error {
+	if p.opt.Format != FormatTSV || !p.opt.Header {
+		return nil
+	}
+	_, err := w.Write(tsvHeader(p.opt))
+	return err
+}
+
+// Stream predicts every document framed out of r (named name in errors)
+// and writes the results to w in input order. It flushes w (when w has a
+// Flush method) each time it has answered everything read so far. A framing
+// error (invalid JSONL, an oversized document) is returned after the
+// results of the documents before it have been written. When ctx is
+// cancelled or w fails, Stream returns at once, but a read from r that
+// blocks keeps its goroutine until the read returns.
+func (p *Predictor) Stream(ctx context.Context, r io.Reader, name string, w io.Writer) (Stats, error) {
+	fr := newFramer(r, name, p.opt.Input, p.opt.MaxDocBytes)
+	return p.run(ctx, w, func(q *batcher) error {
+		fr.wait = q.flush
+		for {
+			rec, text, err := fr.next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if err := q.add(rec, text); err != nil {
+				return err
+			}
+		}
+	})
+}
+
+// Files predicts every file under each path (a file, a folder or an
+// archive; see corpus.Walk): each file is one document whose id is its
+// path.
+func (p *Predictor) Files(ctx context.Context, paths []string, w io.Writer, warn func(string)) (Stats, error) {
+	return p.run(ctx, w, func(q *batcher) error {
+		for _, path := range paths {
+			err := corpus.Walk(path, corpus.Options{Warn: warn}, func(d corpus.Document) error {
+				return q.add(record{id: d.ID, text: d.Text}, nil)
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// batcher gathers records into batches on the producing goroutine and
+// hands each full batch to the writer (order) and the workers (jobs).
+type batcher struct {
+	ctx   context.Context
+	p     *Predictor
+	cur   *batch
+	order chan<- *batch
+	jobs  chan<- *batch
+}
+
+// add appends rec to the current batch, copying text (the bytes of a raw
+// record) into the batch, and sends the batch when it is full. It fails
+// only when the run is cancelled.
+func (q *batcher) add(rec record, text []byte) error {
+	b := q.cur
+	if rec.raw {
+		rec.lo = len(b.arena)
+		b.arena = append(b.arena, text...)
+		rec.hi = len(b.arena)
+		b.size += len(text)
+	} else {
+		b.size += len(rec.text)
+	}
+	b.recs = append(b.recs, rec)
+	if len(b.recs) >= batchSize || b.size >= batchBytes {
+		return q.send()
+	}
+	return nil
+}
+
+// flush sends the current batch if it holds anything.
+func (q *batcher) flush() error {
+	if len(q.cur.recs) == 0 {
+		return nil
+	}
+	return q.send()
+}
+
+func (q *batcher) send() error {
+	b := q.cur
+	select {
+	case q.order <- b:
+	case <-q.ctx.Done():
+		return q.ctx.Err()
+	}
+	q.jobs <- b // never blocks for long: the workers do not wait on the writer
+	q.cur = q.p.getBatch()
+	return nil
+}
+
+func (p *Predictor) getBatch() *batch {
+	if b, ok := p.pool.Get().(*batch); ok {
+		return b
+	}
+	return &batch{done: make(chan struct{}, 1)}
+}
+
+// putBatch recycles b, dropping what it refers to and any buffer a huge
+// document grew beyond maxScratch.
+func (p *Predictor) putBatch(b *batch) {
+	clear(b.recs)
+	b.recs = b.recs[:0]
+	b.arena, b.out = b.arena[:0], b.out[:0]
+	if cap(b.arena) > maxScratch {
+		b.arena = nil
+	}
+	if cap(b.out) > maxScratch {
+		b.out = nil
+	}
+	b.size, b.st, b.err = 0, Stats{}, nil
+	p.pool.Put(b)
+}
+
+// run drives the pipeline: produce frames records into batches on its own
+// goroutine, workers score them, and this goroutine writes them in order.
+// At most 2·Workers batches are in flight, so memory is bounded.
+func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher) error) (Stats, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	inflight := 2 * p.opt.Workers
+	jobs := make(chan *batch, inflight)
+	order := make(chan *batch, inflight)
+
+	for i := 0; i < p.opt.Workers; i++ {
+		go p.worker(jobs)
+	}
+	go func() {
+		defer close(jobs)
+		defer close(order)
+		q := &batcher{ctx: ctx, p: p, cur: p.getBatch(), order: order, jobs: jobs}
+		err := produce(q)
+		if ctx.Err() != nil {
+			return // the writer has stopped
+		}
+		q.cur.err = err
+		if len(q.cur.recs) > 0 || err != nil {
+			q.send()
+		}
+	}()
+
+	var st Stats
+	flusher, _ := w.(interface{ Flush() error })
+	for b := range order {
+		<-b.done
+		if _, err := w.Write(b.out); err != nil {
+			return st, err
+		}
+		st.Docs += b.st.Docs
+		st.Empty += b.st.Empty
+		st.Fallback += b.st.Fallback
+		if b.err != nil {
+			if flusher != nil {
+				flusher.Flush()
+			}
+			return st, b.err
+		}
+		p.putBatch(b)
+		if flusher != nil && len(order) == 0 {
+			if err := flusher.Flush(); err != nil {
+				return st, err
+			}
+		}
+	}
+	if flusher != nil {
+		if err := flusher.Flush(); err != nil {
+			return st, err
+		}
+	}
+	return st, ctx.Err()
+}
+
+// worker scores batches with its own vectorizer and scorer, formatting
+// each result into the batch's output bytes.
+func (p *Predictor) worker(jobs <-chan *batch) {
+	vz := p.m.Vocab.NewVectorizer()
+	sc := p.m.NewScorer()
+	f := newFormatter(p.m, p.opt)
+	for b := range jobs {
+		out := b.out[:0]
+		for i := range b.recs {
+			rec := &b.recs[i]
+			text := rec.text
+			if rec.raw {
+				text = decodeInPlace(b.arena[rec.lo:rec.hi])
+			}
+			if p.strip != 0 {
+				text = corpus.Strip(text, p.strip)
+			}
+			ind, val := vz.Vectorize(text)
+			p.m.Vocab.WeightRow(ind, val)
+			pr := sc.Predict(ind, val)
+			out = f.append(out, rec, pr, sc, ind, val)
+			b.st.Docs++
+			if pr.Empty {
+				b.st.Empty++
+			}
+			if pr.Fallback {
+				b.st.Fallback++
+			}
+		}
+		b.out = out
+		b.done <- struct{}{}
+	}
+}
+
+// NewWriter wraps w in a buffered writer whose Flush the pipeline calls
+// whenever it has caught up with its input.
+func NewWriter(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 1<<16) }

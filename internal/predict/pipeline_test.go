@@ -1,0 +1,349 @@
+package predict
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// randomInput returns n seeded random documents over s's words, one per
+// line, with empty lines, unknown words, latin-1 bytes and CRLF endings
+// mixed in, and no final newline.
+func randomInput(s *synth, n int) string {
+	var b []byte
+	for i := range n {
+		switch s.rng.IntN(50) {
+		case 0:
+			b = append(b, '\n') // empty document
+		case 1:
+			b = append(b, "caf\xe9 \xff "...)
+			b = s.line(b, 5)
+		case 2:
+			b = s.line(b, 200) // a long one
+		case 3:
+			b = s.line(b, 10)
+			b = append(b[:len(b)-1], "\r\n"...)
+		default:
+			b = s.line(b, 20)
+		}
+		if i == n-1 {
+			b = bytes.TrimSuffix(b, []byte{'\n'})
+		}
+	}
+	return string(b)
+}
+
+// TestDeterminism checks that the output does not depend on the number of
+// workers: the pipeline keeps input order, and every worker scores alike.
+func TestDeterminism(t *testing.T) {
+	s := newSynth(3, 3000)
+	m := synthModel(t, s, model.Multinomial, 2500, 7)
+	input := randomInput(s, 4000)
+	for _, opt := range []Options{
+		{Format: FormatTSV},
+		{Format: FormatJSON, TopK: 3, Explain: 2},
+		{Input: InputNUL, Format: FormatTSV, Threshold: 0.5},
+	} {
+		in := input
+		if opt.Input == InputNUL {
+			in = strings.ReplaceAll(input, "\n", "\x00")
+		}
+		var first string
+		for _, workers := range []int{1, 2, 8} {
+			opt.Workers = workers
+			out := mustStream(t, m, opt, in)
+			if workers == 1 {
+				first = out
+				if n := strings.Count(out, "\n"); n != 4000 {
+					t.Fatalf("%+v: %d results, want 4000", opt, n)
+				}
+				continue
+			}
+			if out != first {
+				t.Errorf("%+v: output with %d workers differs from 1 worker's", opt, workers)
+			}
+		}
+	}
+}
+
+// TestStreamMatchesScorer checks each streamed decision against the
+// model's own Vectorizer and Scorer, document by document: batching,
+// the byte arena and the recycled buffers must not mix documents up.
+func TestStreamMatchesScorer(t *testing.T) {
+	s := newSynth(4, 3000)
+	m := synthModel(t, s, model.Bernoulli, 2500, 5)
+	input := randomInput(s, 3000)
+	out := mustStream(t, m, Options{Format: FormatTSV, Workers: 3}, input)
+	got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	lines := strings.Split(input, "\n")
+	if len(got) != len(lines) {
+		t.Fatalf("%d results for %d lines", len(got), len(lines))
+	}
+	vz := m.Vocab.NewVectorizer()
+	sc := m.NewScorer()
+	for i, line := range lines {
+		line = corpus.Decode([]byte(strings.TrimSuffix(line, "\r")))
+		ind, val := vz.Vectorize(line)
+		m.Vocab.WeightRow(ind, val)
+		want := fmt.Sprintf("%d\t%s\t", i+1, m.Classes[sc.Predict(ind, val).Class])
+		if !strings.HasPrefix(got[i], want) {
+			t.Fatalf("line %d: got %q, want %q...", i+1, got[i], want)
+		}
+	}
+}
+
+// TestStreamPipelineStage runs Stream as a pipeline stage would run, with
+// a pipe for stdin and one for stdout, and checks that the answer to each
+// line arrives before the next line is written and before stdin closes:
+// 'tail -f log | nbtext predict' answers every line as it comes. The
+// timeouts are generous: this checks the order of events, not speed.
+func TestStreamPipelineStage(t *testing.T) {
+	const timeout = 10 * time.Second
+	m := toyModel(t, model.Multinomial)
+	for _, tt := range []struct {
+		name   string
+		input  string
+		writes []string // written one at a time
+		want   []string // the answers each write must get before the next ("a;b" for two)
+		tail   string   // the answer that comes only when stdin closes
+	}{
+		{"lines", InputLines,
+			[]string{"the car engine\n", "the senate votes\n", "\n", "a rocket in orbit\r\n", "the car\nthe tax\n", "the senate votes on the tax", " bill\n", "rocket orbit"},
+			[]string{"1\tautos", "2\tpolitics", "3\tautos", "4\tspace", "5\tautos;6\tpolitics", "", "7\tpolitics", ""},
+			"8\tspace"},
+		// A write that ends inside a record gets the answers to the
+		// records before it.
+		{"lines cut", InputLines,
+			[]string{"the car engine\nthe sen", "ate votes\nthe rocket orbit"},
+			[]string{"1\tautos", "2\tpolitics"},
+			"3\tspace"},
+		// Blank lines after a record do not hold its answer back.
+		{"jsonl", InputJSONL,
+			[]string{`{"id": "a", "text": "the car engine"}` + "\n\n", "  \n", `{"id": "b", "text": "the senate votes"}` + "\n"},
+			[]string{"a\tautos", "", "b\tpolitics"},
+			""},
+		{"nul", InputNUL,
+			[]string{"the car\nengine\x00", "the senate votes\x00"},
+			[]string{"1\tautos", "2\tpolitics"},
+			""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newPredictor(t, m, Options{Input: tt.input, Format: FormatTSV, Workers: 2})
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan error, 1)
+			go func() {
+				_, err := p.Stream(context.Background(), inR, "stdin", NewWriter(outW))
+				outW.CloseWithError(err)
+				done <- err
+			}()
+			lines := make(chan string)
+			go func() {
+				defer close(lines)
+				sc := bufio.NewScanner(outR)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+			}()
+			expect := func(want, after string) {
+				t.Helper()
+				select {
+				case got, ok := <-lines:
+					if !ok {
+						t.Fatalf("after %s: output closed, want %q", after, want)
+					}
+					if !strings.HasPrefix(got, want+"\t") {
+						t.Fatalf("after %s: got %q, want %q...", after, got, want)
+					}
+				case <-time.After(timeout):
+					t.Fatalf("after %s: no answer within %v, want %q", after, timeout, want)
+				}
+			}
+			for i, w := range tt.writes {
+				if _, err := io.WriteString(inW, w); err != nil {
+					t.Fatal(err)
+				}
+				if tt.want[i] == "" {
+					continue
+				}
+				for _, want := range strings.Split(tt.want[i], ";") {
+					expect(want, fmt.Sprintf("writing %q", w))
+				}
+			}
+			// A record without its separator is not answered while it may
+			// still grow.
+			select {
+			case got := <-lines:
+				t.Fatalf("answer %q before stdin closed", got)
+			case <-time.After(20 * time.Millisecond):
+			}
+			inW.Close()
+			if tt.tail != "" {
+				expect(tt.tail, "closing stdin")
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(timeout):
+				t.Fatalf("Stream did not return within %v of stdin closing", timeout)
+			}
+			for got := range lines {
+				t.Errorf("unexpected answer %q", got)
+			}
+		})
+	}
+}
+
+// TestStreamErrorAfterResults checks that a framing error comes after the
+// results of every document before it, whatever the batching.
+func TestStreamErrorAfterResults(t *testing.T) {
+	m := toyModel(t, model.Multinomial)
+	var in strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&in, "{\"id\": %d, \"text\": \"the car\"}\n", i)
+	}
+	in.WriteString("{\"id\": 1000, \"text\": \n{\"text\": \"after\"}\n")
+	for _, workers := range []int{1, 4} {
+		out, err := stream(t, m, Options{Input: InputJSONL, Format: FormatTSV, Workers: workers}, in.String())
+		if err == nil || !strings.HasPrefix(err.Error(), "stdin:1001: invalid JSON") {
+			t.Errorf("error %v, want stdin:1001: invalid JSON...", err)
+		}
+		if n := strings.Count(out, "\n"); n != 1000 || !strings.Contains(out, "\n999\tautos\t") {
+			t.Errorf("%d results before the error, want 1000; output ends %q", n, out[max(0, len(out)-40):])
+		}
+	}
+}
+
+// errWriter fails every write.
+type errWriter struct{ n int }
+
+func (w *errWriter) Write(p []byte) (int, error) {
+	w.n++
+	return 0, errors.New("disk full")
+}
+
+func TestStreamWriteError(t *testing.T) {
+	m := toyModel(t, model.Multinomial)
+	p := newPredictor(t, m, Options{})
+	in := strings.Repeat("the car\n", 10000)
+	_, err := p.Stream(context.Background(), strings.NewReader(in), "stdin", &errWriter{})
+	if err == nil || err.Error() != "disk full" {
+		t.Errorf("error %v, want disk full", err)
+	}
+}
+
+func TestStreamCancel(t *testing.T) {
+	m := toyModel(t, model.Multinomial)
+	p := newPredictor(t, m, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := p.Stream(ctx, strings.NewReader(strings.Repeat("the car\n", 10000)), "stdin", io.Discard)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+}
+
+// TestFiles checks that each file is one document with its path as id,
+// folders are walked in byte order, and files with NUL bytes are skipped
+// with a warning.
+func TestFiles(t *testing.T) {
+	m := toyModel(t, model.Multinomial)
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	one := write("one.txt", "the car engine\nneeds oil\n")
+	write("posts/b", "the senate votes on the tax bill")
+	write("posts/a", "a rocket put the satellite in orbit")
+	write("posts/sub/c", "")
+	write("posts/bin", "the car\x00\x01")
+	p := newPredictor(t, m, Options{Format: FormatTSV})
+	var out bytes.Buffer
+	var warnings []string
+	st, err := p.Files(context.Background(), []string{one, filepath.Join(dir, "posts")}, &out, func(msg string) { warnings = append(warnings, msg) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := one + "\tautos\t" + "|" +
+		filepath.Join(dir, "posts", "a") + "\tspace\t|" +
+		filepath.Join(dir, "posts", "b") + "\tpolitics\t|" +
+		filepath.Join(dir, "posts", "sub", "c") + "\tautos\t"
+	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(got) != 4 {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	for i, w := range strings.Split(want, "|") {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("line %d: %q, want %q...", i+1, got[i], w)
+		}
+	}
+	if st.Docs != 4 || st.Empty != 1 {
+		t.Errorf("stats %+v, want 4 docs, 1 empty", st)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "bin") || !strings.Contains(warnings[0], "NUL") {
+		t.Errorf("warnings %q, want one about the NUL bytes of bin", warnings)
+	}
+	if _, err := p.Files(context.Background(), []string{filepath.Join(dir, "nope")}, io.Discard, nil); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestStripHeaders checks that a model trained on posts without their
+// headers strips them from whole documents but not from single lines,
+// which have no header (stripping would empty them).
+func TestStripHeaders(t *testing.T) {
+	m := toyModel(t, model.Multinomial)
+	m.Vocab.Settings.Remove = "headers"
+	post := "From: someone\nSubject: the senate\n\nthe car engine needs oil\n"
+	if out := mustStream(t, m, Options{Input: InputDoc, Format: FormatJSON}, post); !strings.Contains(out, `"label":"autos"`) {
+		t.Errorf("doc: %s, want the body (autos) only", out)
+	}
+	if out := mustStream(t, m, Options{Format: FormatJSON}, "the car engine needs oil\n"); strings.Contains(out, "empty") || !strings.Contains(out, `"label":"autos"`) {
+		t.Errorf("lines: %s, want the line kept", out)
+	}
+}
+
+// TestBatchRecycling streams several runs through one Predictor, with
+// documents large enough to grow the batch buffers beyond what the pool
+// keeps, and checks every run gives the same output.
+func TestBatchRecycling(t *testing.T) {
+	m := toyModel(t, model.Multinomial)
+	p := newPredictor(t, m, Options{Format: FormatTSV, Workers: 2})
+	big := strings.Repeat("the senate votes ", maxScratch/8)
+	in := "the car\n" + big + "\n" + strings.Repeat("a rocket in orbit\n", 3000) + big
+	var first string
+	for i := range 3 {
+		var out bytes.Buffer
+		if _, err := p.Stream(context.Background(), strings.NewReader(in), "stdin", &out); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = out.String()
+			if n := strings.Count(first, "\n"); n != 3003 {
+				t.Fatalf("%d results, want 3003", n)
+			}
+		} else if out.String() != first {
+			t.Errorf("run %d differs from run 1", i+1)
+		}
+	}
+}
