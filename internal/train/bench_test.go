@@ -1,0 +1,82 @@
+package train
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// benchData returns a training matrix weighted as kind's defaults say: the
+// 20 Newsgroups train split when NBTEXT_20NEWS_TARBALL is set, else a
+// seeded synthetic corpus of 11314 documents over 50000 terms in 20 classes
+// (the shape of the real one).
+func benchData(b *testing.B, kind model.Kind) (*vectorize.Matrix, []int, []string, *vectorize.Vocabulary, model.Params) {
+	b.Helper()
+	s, p := Defaults(kind)
+	if os.Getenv(tarballEnv) == "" {
+		syn := makeSynthetic(b, 11314, 50000, 20, 0.5, 1)
+		X, vocab := syn.weighted(b, s.Weighting, s.Sublinear, s.Norm)
+		return X, syn.Y, syn.Classes, vocab, p
+	}
+	tr, _ := loadNews(b)
+	vocab, X, err := Prepare(tr.Texts(), tr.LabelIDs(), len(tr.Labels), s, 0, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return X, tr.LabelIDs(), tr.Labels, vocab, p
+}
+
+func benchFit(b *testing.B, kind model.Kind, edit func(p *model.Params)) {
+	X, y, classes, vocab, p := benchData(b, kind)
+	if edit != nil {
+		edit(&p)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Fit(kind, X, y, classes, vocab, p, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(X.Rows()*b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// BenchmarkFitMultinomial times counting and model.NewNB on the default
+// multinomial features (the fit part of the ≤ 0.5 s train target).
+func BenchmarkFitMultinomial(b *testing.B) { benchFit(b, model.Multinomial, nil) }
+
+// BenchmarkFitBernoulli times the Bernoulli fit.
+func BenchmarkFitBernoulli(b *testing.B) { benchFit(b, model.Bernoulli, nil) }
+
+// BenchmarkFitLogReg times the default logistic regression (SGD, 10 epochs;
+// the fit part of the ≤ 3 s train target).
+func BenchmarkFitLogReg(b *testing.B) { benchFit(b, model.LogReg, nil) }
+
+// BenchmarkFitLogRegLBFGS times 10 L-BFGS iterations.
+func BenchmarkFitLogRegLBFGS(b *testing.B) {
+	benchFit(b, model.LogReg, func(p *model.Params) { p.Solver, p.Epochs = "lbfgs", 10 })
+}
+
+// BenchmarkObjective times one value and gradient of the logistic
+// regression objective on synthetic corpora of growing size, on all cores.
+func BenchmarkObjective(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
+			syn := makeSynthetic(b, n, 20000, 20, 0.5, 2)
+			X, _ := syn.weighted(b, "tfidf", true, "l2")
+			_, p := Defaults(model.LogReg)
+			obj := newObjective(X, syn.Y, 20, p, Options{}.workers())
+			w := make([]float64, X.Cols*20+20)
+			g := make([]float64, len(w))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				obj.eval(w, g)
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "docs/s")
+		})
+	}
+}

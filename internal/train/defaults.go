@@ -1,0 +1,147 @@
+package train
+
+import (
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// This file holds every default of training, in one place (as fastText's
+// args.cc does). They were chosen by stratified 5-fold cross-validation on
+// the 20 Newsgroups bydate TRAIN split (11314 posts, 20 classes, headers
+// kept; corpus.StratifiedKFold seed 1), never on the test split: Tune with
+// the vocabulary built once on the whole train split (min_df, idf and stop
+// words are unsupervised; see Tune). The test split (7532 posts) was scored
+// only after the choice, for the README. All four models share one
+// tokenization and pruning: lower-cased scikit-learn tokens, English stop
+// words, min_df 2 (56126 terms); they differ in weighting and parameters.
+//
+// Cross-validated accuracy, mean ± std over the 5 folds (test accuracy
+// measured afterwards in brackets); "tfidf" is sublinear tf, smoothed idf,
+// l2-normalized rows. The chosen row is marked ←.
+//
+//	Bernoulli NB, binary features, α = β              CV               (test)
+//	  min_df 1, α = 1e-3 (best of 1e-3..1)             0.8597 ± 0.0052  (0.7645)
+//	  mi:3000 / mi:10000 / mi:30000, α = 1e-3          0.7796 / 0.8283 / 0.8567
+//	  stop words, α = 1e-5                             0.8790 ± 0.0087  (0.7832)
+//	  stop words, min_df 3, max_df 0.5, α = 1e-4       0.8806 ± 0.0092  (0.7811)
+//	  stop words, min_df 5, α = 1e-4                   0.8734 ± 0.0075  (0.7772)
+//	  stop words, min_df 2, α = 1e-5 ←                 0.8857 ± 0.0104  (0.7820)
+//	    same, α = 1e-7 / 1e-6 / 1e-4 / 1e-3 / 0.01     0.8850 / 0.8855 / 0.8854 / 0.8828 / 0.8765
+//	  Selecting terms by mutual information, which McCallum & Nigam (1998)
+//	  found to help the Bernoulli model, loses here; dropping stop words
+//	  (whose absence carries no class signal) and hapaxes helps, and so
+//	  does a much smaller α than scikit-learn's 0.01.
+//
+//	Multinomial NB                                     CV               (test)
+//	  counts, min_df 1, α = 0.003 (scikit-learn-like)  0.8787 ± 0.0082  (0.8022)
+//	  tfidf without sublinear tf, min_df 1, α = 0.01   0.9112 ± 0.0091  (0.8352)
+//	  tfidf, min_df 1, α = 0.03                        0.9134 ± 0.0101  (0.8403)
+//	  tfidf, min_df 2, α = 0.03                        0.9144 ± 0.0095  (0.8404)
+//	  tfidf, stop words, α = 0.03                      0.9143 ± 0.0103  (0.8421)
+//	  tfidf, stop words, min_df 2, α = 0.03 ←          0.9147 ± 0.0094  (0.8401)
+//	    same, α = 1e-3 / 0.01 / 0.1 / 0.3              0.9083 / 0.9146 / 0.9137 / 0.9048
+//	  tfidf, word bigrams, min_df 2, α = 0.01          0.9211 ± 0.0077  (0.8374)
+//	  tfidf, min_df 1, mi:30000, α = 0.01              0.9080 ± 0.0077  (0.8323)
+//
+//	Complement NB (Rennie et al. weight normalization) CV               (test)
+//	  counts, min_df 1, α = 1                          0.8730 ± 0.0077  (0.8080)
+//	  tfidf, min_df 1, α = 0.1                         0.9097 ± 0.0060  (0.8314)
+//	  tfidf, min_df 2, α = 0.3                         0.9125 ± 0.0035  (0.8390)
+//	  tfidf, stop words, min_df 2, α = 0.3 ←           0.9133 ± 0.0040  (0.8387)
+//	    same, α = 0.03 / 0.1 / 1                       0.9078 / 0.9121 / 0.9107
+//	    same without weight normalization, α = 0.3     0.9129 ± 0.0032  (0.8408)
+//	  tfidf, word bigrams, min_df 2, α = 0.1           0.9263 ± 0.0054  (0.8475)
+//
+//	Logistic regression, L2, tfidf                     CV               (test)
+//	  SGD 10 epochs, min_df 1, C = 300                 0.9220 ± 0.0052  (0.8521)
+//	  SGD 10 epochs, min_df 2, C = 100                 0.9220 ± 0.0054  (0.8525)
+//	  SGD 10 epochs, stop words, C = 100               0.9216 ± 0.0049  (0.8540)
+//	  SGD 10 epochs, stop words, min_df 3, C = 100     0.9205 ± 0.0056  (0.8506)
+//	  SGD 10 epochs, stop words, min_df 2, C = 100 ←   0.9228 ± 0.0049  (0.8534)
+//	    same, C = 1 / 3 / 10 / 30 / 300 / 1000         0.9037 / 0.9164 / 0.9209 / 0.9216 / 0.9224 / 0.9224
+//	    same, 5 epochs (C = 100) / 20 epochs (C = 30)  0.9205 / 0.9239
+//	  L-BFGS (≤ 100 iterations), stop words, min_df 2:
+//	    C = 10                                         0.9249 ± 0.0068  (0.8541)
+//	    C = 100                                        0.9279 ± 0.0063  (0.8541)
+//
+// Bigrams win cross-validation for multinomial (+0.6 points) and complement
+// NB (+1.3) but are not the default: counting the 1.2 million distinct
+// bigrams of the train split takes the peak memory of 'nbtext train' to
+// about 500 MB (limit 300 MB) and vectorizing to 1.5-3 s (the multinomial
+// budget is 0.5 s end to end); pass --ngram 1,2 --min-df 2 to get them.
+// SGD is the default logistic regression solver although the L-BFGS
+// optimum cross-validates 0.5 points better (one standard deviation): SGD's
+// 10 epochs take about 1 s in all, the same test accuracy, while L-BFGS
+// needs its 100 iterations of 0.1-0.15 s each (a full gradient plus gonum's
+// vector work on V·C = 1.1 million weights; 13 s) and 2.3 times the memory
+// (280 MB peak), which the 3 s and 300 MB budgets of 'nbtext train' rule
+// out. 20 SGD epochs gain 0.1 point of cross-validated accuracy for twice
+// the time; a faster-decaying step (η0/(1 + t/n)) changed nothing.
+//
+// On the test split the defaults reach Bernoulli 0.782, multinomial 0.840,
+// complement 0.839 and logistic regression 0.853 (scikit-learn with its
+// usual settings: 0.752, 0.830, 0.829, 0.848). The targets for the
+// last three (0.85, 0.86, 0.87) are not met by any setting tried above on
+// the test split either (best seen: 0.842, 0.848 with bigrams, 0.855): the
+// bydate test posts are later in time than the training posts, and every
+// setting that gains in cross-validation by fitting the train period
+// (bigrams, larger C) gains less or nothing there. With headers, footers
+// and quotes removed, complement NB with these defaults reaches 0.713
+// (scikit-learn's best 0.694; target 0.72; its cross-validated α is also
+// 0.3).
+
+// DefaultFolds is k of the stratified k-fold search behind --alpha auto and
+// --C auto.
+const DefaultFolds = 5
+
+// DefaultTol is the relative objective decrease below which logistic
+// regression stops (Options.Tol).
+const DefaultTol = 1e-4
+
+// DefaultEta0 is the initial SGD step size η0 (Options.Eta0). Rows are
+// l2-normalized by default, so a step of 1 changes a document's scores by
+// at most about its residual.
+const DefaultEta0 = 1.0
+
+// AlphaGrid is the default grid of --alpha auto. It reaches down to 1e-5
+// because Bernoulli NB on pruned vocabularies wants very little smoothing.
+var AlphaGrid = []float64{1e-5, 1e-4, 1e-3, 0.003, 0.01, 0.03, 0.1, 0.3, 1}
+
+// CGrid is the default grid of --C auto.
+var CGrid = []float64{1, 3, 10, 30, 100, 300, 1000}
+
+// DefaultEpochs returns the default p.Epochs of a logistic regression
+// solver: SGD epochs, or the L-BFGS iteration limit.
+func DefaultEpochs(solver string) int {
+	if solver == "lbfgs" {
+		return 100
+	}
+	return 10
+}
+
+// Defaults returns the vectorizer settings and training parameters nbtext
+// uses for kind when no flag overrides them; the table above says how they
+// were chosen. Every kind tokenizes and prunes alike (English stop words,
+// min_df 2), so all four see the same terms; only the weighting differs.
+func Defaults(kind model.Kind) (vectorize.Settings, model.Params) {
+	s := vectorize.DefaultSettings()
+	s.StopWords = "english"
+	s.MinDF = 2
+	p := model.Params{Prior: "learned", Seed: 1}
+	switch kind {
+	case model.Bernoulli:
+		s.Weighting, s.Norm = "binary", "none"
+		p.Alpha, p.Beta = 1e-5, 1e-5
+	case model.Multinomial:
+		s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+		p.Alpha = 0.03
+	case model.Complement:
+		s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+		p.Alpha = 0.3
+	case model.LogReg:
+		s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+		p.C, p.Penalty, p.Solver, p.BatchSize = 100, "l2", "sgd", 1
+		p.Epochs = DefaultEpochs(p.Solver)
+	}
+	return s, p
+}

@@ -1,0 +1,60 @@
+// Package train fits nbtext's estimators. It owns Naive Bayes fitting (one
+// counting pass for the sufficient statistics), logistic regression (the
+// objective, its parallel gradient, the L-BFGS and SGD solvers), seeds and
+// determinism, the cross-validated choice of α and C behind --alpha auto
+// and --C auto, and every default (defaults.go), chosen by cross-validation
+// on the 20 Newsgroups training split.
+//
+// # Conventions
+//
+//   - Input. A fit takes a vectorize.Matrix (CSR, term ids strictly
+//     ascending per row) already weighted as its vocabulary's settings say
+//     (Prepare and PrepareWith do the vectorizing and weighting), label ids
+//     y (indices into classes, one per row) and the vocabulary, which the
+//     model keeps. Fit dispatches on the model kind.
+//   - Output. A *model.Model built by model.NewNB (from the counts) or
+//     model.NewLinear (from fitted weights). Weights are feature-major,
+//     W[t*C + c], in the optimizers too, so a non-zero of a document reads
+//     and writes C contiguous weights.
+//   - Logistic regression minimizes the mean log-loss plus ‖W‖²/(2·C·n)
+//     (L2) or ‖W‖₁/(C·n) (L1): scikit-learn's C·Σ loss + penalty divided by
+//     C·n, so C means what it means there (see FitLogReg). The bias is not
+//     penalized.
+//   - Determinism. A fit depends on its inputs, its parameters and p.Seed,
+//     never on Options.Workers or on scheduling: gradients are summed over
+//     fixed chunks in a fixed order (see objective), SGD shuffles with a
+//     PCG seeded by p.Seed and applies its updates in order, and the folds
+//     of a search come from corpus.StratifiedKFold with TuneOptions.Seed.
+//     Tests compare weights bit for bit across 1, 2 and 4 workers.
+//   - Parallelism. Options.Workers goroutines (0: GOMAXPROCS) compute the
+//     L-BFGS gradient and the scores of SGD mini-batches of 128 documents or
+//     more (the default SGD, one document per step, runs on one goroutine:
+//     a step is a few microseconds); scoring in Accuracy and vectorizing in
+//     Prepare use them too. The hot loops allocate nothing.
+//   - Validation. Bad parameters are errors that name the flag and the
+//     allowed range, e.g. "--C must be > 0, got 0" (ValidateParams).
+//   - Progress is reported through func(done, total int) callbacks.
+//
+// # What train does not do
+//
+// It does not read corpora or tokenize (corpus, vectorize), score or encode
+// models (model), compute reports or learning curves (eval), and it never
+// prints or logs: results and progress go back to the caller (cmd/nbtext).
+//
+// # References
+//
+//   - A. McCallum, K. Nigam (1998). A comparison of event models for Naive
+//     Bayes text classification. AAAI-98 workshop on learning for text
+//     categorization.
+//   - J. Rennie, L. Shih, J. Teevan, D. Karger (2003). Tackling the poor
+//     assumptions of Naive Bayes text classifiers. ICML.
+//   - A. Ng, M. Jordan (2002). On discriminative vs. generative
+//     classifiers: a comparison of logistic regression and naive Bayes.
+//     NIPS.
+//   - L. Bottou (2012). Stochastic gradient descent tricks. Neural
+//     Networks: Tricks of the Trade, LNCS 7700.
+//   - Y. Tsuruoka, J. Tsujii, S. Ananiadou (2009). Stochastic gradient
+//     descent training for L1-regularized log-linear models with cumulative
+//     penalty. ACL-IJCNLP.
+//   - J. Nocedal, S. Wright (2006). Numerical Optimization, ch. 7 (L-BFGS).
+package train

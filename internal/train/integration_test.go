@@ -1,0 +1,74 @@
+package train
+
+import (
+	"testing"
+	"time"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// TestDefaultsOnNews trains every model with its defaults on the 20
+// Newsgroups train split and checks its test accuracy against a floor:
+// what the defaults reached when they were chosen (see defaults.go), so
+// that a change that loses accuracy fails here. The issue's targets are
+// logged beside them; where a floor is below its target, defaults.go says
+// why.
+func TestDefaultsOnNews(t *testing.T) {
+	tr, te := loadNews(t)
+	y, yte := tr.LabelIDs(), te.LabelIDs()
+	for _, tc := range []struct {
+		kind          model.Kind
+		floor, target float64
+	}{
+		{model.Bernoulli, 0.780, 0.78},
+		{model.Multinomial, 0.835, 0.85},
+		{model.Complement, 0.835, 0.86},
+		{model.LogReg, 0.850, 0.87},
+	} {
+		start := time.Now()
+		s, p := Defaults(tc.kind)
+		vocab, X, err := Prepare(tr.Texts(), y, len(tr.Labels), s, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Fit(tc.kind, X, y, tr.Labels, vocab, p, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.kind, err)
+		}
+		acc := Accuracy(m, PrepareWith(vocab, te.Texts(), 0), yte, 0)
+		t.Logf("%-11s test accuracy %.4f (floor %.3f, issue target %.2f), vectorize+fit %v", tc.kind, acc, tc.floor, tc.target, time.Since(start).Round(time.Millisecond))
+		if acc < tc.floor {
+			t.Errorf("%s: test accuracy %.4f with the defaults, below its floor %.3f", tc.kind, acc, tc.floor)
+		}
+	}
+}
+
+// TestDefaultsOnNewsStripped checks the best model on posts without
+// headers, signatures and quotes (scikit-learn's remove=(...) setting).
+func TestDefaultsOnNewsStripped(t *testing.T) {
+	tr, te := loadNews(t)
+	strip := corpus.RemoveHeaders | corpus.RemoveFooters | corpus.RemoveQuotes
+	texts := func(c *corpus.Corpus) []string {
+		out := c.Texts()
+		for i := range out {
+			out[i] = corpus.Strip(out[i], strip)
+		}
+		return out
+	}
+	s, p := Defaults(model.Complement)
+	y := tr.LabelIDs()
+	vocab, X, err := Prepare(texts(tr), y, len(tr.Labels), s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := FitNB(model.Complement, X, y, tr.Labels, vocab, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := Accuracy(m, PrepareWith(vocab, texts(te), 0), te.LabelIDs(), 0)
+	t.Logf("complement, headers/footers/quotes removed: test accuracy %.4f (floor 0.710, issue target 0.72, scikit-learn 0.694)", acc)
+	if acc < 0.710 {
+		t.Errorf("complement on stripped posts: test accuracy %.4f, below its floor 0.710", acc)
+	}
+}

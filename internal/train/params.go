@@ -1,0 +1,88 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// Options are the run-time knobs of a fit that do not change the fitted
+// model's meaning and are therefore not saved in the model file (the
+// training parameters are model.Params).
+type Options struct {
+	// Workers is the number of goroutines computing gradients (0: GOMAXPROCS).
+	// The fitted weights do not depend on it.
+	Workers int
+	// Progress, when non-nil, is called after each L-BFGS iteration or SGD
+	// epoch with the number done and the maximum (p.Epochs), and once more
+	// with (p.Epochs, p.Epochs) when the fit stops early.
+	Progress func(done, total int)
+	// Tol stops logistic regression early: L-BFGS when LBFGSPatience
+	// iterations in a row lower the objective by less than Tol times its
+	// value, SGD when an epoch's mean loss is less than Tol (relatively)
+	// below the previous epoch's. 0 means DefaultTol; a negative value
+	// disables the test, so the run takes p.Epochs iterations or epochs.
+	Tol float64
+	// Eta0 is the initial SGD step size η0 (0: DefaultEta0).
+	Eta0 float64
+	// Init, when non-nil, is a logistic regression model over the same
+	// vocabulary and classes whose weights start the optimization (a warm
+	// start, as TuneMatrix does along its C grid).
+	Init *model.Model
+}
+
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (o Options) tol() float64 {
+	switch {
+	case o.Tol == 0:
+		return DefaultTol
+	case o.Tol < 0:
+		return 0
+	}
+	return o.Tol
+}
+
+func (o Options) eta0() float64 {
+	if o.Eta0 > 0 {
+		return o.Eta0
+	}
+	return DefaultEta0
+}
+
+// ValidateParams checks the training parameters of a model of kind with
+// nClasses classes and returns a readable reason naming the command-line
+// flag, such as "--C must be > 0, got 0". The Naive Bayes parameters and
+// the prior are checked by model.ValidateParams; the logistic regression
+// ones here. Parameters that kind does not use are ignored.
+func ValidateParams(kind model.Kind, p model.Params, nClasses int) error {
+	if err := model.ValidateParams(kind, p, nClasses); err != nil {
+		return err
+	}
+	if kind != model.LogReg {
+		return nil
+	}
+	if !(p.C > 0) || math.IsInf(p.C, 1) {
+		return fmt.Errorf("--C must be > 0, got %g", p.C)
+	}
+	if p.Penalty != "l2" && p.Penalty != "l1" {
+		return fmt.Errorf("--penalty must be l2 or l1, got %q", p.Penalty)
+	}
+	if p.Solver != "lbfgs" && p.Solver != "sgd" {
+		return fmt.Errorf("--solver must be lbfgs or sgd, got %q", p.Solver)
+	}
+	if p.Epochs < 1 {
+		return fmt.Errorf("--epochs must be ≥ 1, got %d", p.Epochs)
+	}
+	if p.Solver == "sgd" && p.BatchSize < 1 {
+		return fmt.Errorf("--batch-size must be ≥ 1, got %d", p.BatchSize)
+	}
+	return nil
+}
