@@ -1,0 +1,242 @@
+package eval
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// DefaultModelSpec returns the spec of kind with the package defaults of
+// train.Defaults.
+func DefaultModelSpec(kind model.Kind) ModelSpec {
+	s, p := train.Defaults(kind)
+	return ModelSpec{Kind: kind, Settings: s, Params: p}
+}
+
+// CVOptions are the run-time knobs of CrossValidate.
+type CVOptions struct {
+	// Name labels the configuration in the output ("" means the kind).
+	Name string
+	// Workers is the number of folds fitted at once, and of goroutines per
+	// logistic-regression gradient (0: GOMAXPROCS). Results do not depend
+	// on it.
+	Workers int
+	// Progress, when not nil, is called after each fold with the number
+	// done and k.
+	Progress func(done, total int)
+	// TopK, when > 0, adds top-k accuracy to each fold's report.
+	TopK int
+}
+
+// Fold is the outcome of one cross-validation fold.
+type Fold struct {
+	Fold       int     `json:"fold"`       // 1-based
+	TrainDocs  int     `json:"train_docs"` // documents fitted on
+	TestDocs   int     `json:"test_docs"`  // documents held out
+	Terms      int     `json:"terms"`      // vocabulary fitted on the training part
+	Accuracy   float64 `json:"accuracy"`
+	MacroF1    float64 `json:"macro_f1"`
+	WeightedF1 float64 `json:"weighted_f1"`
+	LogLoss    float64 `json:"log_loss"`
+	// Report is the full evaluation of the held-out part.
+	Report *Report `json:"-"`
+}
+
+// CVStats are summary statistics of the per-fold metrics.
+type CVStats struct {
+	Accuracy   float64 `json:"accuracy"`
+	MacroF1    float64 `json:"macro_f1"`
+	WeightedF1 float64 `json:"weighted_f1"`
+	LogLoss    float64 `json:"log_loss"`
+}
+
+// CVResult is a stratified k-fold cross-validation of one configuration.
+type CVResult struct {
+	Model string  `json:"model"`
+	K     int     `json:"k"`
+	Seed  uint64  `json:"seed"`
+	N     int     `json:"n"`
+	Folds []Fold  `json:"folds"`
+	Mean  CVStats `json:"mean"`
+	// Std holds sample standard deviations over the folds.
+	Std CVStats `json:"std"`
+}
+
+// CrossValidate estimates how a training configuration (settings s, kind,
+// parameters p) generalises, by stratified k-fold cross-validation of the
+// documents texts with label ids y (indices into classes): the folds are
+// corpus.StratifiedKFold(y, k, seed); for each fold the vocabulary is
+// fitted on the training part only (as vectorize.Fit would, by restricting
+// one tokenization of all texts; see LearningCurve), the model is fitted on
+// the training part and evaluated on the held-out part. The result holds
+// each fold's accuracy, macro and weighted F1 and log-loss, with their mean
+// and standard deviation. Folds run in parallel; the result depends only on
+// the inputs and seed.
+func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settings, kind model.Kind, p model.Params, k int, seed uint64, opt CVOptions) (*CVResult, error) {
+	n := len(texts)
+	if n == 0 {
+		return nil, errors.New("no documents to cross-validate")
+	}
+	if len(y) != n {
+		return nil, fmt.Errorf("%d labels for %d documents", len(y), n)
+	}
+	if len(classes) < 2 {
+		return nil, fmt.Errorf("need at least two classes, got %d", len(classes))
+	}
+	for i, c := range y {
+		if c < 0 || c >= len(classes) {
+			return nil, fmt.Errorf("document %d: label id %d out of range [0, %d)", i, c, len(classes))
+		}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := train.ValidateParams(kind, p, len(classes)); err != nil {
+		return nil, err
+	}
+	folds, err := corpus.StratifiedKFold(y, k, seed)
+	if err != nil {
+		return nil, fmt.Errorf("--cv: %w", err)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	tk, _, err := tokenize(texts, s, workers, nil)
+	if err != nil {
+		return nil, err
+	}
+	name := opt.Name
+	if name == "" {
+		name = kind.String()
+	}
+	res := &CVResult{Model: name, K: k, Seed: seed, N: n, Folds: make([]Fold, k)}
+	order := make([]int, k)
+	for i := range order {
+		order[i] = i
+	}
+	err = runJobs(order, workers, len(tk.terms), opt.Progress, func(f int, sc *scratch) error {
+		held := folds[f]
+		rows := corpus.Complement(n, held)
+		rs, err := tk.restrict(rows, y, len(classes), s, sc)
+		if err != nil {
+			return fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		Xtr := rs.apply(tk.X, rows)
+		Xho := rs.apply(tk.X, held)
+		ytr := make([]int, len(rows))
+		for i, r := range rows {
+			ytr[i] = y[r]
+		}
+		m, err := train.Fit(kind, Xtr, ytr, classes, rs.vocab, p, train.Options{Workers: workers})
+		if err != nil {
+			return fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		pred, lp := Score(m, Xho, 1, true)
+		truth := make([]int, len(held))
+		for i, r := range held {
+			truth[i] = y[r]
+		}
+		rep, err := Evaluate(Input{Classes: classes, Truth: truth, Pred: pred, LogProb: lp}, Options{TopK: opt.TopK})
+		if err != nil {
+			return fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		res.Folds[f] = Fold{
+			Fold: f + 1, TrainDocs: len(rows), TestDocs: len(held), Terms: rs.vocab.Len(),
+			Accuracy: rep.Accuracy, MacroF1: rep.Macro.F1, WeightedF1: rep.Weighted.F1, LogLoss: rep.LogLoss,
+			Report: rep,
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.summarize()
+	return res, nil
+}
+
+// summarize fills Mean and Std from Folds.
+func (r *CVResult) summarize() {
+	col := func(get func(Fold) float64) (float64, float64) {
+		v := make([]float64, len(r.Folds))
+		for i, f := range r.Folds {
+			v[i] = get(f)
+		}
+		if len(v) == 1 {
+			return v[0], 0
+		}
+		return stat.MeanStdDev(v, nil)
+	}
+	r.Mean.Accuracy, r.Std.Accuracy = col(func(f Fold) float64 { return f.Accuracy })
+	r.Mean.MacroF1, r.Std.MacroF1 = col(func(f Fold) float64 { return f.MacroF1 })
+	r.Mean.WeightedF1, r.Std.WeightedF1 = col(func(f Fold) float64 { return f.WeightedF1 })
+	r.Mean.LogLoss, r.Std.LogLoss = col(func(f Fold) float64 { return f.LogLoss })
+}
+
+// WriteTable writes r for people: a heading, one row per fold, then the
+// mean ± standard deviation of each metric.
+func (r *CVResult) WriteTable(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%d-fold stratified cross-validation of %s (%d documents, seed %d)\n\n", r.K, r.Model, r.N, r.Seed)
+	fmt.Fprintf(bw, "%4s %9s %9s %8s %9s %9s %11s %9s\n", "fold", "train", "held-out", "terms", "accuracy", "macro F1", "weighted F1", "log-loss")
+	for _, f := range r.Folds {
+		fmt.Fprintf(bw, "%4d %9d %9d %8d %9.4f %9.4f %11.4f %9.4f\n", f.Fold, f.TrainDocs, f.TestDocs, f.Terms, f.Accuracy, f.MacroF1, f.WeightedF1, f.LogLoss)
+	}
+	bw.WriteByte('\n')
+	for _, m := range []struct {
+		name      string
+		mean, std float64
+	}{
+		{"accuracy", r.Mean.Accuracy, r.Std.Accuracy},
+		{"macro F1", r.Mean.MacroF1, r.Std.MacroF1},
+		{"weighted F1", r.Mean.WeightedF1, r.Std.WeightedF1},
+		{"log-loss", r.Mean.LogLoss, r.Std.LogLoss},
+	} {
+		fmt.Fprintf(bw, "%-11s  %.4f ± %.4f\n", m.name, m.mean, m.std)
+	}
+	return bw.Flush()
+}
+
+// WriteTSV writes r as tab-separated values under the header
+//
+//	fold	train_docs	test_docs	terms	accuracy	macro_f1	weighted_f1	log_loss
+//
+// one row per fold (fold = 1..k), then a row with fold "mean" and one with
+// fold "std" (sample standard deviation), whose three count columns are
+// empty. Metrics have six decimals.
+func (r *CVResult) WriteTSV(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("fold\ttrain_docs\ttest_docs\tterms\taccuracy\tmacro_f1\tweighted_f1\tlog_loss\n")
+	f6 := func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
+	for _, f := range r.Folds {
+		fmt.Fprintf(bw, "%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", f.Fold, f.TrainDocs, f.TestDocs, f.Terms, f6(f.Accuracy), f6(f.MacroF1), f6(f.WeightedF1), f6(f.LogLoss))
+	}
+	for _, s := range []struct {
+		name string
+		v    CVStats
+	}{{"mean", r.Mean}, {"std", r.Std}} {
+		fmt.Fprintf(bw, "%s\t\t\t\t%s\t%s\t%s\t%s\n", s.name, f6(s.v.Accuracy), f6(s.v.MacroF1), f6(s.v.WeightedF1), f6(s.v.LogLoss))
+	}
+	return bw.Flush()
+}
+
+// WriteJSON writes r as one indented JSON object with the keys model, k,
+// seed, n, folds (a list of {fold, train_docs, test_docs, terms, accuracy,
+// macro_f1, weighted_f1, log_loss}), mean and std (each {accuracy,
+// macro_f1, weighted_f1, log_loss}).
+func (r *CVResult) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,104 @@
+package eval
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// scoreChunk is the number of documents a scoring goroutine takes at a time.
+const scoreChunk = 256
+
+// Score predicts every row of X (weighted as m's vocabulary says) with m on
+// workers goroutines (0: GOMAXPROCS), each with its own model.Scorer. It
+// returns the predicted class of each row (model.Scorer.Predict: the MAP
+// class, ties to the lower id) and, when wantProbs is set, the rows' class
+// log-probabilities, row-major n×C. Results are stored by row, so they do
+// not depend on workers.
+func Score(m *model.Model, X *vectorize.Matrix, workers int, wantProbs bool) (pred []int, logProb []float64) {
+	n, C := X.Rows(), m.NumClasses()
+	pred = make([]int, n)
+	if wantProbs {
+		logProb = make([]float64, n*C)
+	}
+	parallelChunks(n, scoreChunk, workers, func() func(lo, hi int) {
+		s := m.NewScorer()
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				p := s.Predict(X.Row(i))
+				pred[i] = p.Class
+				if wantProbs {
+					copy(logProb[i*C:(i+1)*C], p.LogProbs)
+				}
+			}
+		}
+	})
+	return pred, logProb
+}
+
+// EvaluateModel scores the rows of X (weighted as m's vocabulary says) and
+// evaluates the predictions against labels, the documents' label names
+// (labels the model does not know are counted as errors; see Report).
+// Log-loss is always computed; opt.TopK adds top-k accuracy.
+func EvaluateModel(m *model.Model, X *vectorize.Matrix, labels []string, opt Options, workers int) (*Report, error) {
+	if X.Rows() != len(labels) {
+		return nil, fmt.Errorf("%d documents but %d labels", X.Rows(), len(labels))
+	}
+	for i, l := range labels {
+		if l == "" {
+			return nil, fmt.Errorf("document %d has no label: evaluation needs a labelled corpus", i+1)
+		}
+	}
+	truth, unknown := MapLabels(m.Classes, labels)
+	pred, lp := Score(m, X, workers, true)
+	return Evaluate(Input{Classes: m.Classes, Unknown: unknown, Truth: truth, Pred: pred, LogProb: lp}, opt)
+}
+
+// EvaluateTexts tokenizes and weighs texts with m's vocabulary
+// (train.PrepareWith) and evaluates them as EvaluateModel does.
+func EvaluateTexts(m *model.Model, texts, labels []string, opt Options, workers int) (*Report, error) {
+	X := train.PrepareWith(m.Vocab, texts, workers)
+	return EvaluateModel(m, X, labels, opt, workers)
+}
+
+// parallelChunks runs the function made by setup over [0, n) in chunks of
+// size chunk on up to workers goroutines (0: GOMAXPROCS); each goroutine
+// calls setup once for its own state.
+func parallelChunks(n, chunk, workers int, setup func() func(lo, hi int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	nc := (n + chunk - 1) / chunk
+	workers = max(1, min(workers, nc))
+	if workers == 1 {
+		if n > 0 {
+			setup()(0, n)
+		}
+		return
+	}
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn := setup()
+			for {
+				mu.Lock()
+				c := next
+				next++
+				mu.Unlock()
+				if c >= nc {
+					return
+				}
+				fn(c*chunk, min((c+1)*chunk, n))
+			}
+		}()
+	}
+	wg.Wait()
+}
