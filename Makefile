@@ -1,0 +1,49 @@
+# nbtext build, test and demo. `make help` lists the targets.
+
+GO      ?= go
+BIN     := bin/nbtext
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+BENCHTIME ?= 5x
+
+# The integration tests, benchmarks and the demo use the real 20 Newsgroups
+# archive. When a copy sits in ../shared/data (as on CI) and the caller has not
+# named one, export it so the tests run instead of skipping.
+SHARED_TARBALL := $(abspath ../shared/data/20news-bydate.tar.gz)
+ifeq ($(NBTEXT_20NEWS_TARBALL),)
+ifneq ($(wildcard $(SHARED_TARBALL)),)
+export NBTEXT_20NEWS_TARBALL := $(SHARED_TARBALL)
+endif
+endif
+
+.PHONY: all build test bench lint install demo clean help
+
+all: build
+
+help: ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+build: ## build bin/nbtext
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
+
+test: ## run all tests (integration tests use NBTEXT_20NEWS_TARBALL when set)
+	@if [ -n "$$NBTEXT_20NEWS_TARBALL" ]; then echo "integration tests on $$NBTEXT_20NEWS_TARBALL"; \
+	 else echo "NBTEXT_20NEWS_TARBALL not set and no ../shared copy: integration tests will skip"; fi
+	$(GO) test -count=1 ./...
+
+bench: ## run the benchmarks (speed targets) on the real corpus when available
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	 if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+install: ## install nbtext into $GOBIN (or $GOPATH/bin)
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/nbtext
+
+demo: build ## fetch the corpus and walk through nbtext on it
+	NBTEXT=$(BIN) bash scripts/demo.sh
+
+clean: ## remove build output
+	rm -rf bin demo-out

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+)
+
+// evalOptions are the flags of 'nbtext eval'.
+type evalOptions struct {
+	global    *globalOptions
+	corpus    corpusOptions
+	vec       vectorizeOptions
+	fit       fitOptions
+	model     string
+	format    string
+	topK      int
+	confusion bool
+	normalize bool
+	gates     eval.Gates
+	cv        int
+	workers   int
+}
+
+func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
+	o.corpus.AddFlags(fs)
+	o.vec.AddModelFlags(fs)
+	o.fit.AddFlags(fs)
+	fs.StringVarP(&o.model, "model", "m", "", "model file to evaluate; with --cv, the estimator to cross-validate (bernoulli, multinomial, complement, logreg)")
+	fs.StringVar(&o.format, "format", "table", "output: table, tsv or json")
+	fs.IntVar(&o.topK, "top-k", 0, "also report top-K accuracy")
+	fs.BoolVar(&o.confusion, "confusion", false, "print the confusion matrix (counts)")
+	fs.BoolVar(&o.normalize, "normalize", false, "print the confusion matrix as rates per true label (implies --confusion)")
+	fs.Float64Var(&o.gates.MinAccuracy, "min-accuracy", 0, "exit with code 4 when accuracy is below this")
+	fs.Float64Var(&o.gates.MinMacroF1, "min-macro-f1", 0, "exit with code 4 when macro-averaged F1 is below this")
+	fs.IntVar(&o.cv, "cv", 0, "instead of a model file, run stratified K-fold cross-validation of a training configuration")
+	fs.IntVar(&o.workers, "workers", 0, "goroutines (0: one per core)")
+}
+
+func newEvalCmd(g *globalOptions) *cobra.Command {
+	o := &evalOptions{global: g}
+	cmd := &cobra.Command{
+		Use:   "eval -m MODEL [CORPUS]",
+		Short: "Measure a model on a labelled corpus, or cross-validate a configuration",
+		Long: `Score a model on a labelled corpus and report accuracy, per-class precision,
+recall, F1 and support, macro/micro/weighted averages, log-loss, top-k accuracy
+and, with --confusion, the confusion matrix.
+
+Without CORPUS it reads the test split of the cached 20 Newsgroups archive.
+The model's own --remove setting applies unless --remove is given. Labels the
+model does not know are reported by name and counted as errors.
+
+--min-accuracy and --min-macro-f1 make the exit code 4 when the model falls
+below them: a one-line CI gate.
+
+With --cv K, --model names an estimator instead of a file, and eval runs
+stratified K-fold cross-validation of that training configuration (with the
+vectorizer and estimator flags of 'nbtext train') on CORPUS (default: the
+train split), reporting the mean and standard deviation of each metric.`,
+		Example: `  nbtext eval -m news.nbm
+  nbtext eval -m news.nbm --format json --top-k 3
+  nbtext eval -m news.nbm --min-accuracy 0.85      # CI gate
+  nbtext eval -m news.nbm --confusion --normalize
+  nbtext eval --cv 5 --model bernoulli --alpha 0.1`,
+		Args:    cobra.MaximumNArgs(1),
+		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate() },
+		RunE:    func(cmd *cobra.Command, args []string) error { return runEval(cmd, args, o) },
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func (o *evalOptions) validate() error {
+	if o.model == "" {
+		return usageErrorf("-m MODEL is required (with --cv: --model KIND)")
+	}
+	switch o.format {
+	case "table", "tsv", "json":
+	default:
+		return usageErrorf("--format must be table, tsv or json, got %q", o.format)
+	}
+	if o.topK < 0 {
+		return usageErrorf("--top-k must be ≥ 0, got %d", o.topK)
+	}
+	if o.cv == 1 || o.cv < 0 {
+		return usageErrorf("--cv must be ≥ 2, got %d", o.cv)
+	}
+	if o.cv > 0 {
+		if _, err := model.ParseKind(o.model); err != nil {
+			return usageErrorf("with --cv, --model names an estimator: %v", err)
+		}
+	}
+	if err := o.gates.Validate(); err != nil {
+		return withCode(exitUsage, err)
+	}
+	return nil
+}
+
+func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
+	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if o.cv > 0 {
+		return runCV(s, args, o)
+	}
+	m, err := model.Load(o.model)
+	if err != nil {
+		return withCode(exitBadModel, err)
+	}
+	if !o.corpus.changedRemove() && m.Vocab != nil {
+		o.corpus.remove = m.Vocab.Settings.Remove
+	}
+	c, err := loadCorpus(s, args, &o.corpus, "test")
+	if err != nil {
+		return err
+	}
+	labels := make([]string, len(c.Docs))
+	for i, d := range c.Docs {
+		labels[i] = d.Label
+	}
+	r, err := eval.EvaluateTexts(m, c.Texts(), labels, eval.Options{TopK: o.topK}, o.workers)
+	if err != nil {
+		return err
+	}
+	wo := eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
+	if err := writeReport(s.Out, o.format, r, wo); err != nil {
+		return err
+	}
+	if len(r.Unknown) > 0 {
+		note(s.Err, false, "nbtext: warning: %d documents have labels the model does not know (counted as errors): %s", r.UnknownN(), unknownList(r.Unknown))
+	}
+	return gateCode(o.gates.Check(r))
+}
+
+func writeReport(w io.Writer, format string, r *eval.Report, wo eval.WriteOptions) error {
+	switch format {
+	case "json":
+		return eval.WriteJSON(w, r, wo)
+	case "tsv":
+		return eval.WriteTSV(w, r, wo)
+	default:
+		return eval.WriteTable(w, r, wo)
+	}
+}
+
+// gateCode gives a failed quality gate its own exit code.
+func gateCode(err error) error {
+	var ge *eval.GateError
+	if errors.As(err, &ge) {
+		return withCode(exitGate, err)
+	}
+	return err
+}
+
+func unknownList(u map[string]int) string {
+	out := ""
+	for _, l := range sortedKeys(u) {
+		if out != "" {
+			out += ", "
+		}
+		out += fmt.Sprintf("%s (%d)", l, u[l])
+	}
+	return out
+}
+
+func runCV(s streams, args []string, o *evalOptions) error {
+	kind, _ := model.ParseKind(o.model)
+	settings, _ := train.Defaults(kind)
+	if err := o.vec.apply(&settings); err != nil {
+		return err
+	}
+	c, err := loadCorpus(s, args, &o.corpus, "train")
+	if err != nil {
+		return err
+	}
+	if opts, _ := o.corpus.options(); opts.Remove != 0 {
+		settings.Remove = opts.Remove.String()
+	}
+	p, auto, err := o.fit.params(kind, c.Labels)
+	if err != nil {
+		return err
+	}
+	if auto {
+		return usageErrorf("--alpha auto and --C auto belong to train; eval --cv measures one configuration")
+	}
+	res, err := eval.CrossValidate(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, o.cv, uint64(p.Seed), eval.CVOptions{
+		Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
+	})
+	if err != nil {
+		return err
+	}
+	switch o.format {
+	case "json":
+		return res.WriteJSON(s.Out)
+	case "tsv":
+		return res.WriteTSV(s.Out)
+	default:
+		return res.WriteTable(s.Out)
+	}
+}

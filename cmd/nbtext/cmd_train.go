@@ -1,0 +1,319 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// fitOptions are the estimator flags shared by train and eval --cv.
+type fitOptions struct {
+	fs      *pflag.FlagSet
+	alpha   string
+	beta    float64
+	prior   string
+	c       string
+	penalty string
+	solver  string
+	epochs  int
+	batch   int
+	seed    int64
+}
+
+func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
+	o.fs = fs
+	fs.StringVar(&o.alpha, "alpha", "", "NB smoothing α ≥ 0, or auto (cross-validated on the training data) (default: the model's)")
+	fs.Float64Var(&o.beta, "beta", 0, "Bernoulli NB: second Beta(α, β) prior parameter (default: equal to α)")
+	fs.StringVar(&o.prior, "prior", "learned", "NB class prior: learned, uniform, or label=p,label=p,...")
+	fs.StringVar(&o.c, "C", "", "logreg: inverse regularisation strength C > 0, or auto (default: the model's)")
+	fs.StringVar(&o.penalty, "penalty", "l2", "logreg penalty: l2 (Gaussian prior) or l1 (Laplace prior)")
+	fs.StringVar(&o.solver, "solver", "lbfgs", "logreg solver: lbfgs or sgd")
+	fs.IntVar(&o.epochs, "epochs", 0, "logreg: sgd epochs or lbfgs iterations (default: the model's)")
+	fs.IntVar(&o.batch, "batch-size", 0, "logreg sgd: mini-batch size (default: the model's)")
+	fs.Int64Var(&o.seed, "seed", 1, "random seed (sgd order, cross-validation folds)")
+}
+
+// trainOptions are the flags of 'nbtext train'.
+type trainOptions struct {
+	global  *globalOptions
+	corpus  corpusOptions
+	vec     vectorizeOptions
+	fit     fitOptions
+	kind    string
+	folds   int
+	vocab   string
+	output  string
+	workers int
+}
+
+func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
+	o.corpus.AddFlags(fs)
+	o.vec.AddModelFlags(fs)
+	o.fit.AddFlags(fs)
+	fs.StringVar(&o.kind, "model", "multinomial", "estimator: bernoulli, multinomial, complement or logreg")
+	fs.IntVar(&o.folds, "folds", train.DefaultFolds, "folds for --alpha auto and --C auto")
+	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab' (its settings replace the vectorizer flags)")
+	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
+	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
+}
+
+func newTrainCmd(g *globalOptions) *cobra.Command {
+	o := &trainOptions{global: g}
+	cmd := &cobra.Command{
+		Use:   "train [CORPUS] --model KIND -o MODEL",
+		Short: "Fit a Naive Bayes or logistic regression model and save it",
+		Long: `Fit a model on a labelled corpus and save it as one self-contained file
+(vocabulary, tokenizer and weighting settings, class names, training
+parameters, weights; NB models also keep their counts).
+
+Without CORPUS it reads the train split of the cached 20 Newsgroups archive.
+Each model has defaults chosen by cross-validation on that split (see the
+README); --alpha auto and --C auto choose by stratified k-fold
+cross-validation on the training data, never on test data.`,
+		Example: `  nbtext train --model multinomial -o news.nbm
+  nbtext train --model bernoulli --alpha auto -o bern.nbm
+  nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm`,
+		Args:    cobra.MaximumNArgs(1),
+		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate() },
+		RunE:    func(cmd *cobra.Command, args []string) error { return runTrain(cmd, args, o) },
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func (o *trainOptions) validate() error {
+	if o.output == "" {
+		return usageErrorf("-o MODEL is required")
+	}
+	if _, err := model.ParseKind(o.kind); err != nil {
+		return usageErrorf("--model: %v", err)
+	}
+	if o.folds < 2 {
+		return usageErrorf("--folds must be ≥ 2, got %d", o.folds)
+	}
+	if o.workers < 0 {
+		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
+	}
+	return nil
+}
+
+// parseAuto parses a float flag that also accepts "auto"; empty keeps def.
+func parseAuto(name, s string, def float64) (v float64, auto bool, err error) {
+	switch s {
+	case "":
+		return def, false, nil
+	case "auto":
+		return def, true, nil
+	}
+	v, err = strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, false, usageErrorf("--%s must be a number or auto, got %q", name, s)
+	}
+	return v, false, nil
+}
+
+// parsePrior parses --prior: learned, uniform or label=p,...
+func parsePrior(s string) (string, map[string]float64, error) {
+	switch s {
+	case "learned", "uniform":
+		return s, nil, nil
+	}
+	given := map[string]float64{}
+	for _, part := range strings.Split(s, ",") {
+		label, p, ok := strings.Cut(part, "=")
+		if !ok {
+			return "", nil, usageErrorf("--prior must be learned, uniform or label=p,..., got %q", s)
+		}
+		f, err := strconv.ParseFloat(p, 64)
+		if err != nil || f < 0 {
+			return "", nil, usageErrorf("--prior: %q is not a probability", part)
+		}
+		given[strings.TrimSpace(label)] = f
+	}
+	return "given", given, nil
+}
+
+// changed reports whether the user set the flag (command line, environment
+// or config file).
+func (o *fitOptions) changed(name string) bool { return o.fs.Changed(name) }
+
+// params resolves the training parameters: the model's defaults, overridden
+// by the flags that were set. auto reports --alpha auto or --C auto.
+func (o *fitOptions) params(kind model.Kind, classes []string) (model.Params, bool, error) {
+	_, p := train.Defaults(kind)
+	auto := false
+	if kind.IsNB() {
+		a, isAuto, err := parseAuto("alpha", o.alpha, p.Alpha)
+		if err != nil {
+			return p, false, err
+		}
+		betaFollows := p.Beta == p.Alpha
+		p.Alpha, auto = a, isAuto
+		if kind == model.Bernoulli {
+			switch {
+			case o.changed("beta"):
+				p.Beta = o.beta
+			case betaFollows:
+				p.Beta = p.Alpha
+			}
+		}
+	} else {
+		c, isAuto, err := parseAuto("C", o.c, p.C)
+		if err != nil {
+			return p, false, err
+		}
+		p.C, auto = c, isAuto
+		if o.changed("penalty") {
+			p.Penalty = o.penalty
+		}
+		if o.changed("solver") && o.solver != p.Solver {
+			p.Solver = o.solver
+			p.Epochs = train.DefaultEpochs(p.Solver)
+		}
+		if o.changed("epochs") {
+			p.Epochs = o.epochs
+		}
+		if o.changed("batch-size") {
+			p.BatchSize = o.batch
+		}
+	}
+	if o.changed("seed") {
+		p.Seed = o.seed
+	}
+	prior, given, err := parsePrior(o.prior)
+	if err != nil {
+		return p, false, err
+	}
+	p.Prior = prior
+	if given != nil {
+		p.Priors = make([]float64, len(classes))
+		for label, pr := range given {
+			i := indexOf(classes, label)
+			if i < 0 {
+				return p, false, usageErrorf("--prior: unknown class %q (the corpus has %s)", label, strings.Join(classes, ", "))
+			}
+			p.Priors[i] = pr
+		}
+	}
+	if err := train.ValidateParams(kind, p, len(classes)); err != nil {
+		return p, false, withCode(exitUsage, err)
+	}
+	return p, auto, nil
+}
+
+func indexOf(xs []string, x string) int {
+	for i, s := range xs {
+		if s == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
+	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	start := time.Now()
+	kind, _ := model.ParseKind(o.kind)
+	settings, _ := train.Defaults(kind)
+	var vocab *vectorize.Vocabulary
+	if o.vocab != "" {
+		f, err := os.Open(o.vocab)
+		if err != nil {
+			return err
+		}
+		vocab, err = vectorize.ReadTSV(f, o.vocab)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		settings = vocab.Settings
+	} else if err := o.vec.apply(&settings); err != nil {
+		return err
+	}
+	c, err := loadCorpus(s, args, &o.corpus, "train")
+	if err != nil {
+		return err
+	}
+	settings.Remove = ""
+	if opts, _ := o.corpus.options(); opts.Remove != 0 {
+		settings.Remove = opts.Remove.String()
+	}
+	if vocab != nil {
+		vocab.Settings.Remove = settings.Remove
+	}
+	texts, y := c.Texts(), c.LabelIDs()
+	p, auto, err := o.fit.params(kind, c.Labels)
+	if err != nil {
+		return err
+	}
+	var X *vectorize.Matrix
+	if vocab != nil {
+		X = train.PrepareWith(vocab, texts, o.workers)
+	} else if vocab, X, err = train.Prepare(texts, y, len(c.Labels), settings, o.workers, progress(s.Err, o.global.quiet, "tokenizing")); err != nil {
+		return err
+	}
+	if auto {
+		topt := train.TuneOptions{
+			Folds: o.folds, Seed: uint64(p.Seed), Fit: train.Options{Workers: o.workers},
+			Progress: progress(s.Err, o.global.quiet, "cross-validating"),
+		}
+		var t *train.Tuning
+		if settings.Select != "" && o.vocab == "" {
+			// Supervised selection must be redone inside each fold.
+			t, err = train.Tune(kind, texts, y, c.Labels, settings, p, topt)
+		} else {
+			t, err = train.TuneMatrix(kind, X, y, c.Labels, vocab, p, topt)
+		}
+		if err != nil {
+			return err
+		}
+		writeTuning(s.Out, t)
+		p = t.Apply(p)
+	}
+	m, err := train.Fit(kind, X, y, c.Labels, vocab, p, train.Options{
+		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"),
+	})
+	if err != nil {
+		return err
+	}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	acc := train.Accuracy(m, X, y, o.workers)
+	if err := model.Save(o.output, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "model        %s -> %s\n", kind, o.output)
+	fmt.Fprintf(s.Out, "documents    %d\n", len(texts))
+	fmt.Fprintf(s.Out, "classes      %d\n", len(c.Labels))
+	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
+	if kind.IsNB() {
+		fmt.Fprintf(s.Out, "alpha        %g\n", p.Alpha)
+	} else {
+		fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
+	}
+	fmt.Fprintf(s.Out, "train acc    %.4f\n", acc)
+	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
+	return nil
+}
+
+// writeTuning prints the cross-validated score of every candidate.
+func writeTuning(w io.Writer, t *train.Tuning) {
+	fmt.Fprintf(w, "%d-fold cross-validation on the training data:\n", t.Folds)
+	fmt.Fprintf(w, "  %-8s  %-8s  %s\n", t.Param, "accuracy", "std")
+	for i, c := range t.Candidates {
+		mark := ""
+		if i == t.Best {
+			mark = "  <- chosen"
+		}
+		fmt.Fprintf(w, "  %-8g  %.4f    %.4f%s\n", c.Value, c.Mean, c.Std, mark)
+	}
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// vocabOptions are the flags of 'nbtext vocab'.
+type vocabOptions struct {
+	global  *globalOptions
+	corpus  corpusOptions
+	vec     vectorizeOptions
+	output  string
+	top     int
+	workers int
+}
+
+func (o *vocabOptions) AddFlags(fs *pflag.FlagSet) {
+	o.corpus.AddFlags(fs)
+	o.vec.AddFlags(fs)
+	fs.StringVarP(&o.output, "output", "o", "", "write the vocabulary TSV to this file (default: stdout, unless --top is given)")
+	fs.IntVar(&o.top, "top", 0, "print the N terms of highest document frequency as a table")
+	fs.IntVar(&o.workers, "workers", 0, "tokenizer goroutines (0: one per core)")
+}
+
+func newVocabCmd(g *globalOptions) *cobra.Command {
+	o := &vocabOptions{global: g}
+	cmd := &cobra.Command{
+		Use:   "vocab [CORPUS]",
+		Short: "Build a vocabulary and write it as TSV",
+		Long: `Build the vocabulary of a corpus and write it as TSV: '#' lines with the
+settings it was built with, the header 'term<TAB>df<TAB>cf', then one line per
+term, by document frequency (descending) then term.
+
+CORPUS is a folder ROOT/<label>/<doc>, a .tar.gz/.tgz/.tar of one, a TSV file
+(label<TAB>text per line), a JSONL file ({"label":...,"text":...} per line) or
+'-' for stdin. Without CORPUS it reads the train split of the cached 20
+Newsgroups archive.`,
+		Example: `  nbtext vocab -o vocab.tsv
+  nbtext vocab --top 20
+  nbtext vocab corpus.tsv --stop-words english --min-df 2 -o vocab.tsv`,
+		Args: cobra.MaximumNArgs(1),
+		PreRunE: func(cmd *cobra.Command, args []string) error {
+			if o.top < 0 {
+				return usageErrorf("--top must be ≥ 0, got %d", o.top)
+			}
+			if o.workers < 0 {
+				return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runVocab(cmd, args, o) },
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
+	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	start := time.Now()
+	settings := vectorize.DefaultSettings()
+	if err := o.vec.apply(&settings); err != nil {
+		return err
+	}
+	c, err := loadCorpus(s, args, &o.corpus, "train")
+	if err != nil {
+		return err
+	}
+	v, err := vectorize.FitVocabulary(c.Texts(), c.LabelIDs(), len(c.Labels), settings, o.workers, progress(s.Err, o.global.quiet, "tokenizing"))
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.output != "":
+		if err := fsutil.WriteFile(o.output, func(w io.Writer) error { return vectorize.WriteTSV(w, v) }); err != nil {
+			return err
+		}
+	case o.top == 0:
+		if err := vectorize.WriteTSV(s.Out, v); err != nil {
+			return err
+		}
+	}
+	if o.top > 0 {
+		writeTopTable(s.Out, v, o.top)
+	}
+	where := ""
+	if o.output != "" {
+		where = " -> " + o.output
+	}
+	note(s.Err, o.global.quiet, "vocabulary: %d terms from %d documents, %d classes (%.2fs)%s",
+		v.Len(), len(c.Docs), len(c.Labels), time.Since(start).Seconds(), where)
+	return nil
+}
+
+// writeTopTable prints the n terms of highest document frequency.
+func writeTopTable(w io.Writer, v *vectorize.Vocabulary, n int) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "rank\tterm\tdf\tcf\t\n")
+	for i, id := range v.Top(n) {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t\n", i+1, v.Terms[id], v.DF[id], v.CF[id])
+	}
+	tw.Flush()
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// corpusOptions select the labelled documents a command reads.
+type corpusOptions struct {
+	fs          *pflag.FlagSet
+	split       string
+	inputFormat string
+	remove      string
+	classes     []string
+}
+
+func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
+	o.fs = fs
+	fs.StringVar(&o.split, "split", "", "bydate split to read: train or test (default: the command's natural split for the 20 Newsgroups cache)")
+	fs.StringVar(&o.inputFormat, "input-format", "auto", "corpus format: auto, dir, tar, tsv or jsonl (stdin '-': tsv or jsonl)")
+	fs.StringVar(&o.remove, "remove", "", "strip parts of each post: headers,footers,quotes (as scikit-learn's fetch_20newsgroups)")
+	fs.StringSliceVar(&o.classes, "classes", nil, "keep only these labels (comma-separated)")
+}
+
+// options validates the flags and returns corpus.Options.
+func (o *corpusOptions) options() (corpus.Options, error) {
+	rm, err := corpus.ParseRemove(o.remove)
+	if err != nil {
+		return corpus.Options{}, usageErrorf("--remove: %v", err)
+	}
+	switch o.split {
+	case "", "train", "test":
+	default:
+		return corpus.Options{}, usageErrorf("--split must be train or test, got %q", o.split)
+	}
+	switch o.inputFormat {
+	case "auto", "dir", "tar", "tsv", "jsonl":
+	default:
+		return corpus.Options{}, usageErrorf("--input-format must be auto, dir, tar, tsv or jsonl, got %q", o.inputFormat)
+	}
+	return corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes}, nil
+}
+
+// vectorizeOptions are the tokenizer, pruning and weighting flags shared by
+// vocab and train. Only flags the user set (on the command line, in the
+// environment or in the config file) override the defaults of the model.
+type vectorizeOptions struct {
+	fs          *pflag.FlagSet
+	lowercase   bool
+	stopWords   string
+	ngram       string
+	minDF       int
+	maxDF       float64
+	maxFeatures int
+	sel         string
+	weighting   string
+	sublinear   bool
+	norm        string
+}
+
+func (o *vectorizeOptions) AddFlags(fs *pflag.FlagSet) {
+	o.addFlags(fs, false)
+}
+
+// AddModelFlags adds the same flags for commands where each model has its
+// own defaults (train, eval --cv): weighting and norm then default to the
+// model's.
+func (o *vectorizeOptions) AddModelFlags(fs *pflag.FlagSet) {
+	o.addFlags(fs, true)
+}
+
+func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
+	d := vectorize.DefaultSettings()
+	wHelp, nHelp, sHelp := "feature values: binary, count or tfidf", "row normalisation after weighting: l2 or none", "tf-idf: replace tf by 1+ln(tf)"
+	if perModel {
+		d.Weighting, d.Norm = "", ""
+		wHelp += " (default: the model's)"
+		nHelp += " (default: the model's)"
+		sHelp += " (default: the model's)"
+	}
+	o.fs = fs
+	fs.BoolVar(&o.lowercase, "lowercase", d.Lowercase, "fold text to lower case before tokenizing")
+	fs.StringVar(&o.stopWords, "stop-words", d.StopWords, "stop word list to drop: english, or empty for none")
+	fs.StringVar(&o.ngram, "ngram", "1,1", "word n-gram range MIN,MAX (e.g. 1,2 for unigrams and bigrams)")
+	fs.IntVar(&o.minDF, "min-df", d.MinDF, "drop terms found in fewer documents than this")
+	fs.Float64Var(&o.maxDF, "max-df", d.MaxDF, "drop terms found in more than this fraction of documents")
+	fs.IntVar(&o.maxFeatures, "max-features", d.MaxFeatures, "keep only the N terms of highest document frequency (0: all)")
+	fs.StringVar(&o.sel, "select", d.Select, "keep the K terms of highest mutual information with the class: mi:K")
+	fs.StringVar(&o.weighting, "weighting", d.Weighting, wHelp)
+	fs.BoolVar(&o.sublinear, "sublinear-tf", d.Sublinear, sHelp)
+	fs.StringVar(&o.norm, "norm", d.Norm, nHelp)
+}
+
+// apply overrides the fields of s whose flags were set, then validates.
+func (o *vectorizeOptions) apply(s *vectorize.Settings) error {
+	changed := func(name string) bool { return o.fs.Changed(name) }
+	if changed("lowercase") {
+		s.Lowercase = o.lowercase
+	}
+	if changed("stop-words") {
+		s.StopWords = o.stopWords
+	}
+	if changed("ngram") {
+		lo, hi, err := parseRange(o.ngram)
+		if err != nil {
+			return usageErrorf("--ngram: %v", err)
+		}
+		s.NGramMin, s.NGramMax = lo, hi
+	}
+	if changed("min-df") {
+		s.MinDF = o.minDF
+	}
+	if changed("max-df") {
+		s.MaxDF = o.maxDF
+	}
+	if changed("max-features") {
+		s.MaxFeatures = o.maxFeatures
+	}
+	if changed("select") {
+		s.Select = o.sel
+	}
+	if changed("weighting") {
+		s.Weighting = o.weighting
+	}
+	if changed("sublinear-tf") {
+		s.Sublinear = o.sublinear
+	}
+	if changed("norm") {
+		s.Norm = o.norm
+	}
+	if err := s.Validate(); err != nil {
+		return &codedError{exitUsage, err}
+	}
+	return nil
+}
+
+// parseRange parses "MIN,MAX" or a single "N" (meaning N,N).
+func parseRange(s string) (int, int, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) > 2 {
+		return 0, 0, fmt.Errorf("want MIN,MAX, got %q", s)
+	}
+	lo, err := strconv.Atoi(strings.TrimSpace(parts[0]))
+	if err != nil {
+		return 0, 0, fmt.Errorf("want MIN,MAX, got %q", s)
+	}
+	hi := lo
+	if len(parts) == 2 {
+		if hi, err = strconv.Atoi(strings.TrimSpace(parts[1])); err != nil {
+			return 0, 0, fmt.Errorf("want MIN,MAX, got %q", s)
+		}
+	}
+	if lo < 1 || hi < lo {
+		return 0, 0, fmt.Errorf("want 1 ≤ MIN ≤ MAX, got %q", s)
+	}
+	return lo, hi, nil
+}
+
+// changedRemove reports whether --remove was set by the user.
+func (o *corpusOptions) changedRemove() bool { return o.fs != nil && o.fs.Changed("remove") }
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

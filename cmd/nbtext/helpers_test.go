@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// result is what one nbtext invocation printed and returned.
+type result struct {
+	code     int
+	out, err string
+}
+
+// nbtext runs the command line in-process with buffer streams.
+func nbtext(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, streams{In: strings.NewReader(stdin), Out: &out, Err: &errb})
+	return result{code, out.String(), errb.String()}
+}
+
+// writeFile writes content to name under dir and returns its path.
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// toyTSV is a small labelled corpus.
+const toyTSV = "crypt\tthe key and the cipher and pgp encryption\n" +
+	"crypt\tpgp keys encryption security cipher\n" +
+	"crypt\tsecret key escrow clipper chip encryption\n" +
+	"graphics\tpolygons rendering textures with opengl\n" +
+	"graphics\tthe gpu renders polygons and textures\n" +
+	"graphics\timage formats jpeg gif rendering\n"
+
+// isolate clears the environment a test run could inherit.
+func isolate(t *testing.T) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "NBTEXT_") && k != "NBTEXT_20NEWS_TARBALL" {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+}

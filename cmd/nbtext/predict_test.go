@@ -1,0 +1,192 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// predictDocs is the training corpus of the model the predict tests use.
+var predictDocs = []struct{ label, text string }{
+	{"crypt", "the key and the cipher and pgp encryption"},
+	{"crypt", "pgp keys encryption security cipher"},
+	{"crypt", "secret key escrow clipper chip encryption"},
+	{"graphics", "polygons rendering textures with opengl"},
+	{"graphics", "the gpu renders polygons and textures"},
+	{"graphics", "image formats jpeg gif rendering"},
+}
+
+// savePredictModel fits a multinomial NB model on predictDocs (α = 1),
+// without package train, saves it in dir and returns its path.
+func savePredictModel(t *testing.T, dir string) string {
+	t.Helper()
+	classes := []string{"crypt", "graphics"}
+	texts := make([]string, len(predictDocs))
+	y := make([]int, len(predictDocs))
+	for i, d := range predictDocs {
+		texts[i], y[i] = d.text, slices.Index(classes, d.label)
+	}
+	vocab, X, err := vectorize.Fit(texts, y, len(classes), vectorize.DefaultSettings(), 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	C := len(classes)
+	classDocs := make([]float64, C)
+	counts := make([]float64, X.Cols*C)
+	for i, c := range y {
+		classDocs[c]++
+		ind, val := X.Row(i)
+		for j, tm := range ind {
+			counts[int(tm)*C+c] += float64(val[j])
+		}
+	}
+	m, err := model.NewNB(model.Multinomial, classes, vocab, model.Params{Alpha: 1, Prior: "learned"}, classDocs, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "toy.nbm")
+	if err := model.Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestPredictExitCodes covers the failures of 'nbtext predict': usage
+// errors exit 2, a bad model file exits 3 naming the file, bad input
+// exits 1 naming the line. None prints a stack trace.
+func TestPredictExitCodes(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	good := savePredictModel(t, dir)
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := slices.Clone(b)
+	flipped[len(flipped)/2] ^= 0x10
+	corrupt := writeFile(t, dir, "corrupt.nbm", string(flipped))
+	cut := writeFile(t, dir, "cut.nbm", string(b[:len(b)-40]))
+	text := writeFile(t, dir, "notes.txt", "crypt\tthis is a corpus, not a model\n")
+	empty := writeFile(t, dir, "empty.nbm", "")
+	missing := filepath.Join(dir, "missing.nbm")
+
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		err   []string // substrings of stderr
+	}{
+		{"no model flag", "", []string{"predict"}, 2, []string{"-m MODEL is required", "nbtext predict --help"}},
+		{"missing model", "", []string{"predict", "-m", missing}, 3, []string{missing, "no such file"}},
+		{"corrupt model", "", []string{"predict", "-m", corrupt}, 3, []string{corrupt, "corrupt"}},
+		{"truncated model", "", []string{"predict", "-m", cut}, 3, []string{cut, "truncated"}},
+		{"not a model", "", []string{"predict", "-m", text}, 3, []string{text, "not an nbtext model file"}},
+		{"empty model", "", []string{"predict", "-m", empty}, 3, []string{empty, "not an nbtext model file"}},
+		{"model is a folder", "", []string{"predict", "-m", dir}, 3, []string{dir}},
+		{"unknown cost class", "", []string{"predict", "-m", good, "--costs", "crypt=2,spam=5"}, 2, []string{`unknown class "spam"`, "crypt, graphics"}},
+		{"bad cost", "", []string{"predict", "-m", good, "--costs", "crypt=-1"}, 2, []string{"--costs", "> 0"}},
+		{"cost not a pair", "", []string{"predict", "-m", good, "--costs", "crypt"}, 2, []string{"--costs", "label=weight"}},
+		// Flag values are checked before the model is read.
+		{"bad format", "", []string{"predict", "-m", missing, "--format", "xml"}, 2, []string{"--format must be text, tsv or json"}},
+		{"bad input", "", []string{"predict", "-m", good, "--input", "csv"}, 2, []string{"--input must be lines, doc, jsonl or nul"}},
+		{"bad threshold", "", []string{"predict", "-m", good, "--threshold", "2"}, 2, []string{"--threshold must be between 0 and 1"}},
+		{"bad top-k", "", []string{"predict", "-m", good, "--top-k", "-1"}, 2, []string{"--top-k must be ≥ 0"}},
+		{"not a number", "", []string{"predict", "-m", good, "--top-k", "two"}, 2, []string{"invalid argument"}},
+		{"invalid jsonl", "{\"text\": \"pgp\"}\n{\"text\": pgp}\n", []string{"predict", "-m", good, "--input", "jsonl"}, 1, []string{"stdin:2: invalid JSON"}},
+		{"missing text", "{\"id\": 1}\n", []string{"predict", "-m", good, "--input", "jsonl"}, 1, []string{"stdin:1: missing \"text\""}},
+		{"oversized line", "pgp\n" + strings.Repeat("x", 100) + "\n", []string{"predict", "-m", good, "--max-doc-bytes", "50"}, 1, []string{"stdin:2: document larger than 50 bytes"}},
+		{"missing file", "", []string{"predict", "-m", good, filepath.Join(dir, "nope.txt")}, 1, []string{"nope.txt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := nbtext(t, tt.stdin, tt.args...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", r.code, tt.code, r.err)
+			}
+			for _, want := range tt.err {
+				if !strings.Contains(r.err, want) {
+					t.Errorf("stderr %q does not mention %q", r.err, want)
+				}
+			}
+			if strings.Contains(r.err, "goroutine") || strings.Contains(r.err, "panic") {
+				t.Errorf("stack trace on stderr: %s", r.err)
+			}
+		})
+	}
+}
+
+// TestPredictStdin runs the default framing and formats end to end.
+func TestPredictStdin(t *testing.T) {
+	isolate(t)
+	m := savePredictModel(t, t.TempDir())
+	in := "pgp encryption key\nthe gpu renders textures\n\nopengl polygons"
+	r := nbtext(t, in, "predict", "-m", m)
+	if r.code != 0 || r.out != "crypt\ngraphics\ncrypt\ngraphics\n" {
+		t.Fatalf("exit %d, output %q, stderr %q", r.code, r.out, r.err)
+	}
+	r = nbtext(t, in, "predict", "-m", m, "--format", "tsv", "--header", "--top-k", "2")
+	lines := strings.Split(strings.TrimSuffix(r.out, "\n"), "\n")
+	if r.code != 0 || len(lines) != 5 || lines[0] != "id\tlabel\tprob\tlabel2\tprob2" || !strings.HasPrefix(lines[2], "2\tgraphics\t") {
+		t.Fatalf("tsv: exit %d, output %q, stderr %q", r.code, r.out, r.err)
+	}
+	r = nbtext(t, "{\"id\": 7, \"text\": \"pgp cipher\", \"src\": \"x\"}\n", "predict", "-m", m, "--input", "jsonl", "--format", "json")
+	if r.code != 0 || !strings.HasPrefix(r.out, `{"id":7,"src":"x","label":"crypt","probs":{"crypt":`) {
+		t.Fatalf("json: exit %d, output %q, stderr %q", r.code, r.out, r.err)
+	}
+	// --costs moves a close call; unknown words are predicted from the
+	// prior (a tie here: crypt, the lower id).
+	r = nbtext(t, "zebra\n", "predict", "-m", m, "--costs", "graphics=3")
+	if r.code != 0 || r.out != "graphics\n" {
+		t.Fatalf("costs: exit %d, output %q, stderr %q", r.code, r.out, r.err)
+	}
+}
+
+// TestPredictFiles checks file, folder and archive arguments: each file is
+// one document whose id is its path, in argument order, folders walked in
+// byte order.
+func TestPredictFiles(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	m := savePredictModel(t, dir)
+	a := writeFile(t, dir, "in/a.txt", "pgp encryption and the secret key\n")
+	writeFile(t, dir, "posts/2", "the gpu renders polygons")
+	writeFile(t, dir, "posts/10", "opengl textures\n\nand jpeg images")
+	writeFile(t, dir, "posts/sub/1", "clipper chip escrow")
+	r := nbtext(t, "ignored stdin", "predict", "-m", m, "--format", "tsv", a, filepath.Join(dir, "posts"))
+	want := strings.Join([]string{
+		a + "\tcrypt",
+		filepath.Join(dir, "posts", "10") + "\tgraphics",
+		filepath.Join(dir, "posts", "2") + "\tgraphics",
+		filepath.Join(dir, "posts", "sub", "1") + "\tcrypt",
+	}, "\n")
+	var got []string
+	for _, l := range strings.Split(strings.TrimSuffix(r.out, "\n"), "\n") {
+		f := strings.Split(l, "\t")
+		got = append(got, f[0]+"\t"+f[1])
+	}
+	if r.code != 0 || strings.Join(got, "\n") != want {
+		t.Fatalf("exit %d, stderr %q\ngot:\n%s\nwant:\n%s", r.code, r.err, strings.Join(got, "\n"), want)
+	}
+}
+
+// TestTrainThenPredict runs the two commands the way a user does.
+func TestTrainThenPredict(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	tsv := writeFile(t, dir, "c.tsv", toyTSV)
+	m := filepath.Join(dir, "m.nbm")
+	if r := nbtext(t, "", "train", tsv, "-o", m, "-q"); r.code != 0 {
+		t.Fatalf("train: exit %d, stderr %s", r.code, r.err)
+	}
+	r := nbtext(t, "pgp encryption\nthe gpu renders polygons\n", "predict", "-m", m, "--format", "json", "--explain", "1")
+	lines := strings.Split(strings.TrimSuffix(r.out, "\n"), "\n")
+	if r.code != 0 || len(lines) != 2 || !strings.Contains(lines[0], `"label":"crypt"`) || !strings.Contains(lines[1], `"label":"graphics"`) || !strings.Contains(lines[0], `"explain":[{"term":`) {
+		t.Fatalf("exit %d, output %q, stderr %q", r.code, r.out, r.err)
+	}
+}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = ""
+
+// Exit codes, listed in the root help and the README.
+const (
+	exitOK       = 0 // success
+	exitError    = 1 // any other failure: bad input, I/O
+	exitUsage    = 2 // bad flags or arguments
+	exitBadModel = 3 // a model file that is missing, not a model, truncated, corrupt or too new
+	exitGate     = 4 // eval: a --min-accuracy or --min-macro-f1 gate was not met
+)
+
+const exitCodeHelp = `Exit codes:
+  0  success
+  1  error (bad input, unreadable file, I/O)
+  2  usage error (bad flag or argument)
+  3  bad model file (missing, not an nbtext model, truncated, corrupt, too new)
+  4  quality gate not met (eval --min-accuracy, --min-macro-f1)`
+
+// streams are the command's standard streams, replaced by buffers in tests.
+type streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// exitError carries an exit code through cobra's error return.
+type codedError struct {
+	code int
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, a ...any) error {
+	return &codedError{exitUsage, fmt.Errorf(format, a...)}
+}
+
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &codedError{code, err}
+}
+
+// globalOptions are the root's persistent flags.
+type globalOptions struct {
+	config string
+	quiet  bool
+}
+
+func (o *globalOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.config, "config", "", "config file (default: $NBTEXT_CONFIG, else <user config dir>/nbtext/config.yaml if present)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bars or summaries on stderr")
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func newRootCmd(s streams) *cobra.Command {
+	g := &globalOptions{}
+	root := &cobra.Command{
+		Use:   "nbtext",
+		Short: "Fast text classification from the shell: Naive Bayes and logistic regression",
+		Long: `nbtext turns labelled text into sparse bag-of-words vectors and fits
+Bernoulli, multinomial or complement Naive Bayes, or logistic regression.
+Models are single self-contained files; predict reads stdin in pipelines.
+
+With no corpus argument, commands use the 20 Newsgroups copy fetched by
+scripts/fetch-20news.sh (or the archive named by NBTEXT_20NEWS_TARBALL).
+
+Configuration precedence: flag > environment (NBTEXT_<COMMAND>_<FLAG>, then
+NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
+
+` + exitCodeHelp,
+		Version:       buildVersion(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return resolveConfig(cmd, g)
+		},
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &codedError{exitUsage, err}
+	})
+	g.AddFlags(root.PersistentFlags())
+	root.AddCommand(
+		newVocabCmd(g),
+		newTrainCmd(g),
+		newPredictCmd(g),
+		newEvalCmd(g),
+		newCompareCmd(g),
+	)
+	return root
+}
+
+// run executes the command line and returns the process exit code. Errors
+// are printed as one line on stderr, never as a stack trace.
+func run(ctx context.Context, args []string, s streams) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(s.Err, "nbtext: internal error: %v\nplease report this with the command line that caused it\n", r)
+			code = exitError
+		}
+	}()
+	root := newRootCmd(s)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exitOK
+	}
+	code = exitError
+	var ce *codedError
+	if errors.As(err, &ce) {
+		code = ce.code
+	} else if isCobraUsageError(err) {
+		code = exitUsage
+	}
+	fmt.Fprintf(s.Err, "nbtext: %v\n", err)
+	if code == exitUsage && cmd != nil {
+		fmt.Fprintf(s.Err, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	}
+	return code
+}
+
+// isCobraUsageError recognises the argument errors cobra returns as plain
+// errors (unknown command, wrong argument count).
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "received ", "unknown flag", "unknown shorthand"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveConfig applies environment variables and the config file to every
+// flag of cmd that was not set on the command line: flag > NBTEXT_* >
+// config file > default. A bad value fails naming its source.
+func resolveConfig(cmd *cobra.Command, g *globalOptions) error {
+	v := viper.New()
+	path, explicit := g.config, g.config != ""
+	if !explicit {
+		if p := os.Getenv("NBTEXT_CONFIG"); p != "" {
+			path, explicit = p, true
+		} else if dir, err := os.UserConfigDir(); err == nil {
+			path = filepath.Join(dir, "nbtext", "config.yaml")
+		}
+	}
+	haveFile := false
+	if path != "" {
+		if _, err := os.Stat(path); err == nil {
+			v.SetConfigFile(path)
+			if err := v.ReadInConfig(); err != nil {
+				return usageErrorf("config %s: %v", path, err)
+			}
+			haveFile = true
+		} else if explicit {
+			return usageErrorf("config %s: %v", path, errors.Unwrap(err))
+		}
+	}
+	name := cmd.Name()
+	var firstErr error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if firstErr != nil || f.Changed || f.Name == "config" || f.Name == "help" || f.Name == "version" {
+			return
+		}
+		envName := strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		for _, env := range []string{"NBTEXT_" + strings.ToUpper(name) + "_" + envName, "NBTEXT_" + envName} {
+			if val, ok := os.LookupEnv(env); ok {
+				if err := cmd.Flags().Set(f.Name, val); err != nil {
+					firstErr = usageErrorf("%s=%q: invalid %s for --%s", env, val, f.Value.Type(), f.Name)
+				}
+				return
+			}
+		}
+		if !haveFile {
+			return
+		}
+		for _, key := range []string{name + "." + f.Name, f.Name} {
+			if !v.IsSet(key) {
+				continue
+			}
+			val := configString(v.Get(key))
+			if err := cmd.Flags().Set(f.Name, val); err != nil {
+				firstErr = usageErrorf("%s: %s: %q: invalid %s for --%s", path, key, val, f.Value.Type(), f.Name)
+			}
+			return
+		}
+	})
+	return firstErr
+}
+
+// configString renders a YAML value as the string a flag would take:
+// lists become comma-separated.
+func configString(x any) string {
+	switch t := x.(type) {
+	case []any:
+		parts := make([]string, len(t))
+		for i, e := range t {
+			parts[i] = fmt.Sprint(e)
+		}
+		return strings.Join(parts, ",")
+	default:
+		return fmt.Sprint(t)
+	}
+}
