@@ -28,6 +28,8 @@ type compareOptions struct {
 	vary    string
 	plot    string
 	csv     string
+	alpha   float64
+	c       float64
 	workers int
 }
 
@@ -44,6 +46,8 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.vary, "vary", "size", "x axis: size (training documents) or vocab (vocabulary size, pruned by mutual information)")
 	fs.StringVar(&o.plot, "plot", "", "draw the curves to FILE.png or FILE.svg")
 	fs.StringVar(&o.csv, "csv", "", "write one row per (model, size, repeat) to FILE.csv")
+	fs.Float64Var(&o.alpha, "alpha", 0, "NB smoothing for every NB model (α = β for Bernoulli) instead of each model's default (e.g. 1: Laplace, as McCallum & Nigam)")
+	fs.Float64Var(&o.c, "C", 0, "logreg inverse regularisation strength instead of its default")
 	fs.IntVar(&o.workers, "workers", 0, "fits run at once (0: one per core); results do not depend on it")
 }
 
@@ -83,6 +87,12 @@ func (o *compareOptions) validate() error {
 			return usageErrorf("--models: %v", err)
 		}
 	}
+	if o.alpha < 0 || o.alpha != o.alpha {
+		return usageErrorf("--alpha must be ≥ 0, got %g", o.alpha)
+	}
+	if o.changed("C") && !(o.c > 0) {
+		return usageErrorf("--C must be > 0, got %g", o.c)
+	}
 	if o.repeats < 1 {
 		return usageErrorf("--repeats must be ≥ 1, got %d", o.repeats)
 	}
@@ -104,6 +114,8 @@ func (o *compareOptions) validate() error {
 	}
 	return nil
 }
+
+func (o *compareOptions) changed(name string) bool { return o.corpus.fs.Changed(name) }
 
 func parseSizes(s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
@@ -142,6 +154,15 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 		if o.corpus.remove != "" {
 			rm, _ := corpus.ParseRemove(o.corpus.remove)
 			spec.Settings.Remove = rm.String()
+		}
+		if kind.IsNB() && o.changed("alpha") {
+			spec.Params.Alpha = o.alpha
+			if kind == model.Bernoulli {
+				spec.Params.Beta = o.alpha
+			}
+		}
+		if kind == model.LogReg && o.changed("C") {
+			spec.Params.C = o.c
 		}
 		cfg.Models = append(cfg.Models, spec)
 	}
