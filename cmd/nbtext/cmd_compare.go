@@ -136,11 +136,11 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
 	start := time.Now()
 	o.corpus.split = "train"
-	trainSet, err := loadCorpusSplit(s, args, &o.corpus, "train")
+	trainSet, err := loadCorpusSplit(s, args, &o.corpus, "train", o.global.quiet)
 	if err != nil {
 		return err
 	}
-	testSet, err := loadCorpusSplit(s, args, &o.corpus, "test")
+	testSet, err := loadCorpusSplit(s, args, &o.corpus, "test", o.global.quiet)
 	if err != nil {
 		return err
 	}
@@ -206,9 +206,9 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 }
 
 // loadCorpusSplit reads one split of CORPUS (or of the cached archive).
-func loadCorpusSplit(s streams, args []string, o *corpusOptions, split string) (*corpus.Corpus, error) {
+func loadCorpusSplit(s streams, args []string, o *corpusOptions, split string, quiet bool) (*corpus.Corpus, error) {
 	o.split = split
-	c, err := loadCorpus(s, args, o, split)
+	c, err := loadCorpus(s, args, o, split, quiet)
 	if err != nil {
 		return nil, fmt.Errorf("compare needs a %s split: %w", split, err)
 	}

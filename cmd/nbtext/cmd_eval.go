@@ -115,7 +115,7 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	if !o.corpus.changedRemove() && m.Vocab != nil {
 		o.corpus.remove = m.Vocab.Settings.Remove
 	}
-	c, err := loadCorpus(s, args, &o.corpus, "test")
+	c, err := loadCorpus(s, args, &o.corpus, "test", o.global.quiet)
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if err := o.vec.apply(&settings); err != nil {
 		return err
 	}
-	c, err := loadCorpus(s, args, &o.corpus, "train")
+	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
 	if err != nil {
 		return err
 	}

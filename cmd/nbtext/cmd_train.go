@@ -240,7 +240,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	} else if err := o.vec.apply(&settings); err != nil {
 		return err
 	}
-	c, err := loadCorpus(s, args, &o.corpus, "train")
+	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
 	if err != nil {
 		return err
 	}

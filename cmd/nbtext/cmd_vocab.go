@@ -70,7 +70,7 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 	if err := o.vec.apply(&settings); err != nil {
 		return err
 	}
-	c, err := loadCorpus(s, args, &o.corpus, "train")
+	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
 	if err != nil {
 		return err
 	}

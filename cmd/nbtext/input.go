@@ -10,11 +10,13 @@ import (
 
 // loadCorpus reads the corpus named by args (none: the cached 20 Newsgroups
 // archive, with defaultSplit when --split is not given; "-": stdin).
-func loadCorpus(s streams, args []string, o *corpusOptions, defaultSplit string) (*corpus.Corpus, error) {
+func loadCorpus(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool) (*corpus.Corpus, error) {
 	opts, err := o.options()
 	if err != nil {
 		return nil, err
 	}
+	opts.Progress = progress(s.Err, quiet, "reading")
+	opts.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
 	var path string
 	if len(args) == 0 {
 		path = corpus.DefaultPath()
