@@ -98,14 +98,69 @@ func Read(path string, opts Options) (*Corpus, error) {
 	case FormatDir:
 		docs, err = readDirTree(path, &opts)
 	case FormatTar:
-		docs, err = readTarFile(path, fi.Size(), &opts)
+		docs, _, err = readTarFile(path, fi.Size(), &opts, nil)
 	default:
 		docs, err = readLinesFile(path, format, fi.Size(), &opts)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return finish(path, docs, format, &opts)
+	return finish(path, docs, format, &opts, false)
+}
+
+// ReadStream is Read for a consumer that works while the source is read,
+// such as vectorize.FitStream: it calls emit with the text of each
+// document as soon as it is decoded (and stripped as opts.Remove says),
+// from the calling goroutine, so that decompressing and tokenizing
+// overlap. The calls are numbered 0, 1, 2, … in the order of the source
+// (for an archive, the order of its members, not Read's order), and some
+// texts emitted may not make it into the result (a member replaced by a
+// later one of the same name, a file outside the label folders). It
+// returns the corpus exactly as Read does, and seq: c.Docs[i].Text is the
+// text of emit call number seq[i].
+//
+// Archives are streamed this way. Other sources (folders, TSV, JSONL,
+// standard input) are read whole first, then emitted in order (seq[i] = i).
+// On error, the texts emitted so far mean nothing.
+func ReadStream(path string, opts Options, emit func(text string)) (c *Corpus, seq []int, err error) {
+	if path != "-" {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return nil, nil, pathError(path, err)
+		}
+		format, err := sourceFormat(path, fi.IsDir(), opts.Format)
+		if err != nil {
+			return nil, nil, err
+		}
+		if format == FormatTar {
+			st := &docStream{emit: emit}
+			if len(opts.Classes) > 0 {
+				st.classes = make(map[string]bool, len(opts.Classes))
+				for _, l := range opts.Classes {
+					st.classes[l] = true
+				}
+			}
+			docs, seq, err := readTarFile(path, fi.Size(), &opts, st)
+			if err != nil {
+				return nil, nil, err
+			}
+			c, err := finish(path, docs, format, &opts, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			return c, seq, nil
+		}
+	}
+	c, err = Read(path, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	seq = make([]int, len(c.Docs))
+	for i, d := range c.Docs {
+		emit(d.Text)
+		seq[i] = i
+	}
+	return c, seq, nil
 }
 
 // ReadFrom reads a labelled corpus from the stream r, named name in
@@ -126,24 +181,24 @@ func ReadFrom(r io.Reader, name string, opts Options) (*Corpus, error) {
 	case FormatDir:
 		return nil, fmt.Errorf("%s: a stream cannot be read as a folder", name)
 	case FormatTar:
-		docs, err = readTar(name, r, 0, false, &opts)
+		docs, _, err = readTar(name, r, 0, false, &opts, nil)
 	default:
 		docs, err = readLines(name, format, r, 0, &opts)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return finish(name, docs, format, &opts)
+	return finish(name, docs, format, &opts, false)
 }
 
-// readTarFile reads the archive at p.
-func readTarFile(p string, size int64, opts *Options) ([]Document, error) {
+// readTarFile reads the archive at p; see readTar for st.
+func readTarFile(p string, size int64, opts *Options, st *docStream) ([]Document, []int, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, pathError(p, err)
+		return nil, nil, pathError(p, err)
 	}
 	defer f.Close()
-	return readTar(p, f, size, isGzipName(p), opts)
+	return readTar(p, f, size, isGzipName(p), opts, st)
 }
 
 // readLinesFile reads the TSV or JSONL file at p.
@@ -170,8 +225,9 @@ func readLines(src, format string, r io.Reader, size int64, opts *Options) ([]Do
 }
 
 // finish applies the class filter (line formats; trees filter while
-// planning) and opts.Remove, and builds the Corpus.
-func finish(src string, docs []Document, format string, opts *Options) (*Corpus, error) {
+// planning) and opts.Remove unless the texts are stripped already, and
+// builds the Corpus.
+func finish(src string, docs []Document, format string, opts *Options, stripped bool) (*Corpus, error) {
 	if len(opts.Classes) > 0 && (format == FormatTSV || format == FormatJSONL) {
 		keep, err := selectClasses(src, distinctLabels(docs), opts.Classes)
 		if err != nil {
@@ -188,7 +244,7 @@ func finish(src string, docs []Document, format string, opts *Options) (*Corpus,
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("%s: no documents", src)
 	}
-	if opts.Remove != 0 {
+	if opts.Remove != 0 && !stripped {
 		parallel(len(docs), func(i int) { docs[i].Text = Strip(docs[i].Text, opts.Remove) })
 	}
 	return &Corpus{Source: src, Docs: docs, Labels: distinctLabels(docs)}, nil

@@ -21,6 +21,39 @@ type tarEntry struct {
 	stored bool // the text was kept (files under the asked-for split)
 	nul    bool // the file holds NUL bytes; text is empty
 	text   string
+	// For ReadStream: whether the text was emitted (then stripped), and
+	// its number in the stream.
+	emitted bool
+	seq     int
+}
+
+// docStream hands the texts of an archive to ReadStream's consumer as they
+// are decoded.
+type docStream struct {
+	emit    func(text string)
+	n       int             // texts emitted so far
+	classes map[string]bool // labels of Options.Classes; nil: all
+}
+
+// send strips text as opts.Remove says, emits it and returns it with its
+// number.
+func (st *docStream) send(text string, opts *Options) (string, int) {
+	if opts.Remove != 0 {
+		text = Strip(text, opts.Remove)
+	}
+	st.emit(text)
+	st.n++
+	return text, st.n - 1
+}
+
+// wants reports whether the file name may be a document of the result:
+// with a class filter, only files in a folder named like a kept class can
+// be (documents are the files directly inside their label folder).
+func (st *docStream) wants(name string) bool {
+	if st.classes == nil {
+		return true
+	}
+	return st.classes[path.Base(path.Dir(name))]
 }
 
 // isGzipName reports whether name says it is gzip-compressed.
@@ -121,8 +154,9 @@ func under(name, dir string) bool {
 // together (tar, bsdtar and Python's tarfile all write them so), and in the
 // 20 Newsgroups archive the train folder comes first, so the test half is
 // never decompressed. Read to its end, the stream's gzip trailer is
-// checked too. progress, when set, is called after each member.
-func scanTar(src string, r io.Reader, opts *Options, progress func()) ([]tarEntry, error) {
+// checked too. progress, when set, is called after each member. st, when
+// set, receives each decoded document that may be in the result.
+func scanTar(src string, r io.Reader, opts *Options, progress func(), st *docStream) ([]tarEntry, error) {
 	tr := tar.NewReader(r)
 	var ents []tarEntry
 	active := "" // the split folder being read
@@ -180,6 +214,10 @@ func scanTar(src string, r io.Reader, opts *Options, progress func()) ([]tarEntr
 				e.nul = true
 			} else {
 				e.text = Decode(buf)
+				if st != nil && st.wants(name) {
+					e.text, e.seq = st.send(e.text, opts)
+					e.emitted = true
+				}
 			}
 		}
 		ents = append(ents, e)
@@ -260,8 +298,10 @@ func compactSorted(s []string) []string {
 }
 
 // readTar reads a labelled tree from the tar (optionally gzipped) stream r;
-// size is the length of r when known (for progress), else 0.
-func readTar(src string, r io.Reader, size int64, wantGzip bool, opts *Options) ([]Document, error) {
+// size is the length of r when known (for progress), else 0. With st set
+// it emits the documents as they are decoded, stripped as opts.Remove
+// says, and returns for each document its number in the stream.
+func readTar(src string, r io.Reader, size int64, wantGzip bool, opts *Options, st *docStream) ([]Document, []int, error) {
 	var cr *countingReader
 	if opts.Progress != nil {
 		cr = &countingReader{r: r}
@@ -269,16 +309,16 @@ func readTar(src string, r io.Reader, size int64, wantGzip bool, opts *Options) 
 	}
 	s, stop, err := tarStream(src, r, wantGzip)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var progress func()
 	if cr != nil {
 		progress = func() { opts.Progress(int(cr.n.Load()), int(size)) }
 	}
-	ents, err := scanTar(src, s, opts, progress)
+	ents, err := scanTar(src, s, opts, progress, st)
 	stop()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if cr != nil {
 		n := int(cr.n.Load())
@@ -288,11 +328,11 @@ func readTar(src string, r io.Reader, size int64, wantGzip bool, opts *Options) 
 		opts.Progress(n, n)
 	}
 	if len(ents) == 0 {
-		return nil, fmt.Errorf("%s: empty archive", src)
+		return nil, nil, fmt.Errorf("%s: empty archive", src)
 	}
 	y, err := planTree(src, "archive", newTarLister(ents), opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	last := make(map[string]int, len(ents))
 	for i, e := range ents {
@@ -301,6 +341,7 @@ func readTar(src string, r io.Reader, size int64, wantGzip bool, opts *Options) 
 		}
 	}
 	var docs []Document
+	var seqs []int
 	for i := range y.labels {
 		l := &y.labels[i]
 		for _, f := range l.files {
@@ -308,15 +349,22 @@ func readTar(src string, r io.Reader, size int64, wantGzip bool, opts *Options) 
 			e := &ents[last[rel]]
 			switch {
 			case !e.stored:
-				return nil, fmt.Errorf("%s: internal error: %s was not read", src, rel)
+				return nil, nil, fmt.Errorf("%s: internal error: %s was not read", src, rel)
 			case e.nul:
 				opts.warn("%s: skipping document %s: contains NUL bytes", src, rel)
 				continue
 			}
+			if st != nil {
+				if !e.emitted { // not expected (see docStream.wants), but then late
+					e.text, e.seq = st.send(e.text, opts)
+					e.emitted = true
+				}
+				seqs = append(seqs, e.seq)
+			}
 			docs = append(docs, Document{ID: rel, Label: l.name, Text: e.text})
 		}
 	}
-	return docs, nil
+	return docs, seqs, nil
 }
 
 // countingReader counts the bytes read through it; the count may be read

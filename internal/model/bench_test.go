@@ -1,7 +1,9 @@
 package model
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -76,6 +78,82 @@ func BenchmarkPredict(b *testing.B) {
 				s.Predict(d.ind, d.val)
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+		})
+	}
+}
+
+// sparseStats returns NB statistics shaped like 20 Newsgroups' (C = 20): a
+// term occurs in a few classes (Zipf), with tf-idf-like sums.
+func sparseStats(V, C int) (classDocs, counts []float64) {
+	rng := rand.New(rand.NewPCG(uint64(V), uint64(C)))
+	z := rand.NewZipf(rng, 1.5, 1, uint64(C-1))
+	classDocs = make([]float64, C)
+	for c := range classDocs {
+		classDocs[c] = float64(500 + rng.IntN(100))
+	}
+	counts = make([]float64, V*C)
+	for t := 0; t < V; t++ {
+		for k := int(z.Uint64()) + 1; k > 0; k-- {
+			counts[t*C+rng.IntN(C)] += rng.Float64() * 3
+		}
+	}
+	return classDocs, counts
+}
+
+// BenchmarkNewNB computes the weights of each NB kind from sparse
+// statistics at the 20 Newsgroups sizes (train's pruned vocabulary, and
+// the full one).
+func BenchmarkNewNB(b *testing.B) {
+	for _, V := range []int{56_000, 130_000} {
+		classDocs, counts := sparseStats(V, 20)
+		vocab := nTerms(b, V)
+		for _, kind := range []Kind{Bernoulli, Multinomial, Complement} {
+			if kind == Bernoulli {
+				continue // its counts are document counts; sparseStats are sums
+			}
+			b.Run(fmt.Sprintf("%s/V=%d/C=20", kind, V), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := NewNB(kind, classNames(20), vocab, Params{Alpha: 0.03, Prior: "learned"}, classDocs, counts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkEncodeDecode writes and reads a multinomial model from sparse
+// statistics, and a logistic regression of the same shape (dense weights),
+// in memory: encoding, SHA-256, decoding and (NB) the weights.
+func BenchmarkEncodeDecode(b *testing.B) {
+	const V, C = 56_000, 20
+	classDocs, counts := sparseStats(V, C)
+	vocab := nTerms(b, V)
+	nb := mustNB(b, Multinomial, classNames(C), vocab, Params{Alpha: 0.03, Prior: "learned"}, classDocs, counts)
+	lr, err := NewLinear(LogReg, classNames(C), vocab, Params{C: 1}, nb.W, nb.B)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range []*Model{nb, lr} {
+		data := encode(b, m)
+		b.Run(fmt.Sprintf("encode/%s", m.Kind), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Encode(io.Discard, m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("decode/%s", m.Kind), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Decode(bytes.NewReader(data), "m.nbm"); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

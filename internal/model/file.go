@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -21,7 +22,7 @@ import (
 // The model file format; the byte layout is documented in doc.go.
 const (
 	// FormatVersion is the format version this build writes.
-	FormatVersion = 1
+	FormatVersion = 2
 	// MinFormatVersion is the oldest format version this build reads.
 	MinFormatVersion = 1
 	// MaxPayload bounds the payload length a reader accepts (1 GiB), so
@@ -105,10 +106,10 @@ type fileHeader struct {
 	CreatedBy string             `json:"created_by"`
 }
 
-// Encode writes m to w in the model file format (see the package
-// documentation for the byte layout). It validates m first and writes
-// nothing if m is invalid. Encoding is deterministic: equal models give
-// equal bytes.
+// Encode writes m to w in the model file format, version FormatVersion
+// (see the package documentation for the byte layout). It validates m
+// first and writes nothing if m is invalid. Encoding is deterministic:
+// equal models give equal bytes.
 func Encode(w io.Writer, m *Model) error {
 	if err := m.validate(); err != nil {
 		return fmt.Errorf("encode model: %w", err)
@@ -123,13 +124,34 @@ func Encode(w io.Writer, m *Model) error {
 	if err != nil {
 		return fmt.Errorf("encode model: %w", err)
 	}
-	termBytes := uint64(0)
-	for _, t := range m.Vocab.Terms {
-		termBytes += uint64(uvarintLen(uint64(len(t))) + len(t))
+	df := func(i int) int64 {
+		if i < len(m.Vocab.DF) {
+			return int64(m.Vocab.DF[i])
+		}
+		return 0
 	}
-	n := 4 + uint64(len(hdr)) + 8 + termBytes + 12*uint64(V) + 8*uint64(V*C) + 8*uint64(C)
+	cf := func(i int) int64 {
+		if i < len(m.Vocab.CF) {
+			return m.Vocab.CF[i]
+		}
+		return 0
+	}
+	termBytes := uint64(0)
+	for i, t := range m.Vocab.Terms {
+		termBytes += uint64(uvarintLen(uint64(len(t))) + len(t) + varintLen(df(i)) + varintLen(cf(i)))
+	}
+	n := 4 + uint64(len(hdr)) + 8 + termBytes
+	var countSection []byte
+	derived := false // NB weights that Decode can compute from the counts
 	if stats {
-		n += 8*uint64(C) + 8*uint64(V*C)
+		countSection = sparseCounts(m.Counts, V, C)
+		n += 8*uint64(C) + 8 + uint64(len(countSection)) + 1
+		W, B := fitNB(m.Kind, m.Params, m.ClassDocs, m.Counts, C)
+		if derived = sameBits(W, m.W) && sameBits(B, m.B); !derived {
+			n += 8*uint64(V*C) + 8*uint64(C)
+		}
+	} else {
+		n += 8*uint64(V*C) + 8*uint64(C)
 	}
 	if n > MaxPayload {
 		return fmt.Errorf("encode model: payload of %d bytes exceeds the %d-byte limit", n, MaxPayload)
@@ -145,30 +167,27 @@ func Encode(w io.Writer, m *Model) error {
 	e.u32(uint32(len(hdr)))
 	e.bytes(hdr)
 	e.u64(termBytes)
-	for _, t := range m.Vocab.Terms {
+	for i, t := range m.Vocab.Terms {
 		e.buf = binary.AppendUvarint(e.buf, uint64(len(t)))
 		e.buf = append(e.buf, t...)
+		e.buf = binary.AppendVarint(e.buf, df(i))
+		e.buf = binary.AppendVarint(e.buf, cf(i))
 		e.flush(false)
 	}
-	for i := 0; i < V; i++ {
-		var x int32
-		if i < len(m.Vocab.DF) {
-			x = m.Vocab.DF[i]
-		}
-		e.u32(uint32(x))
-	}
-	for i := 0; i < V; i++ {
-		var x int64
-		if i < len(m.Vocab.CF) {
-			x = m.Vocab.CF[i]
-		}
-		e.u64(uint64(x))
-	}
-	e.f64s(m.W)
-	e.f64s(m.B)
 	if stats {
 		e.f64s(m.ClassDocs)
-		e.f64s(m.Counts)
+		e.u64(uint64(len(countSection)))
+		e.bytes(countSection)
+		if derived {
+			e.bytes([]byte{0})
+		} else {
+			e.bytes([]byte{1})
+			e.f64s(m.W)
+			e.f64s(m.B)
+		}
+	} else {
+		e.f64s(m.W)
+		e.f64s(m.B)
 	}
 	e.flush(true)
 	if e.err == nil {
@@ -183,8 +202,74 @@ func Encode(w io.Writer, m *Model) error {
 	return nil
 }
 
+// sameBits reports whether a and b hold the same float64 bit patterns.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, x := range a {
+		if math.Float64bits(x) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sparseCounts returns the counts section of a version 2 file: for each
+// of the V terms, a uvarint k and its k non-zero counts as (uvarint class,
+// float64). With at most 64 classes, each term's non-zero classes are
+// first gathered into a bit mask without a branch per count (most counts
+// are 0, in no predictable pattern), which also sizes the section.
+func sparseCounts(counts []float64, V, C int) []byte {
+	if C > 64 {
+		var out []byte
+		for t := 0; t < V; t++ {
+			row := counts[t*C : t*C+C]
+			k := 0
+			for _, x := range row {
+				if x != 0 {
+					k++
+				}
+			}
+			out = binary.AppendUvarint(out, uint64(k))
+			for c, x := range row {
+				if x != 0 {
+					out = binary.AppendUvarint(out, uint64(c))
+					out = binary.LittleEndian.AppendUint64(out, math.Float64bits(x))
+				}
+			}
+		}
+		return out
+	}
+	masks := make([]uint64, V)
+	nnz := 0
+	for t := range masks {
+		var mask uint64
+		for c, x := range counts[t*C : t*C+C] {
+			// x ≠ 0 as a bit (counts are never NaN): the magnitude's bits
+			// are non-zero exactly then, and adding 2^63-1 carries into
+			// bit 63.
+			mag := math.Float64bits(x) &^ (1 << 63)
+			mask |= ((mag + (1<<63 - 1)) >> 63) << c
+		}
+		masks[t] = mask
+		nnz += bits.OnesCount64(mask)
+	}
+	out := make([]byte, 0, V+9*nnz) // k and class ids < 64 take one uvarint byte
+	for t, mask := range masks {
+		out = append(out, byte(bits.OnesCount64(mask)))
+		for ; mask != 0; mask &= mask - 1 {
+			c := bits.TrailingZeros64(mask)
+			out = append(out, byte(c))
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(counts[t*C+c]))
+		}
+	}
+	return out
+}
+
 // encoder appends little-endian values to a small buffer and writes it out
-// in chunks; the first error sticks.
+// in chunks; the first error sticks. Appends of at most 16 bytes may
+// follow a flush(false).
 type encoder struct {
 	w   io.Writer
 	buf []byte
@@ -196,7 +281,7 @@ func (e *encoder) flush(force bool) {
 		e.buf = e.buf[:0]
 		return
 	}
-	if force || len(e.buf) >= cap(e.buf)-16 {
+	if force || len(e.buf) >= cap(e.buf)-32 {
 		_, e.err = e.w.Write(e.buf)
 		e.buf = e.buf[:0]
 	}
@@ -206,10 +291,29 @@ func (e *encoder) bytes(b []byte) { e.flush(true); e.buf = append(e.buf, b...); 
 func (e *encoder) u16(x uint16)   { e.buf = binary.LittleEndian.AppendUint16(e.buf, x); e.flush(false) }
 func (e *encoder) u32(x uint32)   { e.buf = binary.LittleEndian.AppendUint32(e.buf, x); e.flush(false) }
 func (e *encoder) u64(x uint64)   { e.buf = binary.LittleEndian.AppendUint64(e.buf, x); e.flush(false) }
+
+// f64s appends xs a buffer-full at a time.
 func (e *encoder) f64s(xs []float64) {
-	for _, x := range xs {
-		e.u64(math.Float64bits(x))
+	for len(xs) > 0 {
+		k := min(len(xs), (cap(e.buf)-len(e.buf))/8)
+		if k == 0 {
+			e.flush(true)
+			continue
+		}
+		for _, x := range xs[:k] {
+			e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(x))
+		}
+		xs = xs[k:]
+		e.flush(false)
 	}
+}
+
+func varintLen(x int64) int {
+	ux := uint64(x) << 1
+	if x < 0 {
+		ux = ^ux
+	}
+	return uvarintLen(ux)
 }
 
 func uvarintLen(x uint64) int {
@@ -312,7 +416,11 @@ func decodeBytes(name string, b []byte) (*Model, error) {
 	if !kind.Valid() || b[11] != 0 {
 		return nil, fileErr(name, ErrNewer, "written by a newer nbtext (model kind %d, flags %d unknown to this build)", b[10], b[11])
 	}
-	m, err := decodePayload(kind, b[headerSize:headerSize+n])
+	decode := decodePayload
+	if binary.LittleEndian.Uint16(b[8:]) >= 2 {
+		decode = decodePayloadV2
+	}
+	m, err := decode(kind, b[headerSize:headerSize+n])
 	if err != nil {
 		return nil, fileErr(name, ErrCorrupt, "corrupt (%v)", err)
 	}
@@ -362,7 +470,8 @@ func (c *cursor) f64s(n int) []float64 {
 	return xs
 }
 
-// decodePayload decodes and validates a payload whose checksum matched.
+// decodePayload decodes and validates a version 1 payload whose checksum
+// matched.
 func decodePayload(kind Kind, payload []byte) (*Model, error) {
 	c := &cursor{b: payload, ok: true}
 	hj := c.next(uint64(c.u32()))
@@ -450,6 +559,155 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 	}
 	if !c.ok || len(c.b) != 0 {
 		return nil, errors.New("arrays do not match the header") // unreachable after the size check
+	}
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	m.d = derive(m)
+	return m, nil
+}
+
+// decodePayloadV2 decodes and validates a version 2 payload whose checksum
+// matched. The weights of NB models are computed from their statistics,
+// by the code of NewNB.
+func decodePayloadV2(kind Kind, payload []byte) (*Model, error) {
+	c := &cursor{b: payload, ok: true}
+	hj := c.next(uint64(c.u32()))
+	if !c.ok {
+		return nil, errors.New("header length exceeds the payload")
+	}
+	var h fileHeader
+	if err := json.Unmarshal(hj, &h); err != nil {
+		return nil, fmt.Errorf("header: %v", err)
+	}
+	C := len(h.Classes)
+	if C == 0 {
+		return nil, errors.New("no classes")
+	}
+	if h.Terms < 0 || h.NDocs < 0 {
+		return nil, fmt.Errorf("header: %d terms, %d documents", h.Terms, h.NDocs)
+	}
+	if h.Stats != kind.IsNB() {
+		return nil, fmt.Errorf("%s model with stats = %v", kind, h.Stats)
+	}
+	// Check the sizes against what is left before allocating.
+	V, uC := uint64(h.Terms), uint64(C)
+	tb := c.u64()
+	if !c.ok || tb > uint64(len(c.b)) || V > tb { // each term takes at least its length byte
+		return nil, fmt.Errorf("%d terms in a section of %d bytes, %d bytes left", V, tb, len(c.b))
+	}
+	rest := uint64(len(c.b)) - tb
+	if h.Stats {
+		// The counts are sparse: bound the dense arrays they expand to
+		// (counts and weights, 16·V·C bytes) by what a version 1 payload
+		// could hold.
+		if uC > rest/8 || (V > 0 && uC > MaxPayload/16/V) {
+			return nil, fmt.Errorf("%d terms × %d classes exceed the size limit", V, C)
+		}
+	} else {
+		if V > rest/8 || uC > rest/8 || (V > 0 && uC > rest/8/V) {
+			return nil, fmt.Errorf("%d terms × %d classes do not fit in %d bytes", V, C, rest)
+		}
+		if want := 8*V*uC + 8*uC; rest != want {
+			return nil, fmt.Errorf("payload has %d bytes of arrays, want %d", rest, want)
+		}
+	}
+	tc := &cursor{b: c.next(tb), ok: true}
+	terms := make([]string, V)
+	df := make([]int32, V)
+	cf := make([]int64, V)
+	for i := range terms {
+		l, k := binary.Uvarint(tc.b)
+		if k <= 0 {
+			return nil, fmt.Errorf("term %d: bad length", i)
+		}
+		tc.b = tc.b[k:]
+		p := tc.next(l)
+		if !tc.ok {
+			return nil, fmt.Errorf("term %d: length %d exceeds the terms section", i, l)
+		}
+		terms[i] = string(p)
+		d, k := binary.Varint(tc.b)
+		if k <= 0 || d != int64(int32(d)) {
+			return nil, fmt.Errorf("term %d: bad document frequency", i)
+		}
+		tc.b = tc.b[k:]
+		f, k := binary.Varint(tc.b)
+		if k <= 0 {
+			return nil, fmt.Errorf("term %d: bad collection frequency", i)
+		}
+		tc.b = tc.b[k:]
+		df[i], cf[i] = int32(d), f
+	}
+	if len(tc.b) != 0 {
+		return nil, fmt.Errorf("%d bytes after the last term", len(tc.b))
+	}
+	vocab, err := vectorize.NewVocabulary(h.Settings, terms, df, cf, h.NDocs)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{
+		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
+		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
+		Binary: h.Binary,
+	}
+	if !h.Stats {
+		m.W = c.f64s(int(V) * C)
+		m.B = c.f64s(C)
+	} else {
+		m.ClassDocs = c.f64s(C)
+		sb := c.u64()
+		if !c.ok || sb >= uint64(len(c.b)) { // the weights flag follows
+			return nil, fmt.Errorf("counts section of %d bytes, %d bytes left", sb, len(c.b))
+		}
+		m.Counts = make([]float64, int(V)*C)
+		b := c.next(sb)
+		for t := 0; t < int(V); t++ {
+			k, n := binary.Uvarint(b)
+			if n <= 0 || k > uC {
+				return nil, fmt.Errorf("term %d: bad number of counts", t)
+			}
+			b = b[n:]
+			prev := -1
+			for range k {
+				cl, n := binary.Uvarint(b)
+				if n <= 0 || cl >= uC || int(cl) <= prev || len(b) < n+8 {
+					return nil, fmt.Errorf("term %d: bad count entry", t)
+				}
+				prev = int(cl)
+				m.Counts[t*C+prev] = math.Float64frombits(binary.LittleEndian.Uint64(b[n:]))
+				b = b[n+8:]
+			}
+		}
+		if len(b) != 0 {
+			return nil, fmt.Errorf("%d bytes after the last count", len(b))
+		}
+		switch flag := c.next(1); {
+		case flag == nil:
+			return nil, errors.New("payload ends before the weights flag")
+		case flag[0] == 1: // stored weights
+			if want := 8*V*uC + 8*uC; uint64(len(c.b)) != want {
+				return nil, fmt.Errorf("payload has %d bytes of weights, want %d", len(c.b), want)
+			}
+			m.W = c.f64s(int(V) * C)
+			m.B = c.f64s(C)
+		case flag[0] == 0: // weights computed from the counts
+			if m.Binary != (kind == Bernoulli) {
+				return nil, fmt.Errorf("%s model with Binary = %v", kind, m.Binary)
+			}
+			if err := ValidateParams(kind, m.Params, C); err != nil {
+				return nil, err
+			}
+			if err := validateStats(kind, m.Classes, int(V), m.ClassDocs, m.Counts); err != nil {
+				return nil, err
+			}
+			m.W, m.B = fitNB(kind, m.Params, m.ClassDocs, m.Counts, C)
+		default:
+			return nil, fmt.Errorf("weights flag %d (want 0 or 1)", flag[0])
+		}
+	}
+	if !c.ok || len(c.b) != 0 {
+		return nil, errors.New("arrays do not match the header") // unreachable after the size checks
 	}
 	if err := m.validate(); err != nil {
 		return nil, err

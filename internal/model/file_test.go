@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,8 +22,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the fixture model files and fuzz seeds in testdata")
 
-// fixtures are the models pinned in testdata: files written by format
-// version 1 that every later build must still read.
+// fixtures are the models pinned in testdata, as NAME-vN.nbm for every
+// format version N this build reads: files that every later build must
+// still read. Only the files of the current version are rewritten by
+// -update; older ones are history.
 func fixtures(t testing.TB) map[string]*Model {
 	vocab := testVocab(t, "password", "program", "pgp")
 	bern, err := NewNB(Bernoulli, []string{"sci.crypt", "comp.graphics"}, vocab,
@@ -45,7 +48,30 @@ func fixtures(t testing.TB) map[string]*Model {
 		t.Fatal(err)
 	}
 	lr.Meta = Meta{Version: "fixture", CreatedBy: "model test"}
-	return map[string]*Model{"bernoulli-v1.nbm": bern, "complement-v1.nbm": comp, "logreg-v1.nbm": lr}
+	// NB weights that are not what the counts give (train's temperature
+	// calibration scales them): version 2 stores them.
+	scaled, err := NewNB(Multinomial, []string{"a", "b"}, testVocab(t, "x", "y", "z"),
+		Params{Alpha: 0.5, Prior: "learned"}, []float64{2, 1}, []float64{3, 0, 0, 1.5, 1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range scaled.W {
+		scaled.W[i] *= 0.75
+	}
+	for c := range scaled.B {
+		scaled.B[c] *= 0.75
+	}
+	scaled.Meta = Meta{Version: "fixture", CreatedBy: "model test: weights scaled by 0.75"}
+	return map[string]*Model{"bernoulli": bern, "complement": comp, "logreg": lr, "multinomial-scaled": scaled}
+}
+
+// fixtureSince is the first format version of the fixtures added after
+// version 1.
+var fixtureSince = map[string]int{"multinomial-scaled": 2}
+
+// fixturePath returns the file of fixture name in format version v.
+func fixturePath(name string, v int) string {
+	return filepath.Join("testdata", fmt.Sprintf("%s-v%d.nbm", name, v))
 }
 
 func encode(t testing.TB, m *Model) []byte {
@@ -59,25 +85,33 @@ func encode(t testing.TB, m *Model) []byte {
 
 func TestFixtures(t *testing.T) {
 	for name, m := range fixtures(t) {
-		path := filepath.Join("testdata", name)
+		current := fixturePath(name, FormatVersion)
 		if *update {
-			if err := Save(path, m); err != nil {
+			if err := Save(current, m); err != nil {
 				t.Fatal(err)
 			}
 		}
-		got, err := Load(path)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if !reflect.DeepEqual(got, m) {
-			t.Errorf("%s: decoded model differs from the fixture model", name)
-		}
-		b, err := os.ReadFile(path)
+		b, err := os.ReadFile(current)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(encode(t, got), b) {
-			t.Errorf("%s: re-encoding the fixture gives different bytes", name)
+		if !bytes.Equal(encode(t, m), b) {
+			t.Errorf("%s: encoding the fixture model gives other bytes than %s", name, current)
+		}
+		// Every version this build reads decodes to the same model, and
+		// re-encodes to the current version's bytes.
+		for v := max(MinFormatVersion, fixtureSince[name]); v <= FormatVersion; v++ {
+			path := fixturePath(name, v)
+			got, err := Load(path)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if !reflect.DeepEqual(got, m) {
+				t.Errorf("%s: decoded model differs from the fixture model", path)
+			}
+			if !bytes.Equal(encode(t, got), b) {
+				t.Errorf("%s: re-encoding gives other bytes than %s", path, current)
+			}
 		}
 	}
 	if *update {
@@ -86,7 +120,8 @@ func TestFixtures(t *testing.T) {
 }
 
 // writeFuzzSeeds writes the seed corpus of FuzzDecode: the fixtures, and
-// damaged copies of one of them.
+// damaged copies of one of them, in the current format version. The seeds
+// of older versions (NAME-v1, cut-v1, ...) stay as they were written.
 func writeFuzzSeeds(t *testing.T) {
 	dir := filepath.Join("testdata", "fuzz", "FuzzDecode")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -95,13 +130,13 @@ func writeFuzzSeeds(t *testing.T) {
 	seeds := map[string][]byte{"empty": {}, "magic": magic[:]}
 	for name, m := range fixtures(t) {
 		b := encode(t, m)
-		seeds[strings.TrimSuffix(name, ".nbm")] = b
+		seeds[fmt.Sprintf("%s-v%d", name, FormatVersion)] = b
 		if strings.HasPrefix(name, "bernoulli") {
 			seeds["cut"] = b[:len(b)/2]
 			f := bytes.Clone(b)
 			f[len(f)/2] ^= 0x10
 			seeds["flipped"] = f
-			seeds["newer"] = withVersion(b, 2)
+			seeds["newer"] = withVersion(b, FormatVersion+1)
 		}
 	}
 	for name, b := range seeds {
@@ -154,6 +189,23 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	models = append(models, lr)
+	// NB weights changed after NewNB (as train's calibration scales them)
+	// survive: the file stores them.
+	for _, kind := range []Kind{Bernoulli, Multinomial, Complement} {
+		cd, cn := countNB(docs, labels, V, C, kind == Bernoulli)
+		m := mustNB(t, kind, classNames(C), vocab, Params{Alpha: 0.5, Beta: 1}, cd, cn)
+		plain := len(encode(t, m))
+		for i := range m.W {
+			m.W[i] *= 1.5
+		}
+		for c := range m.B {
+			m.B[c] *= 1.5
+		}
+		if n := len(encode(t, m)); n != plain+8*(V*C+C) {
+			t.Errorf("%s with scaled weights: %d bytes, want %d + the weights", kind, n, plain)
+		}
+		models = append(models, m)
+	}
 	for _, m := range models {
 		m.Meta = Meta{Version: "v1.2.3", CreatedBy: "nbtext train --model " + m.Kind.String()}
 		b := encode(t, m)
@@ -172,7 +224,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestEncodeRejectsInvalid(t *testing.T) {
-	m := fixtures(t)["logreg-v1.nbm"]
+	m := fixtures(t)["logreg"]
 	m.W = append([]float64(nil), m.W...)
 	m.W[0] = math.NaN()
 	var buf bytes.Buffer
@@ -184,7 +236,7 @@ func TestEncodeRejectsInvalid(t *testing.T) {
 // TestDamagedFiles checks that every damaged file is rejected with its own
 // error and a message naming the file.
 func TestDamagedFiles(t *testing.T) {
-	good := encode(t, fixtures(t)["bernoulli-v1.nbm"])
+	good := encode(t, fixtures(t)["bernoulli"])
 	L := len(good)
 	flip := func(i int, x byte) []byte {
 		b := bytes.Clone(good)
@@ -202,8 +254,8 @@ func TestDamagedFiles(t *testing.T) {
 		{"wrong magic", append([]byte("PK\x03\x04"), good[4:]...), ErrNotModel, "m.nbm: not an nbtext model file"},
 		{"text", []byte("sci.crypt\tpassword\n"), ErrNotModel, "m.nbm: not an nbtext model file"},
 		{"crlf", append(append(bytes.Clone(good[:4]), '\r', '\r'), good[5:]...), ErrNotModel, "m.nbm: not an nbtext model file"},
-		{"raised version", withVersion(good, 9), ErrNewer, "m.nbm: written by a newer nbtext (format version 9, this build reads 1..1)"},
-		{"version 0", withVersion(good, 0), ErrCorrupt, "m.nbm: corrupt (format version 0, this build reads 1..1)"},
+		{"raised version", withVersion(good, 9), ErrNewer, "m.nbm: written by a newer nbtext (format version 9, this build reads 1..2)"},
+		{"version 0", withVersion(good, 0), ErrCorrupt, "m.nbm: corrupt (format version 0, this build reads 1..2)"},
 		{"huge length", flip(19, 0x40), ErrTooLarge, "m.nbm: too large (payload of …"},
 		{"trailing data", append(bytes.Clone(good), 0), ErrCorrupt, "m.nbm: corrupt (data after the checksum)"},
 		{"unknown kind", resum(func() []byte { b := bytes.Clone(good); b[10] = 9; return b }()), ErrNewer, "m.nbm: written by a newer nbtext (model kind 9, flags 0 unknown to this build)"},
@@ -231,8 +283,26 @@ func TestDamagedFiles(t *testing.T) {
 	copy(bad[headerSize+4:], `{"classes":[]`) // breaks the JSON header
 	cases = append(cases, tc{"bad header", resum(bad), ErrCorrupt, "m.nbm: corrupt (header: …"})
 	nan := bytes.Clone(good)
-	binary.LittleEndian.PutUint64(nan[L-trailerSize-8:], math.Float64bits(math.NaN())) // last count
-	cases = append(cases, tc{"NaN count", resum(nan), ErrCorrupt, "m.nbm: corrupt (count of term 2 in class \"comp.graphics\" is NaN (want a finite number ≥ 0))"})
+	binary.LittleEndian.PutUint64(nan[L-trailerSize-1-8:], math.Float64bits(math.NaN())) // last non-zero count, before the weights flag
+	cases = append(cases, tc{"NaN count", resum(nan), ErrCorrupt, "m.nbm: corrupt (count of term 2 in class \"sci.crypt\" is NaN (want a finite number ≥ 0))"})
+	// The sparse counts of version 2 come last but for the weights flag
+	// (0: computed). The fixture's (8, 3), (0, 9), (10, 0) are, per term,
+	// k then k × (class, float64): [2 0 f 1 f] [1 1 f] [1 0 f], 39 bytes.
+	flag := L - trailerSize - 1
+	counts := flag - 39
+	edit := func(i int, x byte) []byte {
+		b := bytes.Clone(good)
+		b[i] = x
+		return resum(b)
+	}
+	cases = append(cases,
+		tc{"counts: k > C", edit(counts, 3), ErrCorrupt, "m.nbm: corrupt (term 0: bad number of counts)"},
+		tc{"counts: classes not ascending", edit(counts+10, 0), ErrCorrupt, "m.nbm: corrupt (term 0: bad count entry)"},
+		tc{"counts: class out of range", edit(flag-9, 2), ErrCorrupt, "m.nbm: corrupt (term 2: bad count entry)"},
+		tc{"counts: more than announced", edit(counts+29, 2), ErrCorrupt, "m.nbm: corrupt (term 2: bad count entry)"},
+		tc{"weights flag", edit(flag, 2), ErrCorrupt, "m.nbm: corrupt (weights flag 2 (want 0 or 1))"},
+		tc{"weights announced, missing", edit(flag, 1), ErrCorrupt, "m.nbm: corrupt (payload has 0 bytes of weights, want 64)"},
+	)
 
 	others := []error{ErrNotModel, ErrTruncated, ErrCorrupt, ErrNewer, ErrTooLarge}
 	dir := t.TempDir()
@@ -283,7 +353,7 @@ func TestSaveAtomic(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "m.nbm")
 	fx := fixtures(t)
-	old, next := fx["bernoulli-v1.nbm"], fx["logreg-v1.nbm"]
+	old, next := fx["bernoulli"], fx["logreg"]
 	if err := Save(path, old); err != nil {
 		t.Fatal(err)
 	}
@@ -326,5 +396,32 @@ func TestSaveAtomic(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Fatalf("directory holds %d entries after save", len(ents))
+	}
+}
+
+// TestDecodeSizeLimit: a small version 2 NB file cannot make the reader
+// allocate dense arrays larger than a version 1 payload could hold.
+func TestDecodeSizeLimit(t *testing.T) {
+	const V, C = 70000, 1000 // 16·V·C > MaxPayload
+	classes := make([]string, C)
+	for i := range classes {
+		classes[i] = fmt.Sprint("c", i)
+	}
+	hdr, err := json.Marshal(fileHeader{Classes: classes, Params: Params{Prior: "learned"}, Terms: V, NDocs: 1, Stats: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := binary.LittleEndian.AppendUint32(nil, uint32(len(hdr)))
+	payload = append(payload, hdr...)
+	payload = binary.LittleEndian.AppendUint64(payload, V)
+	payload = append(payload, make([]byte, V+8*C+8)...)
+	b := append(bytes.Clone(magic[:]), 2, 0, byte(Multinomial), 0)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(payload)))
+	b = append(b, payload...)
+	sum := sha256.Sum256(b)
+	b = append(b, sum[:]...)
+	_, err = Decode(bytes.NewReader(b), "m.nbm")
+	if want := "m.nbm: corrupt (70000 terms × 1000 classes exceed the size limit)"; err == nil || err.Error() != want || !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Decode: %v, want %q", err, want)
 	}
 }

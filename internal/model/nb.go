@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -99,10 +101,20 @@ func fitNB(kind Kind, p Params, classDocs, counts []float64, C int) (W, B []floa
 	switch kind {
 	case Bernoulli:
 		copy(B, lp)
+		// Most counts are 0: their weight and log(1-θ) depend on the
+		// class only, so they are computed once per class.
+		zw, zl := make([]float64, C), make([]float64, C)
+		zreq := make([]bool, C)
+		for c := range C {
+			zw[c], zl[c], zreq[c] = bernoulliTerm(0, classDocs[c], p.Alpha, p.Beta)
+		}
 		sum1m := make([]float64, C) // Σ_d log(1-θ_cd), required terms left out
 		for d := 0; d < V; d++ {
 			for c := 0; c < C; c++ {
-				w, l1m, req := bernoulliTerm(counts[d*C+c], classDocs[c], p.Alpha, p.Beta)
+				w, l1m, req := zw[c], zl[c], zreq[c]
+				if x := counts[d*C+c]; x != 0 {
+					w, l1m, req = bernoulliTerm(x, classDocs[c], p.Alpha, p.Beta)
+				}
 				W[d*C+c] = w
 				if !req {
 					sum1m[c] += l1m
@@ -120,20 +132,57 @@ func fitNB(kind Kind, p Params, classDocs, counts []float64, C int) (W, B []floa
 				tot[c] += counts[d*C+c]
 			}
 		}
-		for c := 0; c < C; c++ {
+		// W[d,c] = log(count_cd + α) - log(den_c): log(den_c) once per
+		// class, and the weight of a zero count (most of them) once per
+		// class too. The same operations on the same operands as a
+		// direct evaluation, so the same bits.
+		logDen, zero := make([]float64, C), make([]float64, C)
+		limit := make([]bool, C)
+		for c := range C {
 			den := tot[c] + p.Alpha*float64(V)
-			for d := 0; d < V; d++ {
-				if den > 0 {
-					W[d*C+c] = math.Log(counts[d*C+c]+p.Alpha) - math.Log(den)
-				} else {
-					W[d*C+c] = -math.Log(float64(V)) // limit α → 0 of α/(α|V|)
-				}
+			if den > 0 {
+				logDen[c] = math.Log(den)
+				zero[c] = math.Log(0+p.Alpha) - logDen[c]
+			} else {
+				limit[c] = true
+				zero[c] = -math.Log(float64(V)) // limit α → 0 of α/(α|V|)
 			}
 		}
+		parallelRange(V, func(lo, hi int) {
+			for d := lo; d < hi; d++ {
+				row, out := counts[d*C:d*C+C], W[d*C:d*C+C]
+				for c, x := range row {
+					if x == 0 || limit[c] {
+						out[c] = zero[c]
+					} else {
+						out[c] = math.Log(x+p.Alpha) - logDen[c]
+					}
+				}
+			}
+		})
 	case Complement:
 		fitComplement(W, p, counts, C, V)
 	}
 	return W, B
+}
+
+// parallelRange runs fn over [0, n) in contiguous chunks, one per core
+// (a single chunk for small n), and waits.
+func parallelRange(n int, fn func(lo, hi int)) {
+	w := min(runtime.GOMAXPROCS(0), n/4096)
+	if w <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range w {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			fn(lo, hi)
+		}(k*n/w, (k+1)*n/w)
+	}
+	wg.Wait()
 }
 
 // bernoulliTerm returns, for one term and class of a Bernoulli model, the
@@ -184,31 +233,54 @@ func fitComplement(W []float64, p Params, counts []float64, C, V int) {
 			tot[c] += comp[d*C+c]
 		}
 	}
-	for c := 0; c < C; c++ {
-		if tot[c] == 0 { // empty complement, no smoothing: limit θ̃ = 1/|V|
-			for d := 0; d < V; d++ {
-				W[d*C+c] = -math.Log(float64(V))
-			}
-		} else {
-			lt := math.Log(tot[c])
-			for d := 0; d < V; d++ {
-				W[d*C+c] = math.Log(comp[d*C+c]) - lt // w_cd = log θ̃_cd ≤ 0, maybe -Inf
+	// w_cd = log θ̃_cd = log comp_cd - log tot_c ≤ 0, maybe -Inf; an empty
+	// complement without smoothing (tot_c = 0) takes the limit θ̃ = 1/|V|.
+	// A term seen in one class only has the same complement count in
+	// every other class, so within a row the last log is reused.
+	logTot := make([]float64, C)
+	for c, t := range tot {
+		logTot[c] = math.Log(t)
+	}
+	parallelRange(V, func(lo, hi int) {
+		for d := lo; d < hi; d++ {
+			row := W[d*C : d*C+C]
+			last, lastLog := math.NaN(), 0.0
+			for c, x := range row {
+				if tot[c] == 0 {
+					row[c] = -math.Log(float64(V))
+					continue
+				}
+				if x != last {
+					last, lastLog = x, math.Log(x)
+				}
+				row[c] = lastLog - logTot[c]
 			}
 		}
-		norm := 1.0
-		if !p.NoWeightNorm {
-			s := 0.0
-			for d := 0; d < V; d++ {
-				if w := W[d*C+c]; !math.IsInf(w, 0) {
-					s += math.Abs(w)
+	})
+	// Normalise: Σ_d |w_cd| over the finite weights of each class, summed
+	// in term order.
+	norm := make([]float64, C)
+	for c := range norm {
+		norm[c] = 1
+	}
+	if !p.NoWeightNorm {
+		sum := make([]float64, C)
+		for d := 0; d < V; d++ {
+			for c, w := range W[d*C : d*C+C] {
+				if !math.IsInf(w, 0) {
+					sum[c] += math.Abs(w)
 				}
 			}
-			if s > 0 {
-				norm = s
+		}
+		for c, x := range sum {
+			if x > 0 {
+				norm[c] = x
 			}
 		}
-		for d := 0; d < V; d++ {
-			W[d*C+c] = -W[d*C+c] / norm
+	}
+	for d := 0; d < V; d++ {
+		for c, w := range W[d*C : d*C+C] {
+			W[d*C+c] = -w / norm[c]
 		}
 	}
 }

@@ -98,6 +98,9 @@ func (m *Model) validate() error {
 		return fmt.Errorf("%s model with Binary = %v", m.Kind, m.Binary)
 	}
 	for i, w := range m.W {
+		if w-w == 0 { // finite: the common case, one test
+			continue
+		}
 		switch {
 		case math.IsNaN(w):
 			return fmt.Errorf("W[%d] is NaN", i)
@@ -140,7 +143,13 @@ func validateStats(k Kind, classes []string, V int, classDocs, counts []float64)
 			return fmt.Errorf("class %q has %v documents", classes[c], n)
 		}
 	}
+	bern := k == Bernoulli
 	for i, x := range counts {
+		// Finite and ≥ 0 (+0 included) is exactly bits < those of +Inf: one
+		// predictable test in the common case.
+		if math.Float64bits(x) < 0x7ff0000000000000 && (!bern || x <= classDocs[i%C]) {
+			continue
+		}
 		if !(x >= 0) || math.IsInf(x, 1) {
 			return fmt.Errorf("count of term %d in class %q is %v (want a finite number ≥ 0)", i/C, classes[i%C], x)
 		}

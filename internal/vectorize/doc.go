@@ -27,7 +27,12 @@
 // English stop words (Settings.StopWords "english") are scikit-learn's
 // ENGLISH_STOP_WORDS, 318 words. They are removed before n-grams are formed,
 // as scikit-learn does, and n-grams of NGramMin..NGramMax tokens are joined
-// by a single space.
+// by a single space. With unigrams only, removing them commutes with
+// counting, and Fit and Vectorizer use that to spare each token a stop word
+// set lookup on top of the term lookup they make anyway: Fit's term tables
+// start with the stop words, whose ids are then skipped, and a Vectorizer
+// over a vocabulary that holds no stop word lets the vocabulary lookup drop
+// them as unknown terms. Tokenizer.Terms always removes them itself.
 //
 // # Vocabulary
 //
@@ -43,8 +48,12 @@
 // Select "mi:K" (mutual information, McCallum & Nigam 1998). It tokenizes
 // every document once, on all cores, and returns the count matrix with the
 // vocabulary (FitVocabulary skips the matrix). Its result does not depend
-// on the number of workers. Transform and Vectorizer turn other documents
-// into rows of a fitted vocabulary; unknown terms are dropped.
+// on the number of workers. FitStream does the same for documents that
+// arrive while they are read (corpus.ReadStream), in any order: it
+// tokenizes each batch as soon as it is complete, and Finish, told which
+// documents make the corpus in which order, returns exactly what Fit
+// returns for them. Transform and Vectorizer turn other documents into rows
+// of a fitted vocabulary; unknown terms are dropped.
 //
 // Terms are looked up in an open-addressing hash table (termTable), not a
 // Go map: lookups are the largest cost of Fit after tokenizing, and on the

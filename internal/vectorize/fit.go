@@ -67,23 +67,13 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 	if err := s.Validate(); err != nil {
 		return nil, nil, err
 	}
-	k, _ := s.SelectK()
-	if k > 0 {
-		if len(labels) != len(texts) {
-			return nil, nil, fmt.Errorf("--select %s needs a label for each document: %d labels for %d documents", s.Select, len(labels), len(texts))
-		}
-		for i, l := range labels {
-			if l < 0 || l >= nClasses {
-				return nil, nil, fmt.Errorf("document %d has label %d, want 0..%d", i, l, nClasses-1)
-			}
-		}
-	} else {
-		labels, nClasses = nil, 0
-	}
 	n := len(texts)
-	maxDoc := s.MaxDF * float64(n) // as scikit-learn: df ≤ max_df·n, in floating point
-	if maxDoc < float64(s.MinDF) && n > 0 {
-		return nil, nil, fmt.Errorf("--max-df %g keeps terms in at most %g of %d documents, fewer than --min-df %d", s.MaxDF, maxDoc, n, s.MinDF)
+	labels, nClasses, err := checkFitLabels(s, labels, nClasses, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkFitDF(s, n); err != nil {
+		return nil, nil, err
 	}
 
 	// Tokenize: each worker counts into its own table and rows.
@@ -93,29 +83,24 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 	}
 	workers = max(1, min(workers, nb))
 	ws := make([]*fitWorker, workers)
-	batches := make([]batch, nb)
+	batches := make([]*batch, nb)
 	var next, done, reported atomic.Int64
 	var mu sync.Mutex
 	step := int64(max(n/100, 1024))
 	var wg sync.WaitGroup
 	for w := range ws {
-		ws[w] = newFitWorker(s, nClasses)
+		ws[w] = newFitWorker(s, w)
 		wg.Add(1)
-		go func(fw *fitWorker, w int) {
+		go func(fw *fitWorker) {
 			defer wg.Done()
 			for {
 				b := int(next.Add(1) - 1)
 				if b >= nb {
-					fw.tally(batches, labels)
-					fw.sortTerms()
 					return
 				}
 				lo, hi := b*batchSize, min((b+1)*batchSize, n)
-				fw.start(&batches[b], w, texts[lo:hi])
-				fw.batches = append(fw.batches, b)
-				for d := lo; d < hi; d++ {
-					fw.add(texts[d])
-				}
+				batches[b] = &batch{first: lo}
+				fw.process(batches[b], texts[lo:hi])
 				if progress != nil {
 					dn := done.Add(int64(hi - lo))
 					if dn-reported.Load() >= step && dn < int64(n) && mu.TryLock() {
@@ -127,7 +112,77 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 					}
 				}
 			}
-		}(ws[w], w)
+		}(ws[w])
+	}
+	wg.Wait()
+	v, m, err := finishFit(s, ws, batches, n, nil, labels, nClasses, workers, wantMatrix)
+	if err == nil && progress != nil {
+		progress(n, n)
+	}
+	return v, m, err
+}
+
+// checkFitLabels checks labels against the n documents when s.Select needs
+// them, and returns nil labels and 0 classes when it does not.
+func checkFitLabels(s Settings, labels []int, nClasses, n int) ([]int, int, error) {
+	k, _ := s.SelectK()
+	if k == 0 {
+		return nil, 0, nil
+	}
+	if len(labels) != n {
+		return nil, 0, fmt.Errorf("--select %s needs a label for each document: %d labels for %d documents", s.Select, len(labels), n)
+	}
+	for i, l := range labels {
+		if l < 0 || l >= nClasses {
+			return nil, 0, fmt.Errorf("document %d has label %d, want 0..%d", i, l, nClasses-1)
+		}
+	}
+	return labels, nClasses, nil
+}
+
+// checkFitDF reports document frequency bounds that no term of n documents
+// can meet.
+func checkFitDF(s Settings, n int) error {
+	maxDoc := s.MaxDF * float64(n)
+	if maxDoc < float64(s.MinDF) && n > 0 {
+		return fmt.Errorf("--max-df %g keeps terms in at most %g of %d documents, fewer than --min-df %d", s.MaxDF, maxDoc, n, s.MinDF)
+	}
+	return nil
+}
+
+// finishFit turns the workers' counts into the vocabulary and, when
+// wantMatrix, the count matrix. nseq documents were tokenized, batch k
+// holding numbers k*batchSize onwards; document i of the result is number
+// order[i] (nil: number i), and numbers order leaves out are dropped.
+// labels (checked by checkFitLabels) are by result document.
+func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []int, labels []int, nClasses, workers int, wantMatrix bool) (*Vocabulary, *Matrix, error) {
+	n := nseq
+	var pos []int32 // document number → result document, or -1; nil: the same
+	if order != nil {
+		n = len(order)
+		pos = make([]int32, nseq)
+		for i := range pos {
+			pos[i] = -1
+		}
+		for i, q := range order {
+			if q < 0 || q >= nseq || pos[q] >= 0 {
+				return nil, nil, fmt.Errorf("document order: entry %d is %d, want distinct numbers in 0..%d", i, q, nseq-1)
+			}
+			pos[q] = int32(i)
+		}
+	}
+	k, _ := s.SelectK()
+	maxDoc := s.MaxDF * float64(n) // as scikit-learn: df ≤ max_df·n, in floating point
+
+	// Statistics of each worker's terms, then their sorted order.
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.tally(pos, labels, nClasses)
+			w.sortTerms()
+		}()
 	}
 	wg.Wait()
 
@@ -187,10 +242,7 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 
 	var m *Matrix
 	if wantMatrix {
-		m = assemble(batches, g.local, final, df, n, workers)
-	}
-	if progress != nil {
-		progress(n, n)
+		m = assemble(batches, g.local, final, df, n, order, pos, workers)
 	}
 	return v, m, nil
 }
@@ -216,12 +268,13 @@ func mutualInformation(cdf []int32, classDocs []int, df, n int) float64 {
 	return mi / N
 }
 
-// batch holds the rows of batchSize consecutive documents, as the worker
-// that took them counted them: row r is ids[end[r-1]:end[r]] (from 0 for
-// r = 0), in that worker's local ids, each with its count in vals. Storage
-// per batch, sized from the text length, avoids growing (and copying) one
-// big array per worker.
+// batch holds the rows of batchSize consecutive documents (fewer for the
+// last), numbered from first, as the worker that took them counted them:
+// row r is ids[end[r-1]:end[r]] (from 0 for r = 0), in that worker's local
+// ids, each with its count in vals. Storage per batch, sized from the text
+// length, avoids growing (and copying) one big array per worker.
 type batch struct {
+	first  int
 	worker int
 	end    []int32
 	ids    []int32
@@ -239,20 +292,28 @@ func (b *batch) row(r int) (lo, hi int) {
 // fitWorker is one tokenizing goroutine's state: a term table with local
 // ids in order of first sight, and the rows of the documents it took, in
 // local ids (in order of first occurrence within each document).
+//
+// With unigrams and stop words, the table starts with the stop words as
+// local ids 0..nstop-1: a token is looked up in the table anyway, so
+// finding it among the first ids drops it at no extra cost, where a stop
+// word set would cost a second lookup per token. Stop ids never enter a
+// row and are left out of the worker's sorted terms.
 type fitWorker struct {
+	id    int
 	tok   *Tokenizer
 	table *termTable
+	nstop int
 	seen  []seen // by local id
-	nc    int
 	doc   int32  // documents taken so far
 	chunk []byte // storage for the bytes of new terms
 
-	cur     *batch  // the batch being filled
-	batches []int   // the batches this worker took
-	order   []int32 // local ids in ascending term order, once done
+	cur     *batch   // the batch being filled
+	batches []*batch // the batches this worker took
+	order   []int32  // local ids of the non-stop terms in ascending term order, once done
 
 	// Per local id, from tally: documents, occurrences, and documents of
 	// each class (id × nc + class).
+	nc  int
 	df  []int32
 	cf  []int64
 	cdf []int32
@@ -268,7 +329,10 @@ type fitWorker struct {
 // sortTerms sorts the worker's terms and lays out their statistics in that
 // order.
 func (w *fitWorker) sortTerms() {
-	w.order = sortStrings(w.table.terms)
+	w.order = sortStrings(w.table.terms[w.nstop:])
+	for i := range w.order {
+		w.order[i] += int32(w.nstop)
+	}
 	n, nc := len(w.order), w.nc
 	w.sorted = make([]string, n)
 	w.sortedDF = make([]int32, n)
@@ -277,7 +341,7 @@ func (w *fitWorker) sortTerms() {
 		w.sortedCDF = make([]int32, n*nc)
 	}
 	size := 0
-	for _, t := range w.table.terms {
+	for _, t := range w.table.terms[w.nstop:] {
 		size += len(t)
 	}
 	// The bytes too, in order, in one block: the merge compares
@@ -302,19 +366,35 @@ func (w *fitWorker) sortTerms() {
 // afterwards.
 type seen struct{ doc, pos int32 }
 
-func newFitWorker(s Settings, nClasses int) *fitWorker {
-	return &fitWorker{tok: NewTokenizer(s), table: newTermTable(1 << 14), nc: nClasses}
+// newFitWorker returns the state of worker id.
+func newFitWorker(s Settings, id int) *fitWorker {
+	w := &fitWorker{id: id, tok: NewTokenizer(s), table: newTermTable(1 << 14)}
+	if w.tok.stop != nil && w.tok.nmax == 1 {
+		for _, sw := range englishStopWords {
+			w.table.add(sw)
+		}
+		w.nstop = w.table.len()
+		w.seen = make([]seen, w.nstop)
+	}
+	return w
 }
 
-// start makes b, which will hold the rows of texts, the current batch.
-func (w *fitWorker) start(b *batch, worker int, texts []string) {
+// process tokenizes texts, the documents of b, into b.
+func (w *fitWorker) process(b *batch, texts []string) {
 	size := 0
 	for _, t := range texts {
 		size += len(t)
 	}
 	size = size/10 + 16 // about one distinct term per 12 bytes of news text
-	*b = batch{worker: worker, end: make([]int32, 0, len(texts)), ids: make([]int32, 0, size), vals: make([]float32, 0, size)}
+	b.worker = w.id
+	b.end = make([]int32, 0, len(texts))
+	b.ids = make([]int32, 0, size)
+	b.vals = make([]float32, 0, size)
 	w.cur = b
+	w.batches = append(w.batches, b)
+	for _, t := range texts {
+		w.add(t)
+	}
 }
 
 // add tokenizes one document and appends its row to the current batch. A
@@ -340,12 +420,21 @@ func (w *fitWorker) count(text string, start int) {
 	t := w.table
 	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
 	doc := w.doc
-	for _, term := range w.tok.Terms(text) {
+	var terms []string
+	if w.nstop > 0 {
+		terms = w.tok.words(text) // stop words are dropped below
+	} else {
+		terms = w.tok.Terms(text)
+	}
+	nstop := w.nstop
+	for _, term := range terms {
 		key, h := keyHash(term, t.seed)
 		i, ok := t.find(term, key, h)
 		if !ok {
 			i = int(t.insertAt(i, w.keep(term), key, h))
 			sn = append(sn, seen{})
+		} else if i < nstop {
+			continue
 		}
 		if e := &sn[i]; e.doc != doc {
 			e.doc = doc
@@ -359,25 +448,33 @@ func (w *fitWorker) count(text string, start int) {
 	w.cur.ids, w.cur.vals, w.seen = ids, vals, sn
 }
 
-// tally computes df, cf and cdf of the worker's terms from its rows;
-// labels[d] is the class of document d when w.nc > 0.
-func (w *fitWorker) tally(batches []batch, labels []int) {
-	n, nc := w.table.len(), w.nc
+// tally computes df, cf and cdf (with nc classes) of the worker's terms
+// from its rows. pos maps document numbers to result documents (-1:
+// dropped; nil: the same), and labels[d] is the class of result document d
+// when nc > 0.
+func (w *fitWorker) tally(pos []int32, labels []int, nc int) {
+	n := w.table.len()
+	w.nc = nc
 	w.df = make([]int32, n)
 	w.cf = make([]int64, n)
 	if nc > 0 {
 		w.cdf = make([]int32, n*nc)
 	}
-	for _, bi := range w.batches {
-		b := &batches[bi]
+	for _, b := range w.batches {
 		for r := range b.end {
+			d := b.first + r
+			if pos != nil {
+				if d = int(pos[d]); d < 0 {
+					continue
+				}
+			}
 			lo, hi := b.row(r)
 			for j := lo; j < hi; j++ {
 				id := b.ids[j]
 				w.df[id]++
 				w.cf[id] += int64(b.vals[j])
 				if nc > 0 {
-					w.cdf[int(id)*nc+labels[bi*batchSize+r]]++
+					w.cdf[int(id)*nc+labels[d]]++
 				}
 			}
 		}
@@ -418,7 +515,7 @@ func mergeTerms(ws []*fitWorker, nc int) *globalTerms {
 	g := &globalTerms{local: make([][]int32, len(ws))}
 	total := 0
 	for i, w := range ws {
-		g.local[i] = make([]int32, len(w.sorted))
+		g.local[i] = make([]int32, w.table.len())
 		total += len(w.sorted)
 	}
 	if len(ws) == 1 {
@@ -582,20 +679,24 @@ func sortFrom(ss []string, ids []int32, depth int, a, b []radixEntry) {
 }
 
 // assemble builds the final count matrix: row d is the batch row that
-// holds document d, its local ids mapped to final ids (dropping pruned
-// terms) and sorted. Instead of sorting each row it transposes twice, each
-// a counting sort in O(nnz): rows → columns (rows ascending within each
-// column, since documents are visited in order), then columns → rows
-// (columns ascending within each row, likewise).
-func assemble(batches []batch, local [][]int32, final []int32, df []int32, n, workers int) *Matrix {
+// holds document number order[d] (d when order is nil; pos is the inverse,
+// -1 for dropped numbers), its local ids mapped to final ids (dropping
+// pruned terms) and sorted. Instead of sorting each row it transposes
+// twice, each a counting sort in O(nnz): rows → columns, then columns →
+// rows, which visits the columns of each row in ascending order.
+func assemble(batches []*batch, local [][]int32, final []int32, df []int32, n int, order []int, pos []int32, workers int) *Matrix {
 	cols := len(df)
 	// Map local ids to final ids in place (−1: pruned) and count survivors.
 	indptr := make([]int, n+1)
 	parallel(n, workers, func(lo, hi int) {
 		for d := lo; d < hi; d++ {
-			b := &batches[d/batchSize]
+			q := d
+			if order != nil {
+				q = order[d]
+			}
+			b := batches[q/batchSize]
 			loc := local[b.worker]
-			a, e := b.row(d % batchSize)
+			a, e := b.row(q % batchSize)
 			kept := 0
 			for j := a; j < e; j++ {
 				id := final[loc[b.ids[j]]]
@@ -624,16 +725,21 @@ func assemble(batches []batch, local [][]int32, final []int32, df []int32, n, wo
 		for c := c0; c < c1; c++ {
 			next[c-c0] = int32(colptr[c])
 		}
-		for bi := range batches {
-			b := &batches[bi]
+		for _, b := range batches {
 			for r := range b.end {
+				d := b.first + r
+				if pos != nil {
+					if d = int(pos[d]); d < 0 {
+						continue // dropped: its ids were never mapped
+					}
+				}
 				a, e := b.row(r)
-				d := uint64(bi*batchSize+r) << 32
+				row := uint64(d) << 32
 				for j := a; j < e; j++ {
 					if c := int(b.ids[j]); c >= c0 && c < c1 {
 						p := next[c-c0]
 						next[c-c0]++
-						csc[p] = d | uint64(math.Float32bits(b.vals[j]))
+						csc[p] = row | uint64(math.Float32bits(b.vals[j]))
 					}
 				}
 			}

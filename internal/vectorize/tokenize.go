@@ -128,6 +128,15 @@ func (t *Tokenizer) Terms(text string) []string {
 	return terms
 }
 
+// words returns the tokens of text in document order, before stop words
+// are removed and n-grams formed. Like Terms, its result aliases the
+// tokenizer's buffers.
+func (t *Tokenizer) words(text string) []string {
+	t.arena = t.arena[:0]
+	t.uni = t.tokens(text, t.uni[:0])
+	return t.uni
+}
+
 // Each calls fn with each term of text, in the order of Terms. A term is
 // valid only during the call: clone it (strings.Clone) to keep it.
 func (t *Tokenizer) Each(text string, fn func(term string)) {

@@ -23,17 +23,21 @@ type Vectorizer struct {
 	val   []float32
 	ind2  []int32 // the current piece of a long document
 	val2  []float32
+	words bool // tokens need no stop word removal (see vocabIndex.noStop)
 }
 
 // NewVectorizer returns a Vectorizer for v, tokenizing with v.Settings.
 // It holds 4.1 bytes per vocabulary term of scratch.
 func (v *Vocabulary) NewVectorizer() *Vectorizer {
+	x := v.index()
+	tok := NewTokenizer(v.Settings)
 	return &Vectorizer{
 		v:     v,
-		table: v.index().table,
-		tok:   NewTokenizer(v.Settings),
+		table: x.table,
+		tok:   tok,
 		count: make([]float32, len(v.Terms)),
 		bits:  make([]uint64, (len(v.Terms)+63)/64),
+		words: tok.stop != nil && tok.nmax == 1 && x.noStop,
 	}
 }
 
@@ -94,7 +98,13 @@ func nextPiece(text string, i int) int {
 func (z *Vectorizer) piece(text string, ind []int32, val []float32) ([]int32, []float32) {
 	t, count := z.table, z.count
 	lo, hi := int32(len(count)), int32(-1)
-	for _, term := range z.tok.Terms(text) {
+	var terms []string
+	if z.words {
+		terms = z.tok.words(text) // stop words are not in the table
+	} else {
+		terms = z.tok.Terms(text)
+	}
+	for _, term := range terms {
 		key, h := keyHash(term, t.seed)
 		i, ok := t.find(term, key, h)
 		if !ok {

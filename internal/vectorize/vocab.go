@@ -32,6 +32,9 @@ type vocabIndex struct {
 	table *termTable // term → id
 	idf   []float32
 	dup   int // position of a second occurrence of a term, or -1
+	// noStop: no stop word is a term, so a unigram tokenizer need not
+	// remove them: the table lookup drops them as unknown terms.
+	noStop bool
 }
 
 // Len returns the number of terms.
@@ -80,6 +83,13 @@ func (v *Vocabulary) index() *vocabIndex {
 		for i, t := range v.Terms {
 			if id := x.table.add(t); int(id) != i && x.dup < 0 {
 				x.dup = i
+			}
+		}
+		x.noStop = true
+		for _, w := range englishStopWords {
+			if _, ok := x.table.lookup(w); ok {
+				x.noStop = false
+				break
 			}
 		}
 		x.idf = make([]float32, len(v.Terms))

@@ -1,6 +1,9 @@
 package vectorize
 
-import "math"
+import (
+	"math"
+	"runtime"
+)
 
 // Weight applies v.Settings.Weighting to a count matrix of v, in place:
 //
@@ -12,10 +15,17 @@ import "math"
 //
 // Then, when Norm is "l2", each non-empty row is divided by its Euclidean
 // norm √(Σ_t w(t, d)²), whatever the weighting. Empty rows stay empty.
+// Rows are weighted on all cores; each row alone, so the result does not
+// depend on their number.
 func (v *Vocabulary) Weight(m *Matrix) {
-	for i := range m.Rows() {
-		v.WeightRow(m.Row(i))
+	if v.Settings.Weighting == "count" && v.Settings.Norm != "l2" {
+		return
 	}
+	parallel(m.Rows(), runtime.GOMAXPROCS(0), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			v.WeightRow(m.Row(i))
+		}
+	})
 }
 
 // WeightRow applies v.Settings.Weighting and Norm (see Weight) in place to
@@ -33,7 +43,11 @@ func (v *Vocabulary) WeightRow(ind []int32, val []float32) {
 		for j, id := range ind {
 			tf := val[j]
 			if sub && tf > 0 {
-				tf = float32(1 + math.Log(float64(tf)))
+				if k := int(tf); k < len(sublinearTF) && float32(k) == tf {
+					tf = sublinearTF[k]
+				} else {
+					tf = float32(1 + math.Log(float64(tf)))
+				}
 			}
 			val[j] = tf * idf[id]
 		}
@@ -51,3 +65,13 @@ func (v *Vocabulary) WeightRow(ind []int32, val []float32) {
 		}
 	}
 }
+
+// sublinearTF[k] is the sublinear tf 1 + ln k of a count k ≥ 1 (the same
+// expression, so the same bits): counts are small integers, and a lookup
+// spares WeightRow a logarithm per non-zero.
+var sublinearTF = func() (t [256]float32) {
+	for k := 1; k < len(t); k++ {
+		t[k] = float32(1 + math.Log(float64(k)))
+	}
+	return t
+}()

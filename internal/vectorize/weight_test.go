@@ -108,3 +108,20 @@ func TestWeightRowBinaryCountNorm(t *testing.T) {
 	v.Settings.Norm = "l2"
 	v.WeightRow(nil, nil) // an empty row stays empty, no NaN, no panic
 }
+
+// TestSublinearTable: the table of 1 + ln k gives the bits of the formula,
+// for counts inside and outside it and for fractional values.
+func TestSublinearTable(t *testing.T) {
+	v, err := NewVocabulary(Settings{Weighting: "tfidf", Sublinear: true, Norm: "none"}, []string{"a"}, []int32{0}, []int64{0}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idf := v.IDF()[0]
+	for _, tf := range []float32{1, 2, 3, 7, 100, 255, 256, 257, 1000, 0.5, 2.5, 1e6} {
+		val := []float32{tf}
+		v.WeightRow([]int32{0}, val)
+		if want := float32(1+math.Log(float64(tf))) * idf; math.Float32bits(val[0]) != math.Float32bits(want) {
+			t.Errorf("tf %g: %g, want %g", tf, val[0], want)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package vectorize
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// FitStream is Fit for documents that arrive one at a time while a reader
+// decodes them (corpus.ReadStream): its workers tokenize each batch of
+// documents as soon as it is complete, so that tokenizing overlaps
+// reading instead of waiting for the whole corpus.
+//
+// Add numbers the documents 0, 1, 2, … in the order of the calls. Finish
+// then says which of them make up the corpus, in which order, and returns
+// exactly what Fit returns for those texts in that order: the same
+// vocabulary and the same matrix, whatever the number of workers and the
+// order of arrival. Documents that Finish leaves out count for nothing.
+//
+// Add and Finish are called from one goroutine at a time; Finish once. A
+// FitStream that is not finished must be closed, to stop its workers
+// (a deferred Close after a successful Finish does nothing).
+type FitStream struct {
+	s       Settings
+	workers int
+	ws      []*fitWorker
+	batches []*batch // batch k holds documents k*batchSize onwards
+	pending []string // texts of the batch being gathered
+	n       int      // documents added
+	jobs    chan fitJob
+	wg      sync.WaitGroup
+	closed  bool
+	discard atomic.Bool // set by Close: workers skip the jobs left
+}
+
+// fitJob is a batch for a worker and its texts.
+type fitJob struct {
+	b     *batch
+	texts []string
+}
+
+// NewFitStream starts a FitStream with settings s on workers goroutines (0
+// means runtime.GOMAXPROCS). It fails on invalid settings.
+func NewFitStream(s Settings, workers int) (*FitStream, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	f := &FitStream{s: s, workers: workers, jobs: make(chan fitJob, 256)}
+	f.ws = make([]*fitWorker, workers)
+	for w := range f.ws {
+		fw := newFitWorker(s, w)
+		f.ws[w] = fw
+		f.wg.Add(1)
+		go func() {
+			defer f.wg.Done()
+			for j := range f.jobs {
+				if !f.discard.Load() {
+					fw.process(j.b, j.texts)
+				}
+			}
+		}()
+	}
+	return f, nil
+}
+
+// Add hands the next document to the stream; its number is the count of
+// the documents added before it. It may wait while the workers are
+// behind. The text must not change until Finish returns.
+func (f *FitStream) Add(text string) {
+	if f.closed {
+		return
+	}
+	if f.pending == nil {
+		f.pending = make([]string, 0, batchSize)
+	}
+	f.pending = append(f.pending, text)
+	f.n++
+	if len(f.pending) == batchSize {
+		f.flush()
+	}
+}
+
+// flush sends the pending texts to the workers as the next batch.
+func (f *FitStream) flush() {
+	if len(f.pending) == 0 {
+		return
+	}
+	b := &batch{first: len(f.batches) * batchSize}
+	f.batches = append(f.batches, b)
+	f.jobs <- fitJob{b, f.pending}
+	f.pending = nil
+}
+
+// Len returns the number of documents added so far.
+func (f *FitStream) Len() int { return f.n }
+
+// Close stops the workers, skipping the documents they have not taken yet,
+// and discards what they counted: for a reader that failed. It may be
+// called more than once, and after Finish. Add after Close does nothing.
+func (f *FitStream) Close() {
+	if f.closed {
+		return
+	}
+	f.discard.Store(true)
+	f.stop()
+}
+
+// stop closes the job queue and waits for the workers to empty it.
+func (f *FitStream) stop() {
+	f.closed = true
+	close(f.jobs)
+	f.wg.Wait()
+}
+
+// Finish waits for the workers and returns the vocabulary and count
+// matrix of the documents numbered order[0], order[1], … (distinct numbers
+// below Len; nil means all of them, in the order added), exactly as Fit
+// returns them for those texts; labels (by position in order) and
+// nClasses are as in Fit. It releases the stream.
+func (f *FitStream) Finish(order []int, labels []int, nClasses int) (*Vocabulary, *Matrix, error) {
+	return f.finish(order, labels, nClasses, true)
+}
+
+// FinishVocabulary is Finish without the count matrix, as FitVocabulary
+// is Fit without it.
+func (f *FitStream) FinishVocabulary(order []int, labels []int, nClasses int) (*Vocabulary, error) {
+	v, _, err := f.finish(order, labels, nClasses, false)
+	return v, err
+}
+
+func (f *FitStream) finish(order []int, labels []int, nClasses int, wantMatrix bool) (*Vocabulary, *Matrix, error) {
+	if f.closed {
+		return nil, nil, errors.New("vectorize: FitStream finished or closed")
+	}
+	f.flush()
+	f.stop()
+	n := f.n
+	if order != nil {
+		n = len(order)
+	}
+	labels, nClasses, err := checkFitLabels(f.s, labels, nClasses, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkFitDF(f.s, n); err != nil {
+		return nil, nil, err
+	}
+	ws, batches := f.ws, f.batches
+	f.ws, f.batches = nil, nil
+	return finishFit(f.s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix)
+}
