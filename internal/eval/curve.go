@@ -410,7 +410,7 @@ func (cfg *CurveConfig) check() error {
 // fitAndScore fits spec on the refitted training matrix and scores it on
 // the test matrix over the same vocabulary.
 func fitAndScore(Xtr *vectorize.Matrix, ytr []int, Xte *vectorize.Matrix, yte []int, classes []string, vocab *vectorize.Vocabulary, spec ModelSpec, workers int) (Run, error) {
-	m, err := train.Fit(spec.Kind, Xtr, ytr, classes, vocab, spec.Params, train.Options{Workers: workers})
+	m, err := train.Fit(spec.Kind, Xtr, ytr, classes, vocab, spec.Params, train.Options{Workers: workers, NoCalibrate: true}) // curves use decisions only
 	if err != nil {
 		return Run{}, err
 	}

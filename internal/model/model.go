@@ -61,6 +61,12 @@ type Params struct {
 	// scikit-learn's ComplementNB(norm=False) does. The default (false)
 	// normalises.
 	NoWeightNorm bool `json:"no_weight_norm,omitempty"`
+	// Temperature τ > 0 scales the scores of a Naive Bayes model: NewNB
+	// multiplies W and B by it as its last step, so that P(c|x) =
+	// softmax(τ·score) while the decisions stay those of τ = 1. train.Fit
+	// chooses it on held-out folds (train.CalibrateNB). 0, in files
+	// written before it existed, means 1.
+	Temperature float64 `json:"temperature,omitempty"`
 	// Logistic regression.
 	C         float64 `json:"c"`       // inverse regularisation strength
 	Penalty   string  `json:"penalty"` // "l2" or "l1"

@@ -50,7 +50,14 @@ import (
 // where it is 0 anyway), complement NB ignores the prior: B is 0. With
 // p.NoWeightNorm, W[d,c] = -w_cd (scikit-learn's norm=False).
 // Complement scores are not log probabilities; softmax of them is a
-// confidence ranking, not a calibrated posterior.
+// confidence ranking, not a calibrated posterior, until a temperature
+// scales them.
+//
+// Last, with τ = p.Temperature > 0, W and B are multiplied by τ (the
+// temperature scaling of Guo et al. 2017): scores, and so log-odds and
+// explanations, are τ times the above, decisions are unchanged, and
+// softmax(score) is calibrated when τ was fitted on held-out data (see
+// train.CalibrateNB).
 //
 // α = β = 0 (maximum likelihood) is exact, never NaN. A θ of 0 makes the
 // class impossible for a document holding the term (W = -Inf). A
@@ -162,6 +169,14 @@ func fitNB(kind Kind, p Params, classDocs, counts []float64, C int) (W, B []floa
 		})
 	case Complement:
 		fitComplement(W, p, counts, C, V)
+	}
+	if t := p.Temperature; t > 0 && t != 1 {
+		for i := range W {
+			W[i] *= t
+		}
+		for c := range B {
+			B[c] *= t
+		}
 	}
 	return W, B
 }
@@ -308,8 +323,10 @@ func NewLinear(kind Kind, classes []string, vocab *vectorize.Vocabulary, p Param
 // the same kind, classes (in the same order), vocabulary (terms and
 // settings) and NB parameters, into m and recomputes W and B: merging
 // models trained on the shards of a corpus gives the model trained on the
-// whole corpus. On error m is unchanged. Merge writes fresh slices: it
-// does not modify the statistics the models were built from.
+// whole corpus. The merged model keeps m's temperature (Params.Temperature
+// is not compared: it scales scores, it does not count). On error m is
+// unchanged. Merge writes fresh slices: it does not modify the statistics
+// the models were built from.
 func (m *Model) Merge(other *Model) error {
 	if m == nil || other == nil {
 		return errors.New("merge: nil model")

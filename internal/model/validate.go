@@ -23,6 +23,9 @@ func ValidateParams(k Kind, p Params, C int) error {
 		if !(p.Beta >= 0) || math.IsInf(p.Beta, 1) {
 			return fmt.Errorf("--beta must be ≥ 0, got %v", p.Beta)
 		}
+		if !(p.Temperature >= 0) || math.IsInf(p.Temperature, 1) {
+			return fmt.Errorf("--temperature must be > 0, got %v", p.Temperature)
+		}
 	}
 	switch p.Prior {
 	case "", "learned", "uniform":

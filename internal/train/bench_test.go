@@ -48,8 +48,32 @@ func benchFit(b *testing.B, kind model.Kind, edit func(p *model.Params)) {
 // multinomial features (the fit part of the ≤ 0.5 s train target).
 func BenchmarkFitMultinomial(b *testing.B) { benchFit(b, model.Multinomial, nil) }
 
-// BenchmarkFitBernoulli times the Bernoulli fit.
+// BenchmarkFitBernoulli times the Bernoulli fit: counting, model.NewNB and
+// the temperature calibration (BenchmarkCalibrateBernoulli).
 func BenchmarkFitBernoulli(b *testing.B) { benchFit(b, model.Bernoulli, nil) }
+
+// BenchmarkCalibrateComplement times the temperature calibration of the
+// default complement model: what Fit adds to counting (FitNB).
+func BenchmarkCalibrateComplement(b *testing.B) { benchCalibrate(b, model.Complement) }
+
+// BenchmarkCalibrateBernoulli times it for the default Bernoulli model.
+func BenchmarkCalibrateBernoulli(b *testing.B) { benchCalibrate(b, model.Bernoulli) }
+
+func benchCalibrate(b *testing.B, kind model.Kind) {
+	X, y, classes, vocab, p := benchData(b, kind)
+	m, err := FitNB(kind, X, y, classes, vocab, p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := calibrate(m, X, y, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(X.Rows()*b.N)/b.Elapsed().Seconds(), "docs/s")
+}
 
 // BenchmarkFitLogReg times the default logistic regression (SGD, 10 epochs;
 // the fit part of the ≤ 3 s train target).

@@ -1,9 +1,10 @@
 // Package train fits nbtext's estimators. It owns Naive Bayes fitting (one
 // counting pass for the sufficient statistics), logistic regression (the
-// objective, its parallel gradient, the L-BFGS and SGD solvers), seeds and
-// determinism, the cross-validated choice of α and C behind --alpha auto
-// and --C auto, and every default (defaults.go), chosen by cross-validation
-// on the 20 Newsgroups training split.
+// objective, its parallel gradient, the L-BFGS and SGD solvers), the
+// temperature calibration of NB probabilities, seeds and determinism, the
+// cross-validated choice of α and C behind --alpha auto and --C auto, and
+// every default (defaults.go), chosen by cross-validation on the 20
+// Newsgroups training split.
 //
 // # Conventions
 //
@@ -16,6 +17,11 @@
 //     model.NewLinear (from fitted weights). Weights are feature-major,
 //     W[t*C + c], in the optimizers too, so a non-zero of a document reads
 //     and writes C contiguous weights.
+//   - Calibration. Fit multiplies the weights and biases of complement
+//     and Bernoulli NB by a temperature τ chosen on held-out folds of the
+//     training data (CalibrateNB, DefaultCalibrate), so that softmax of
+//     the scores is a calibrated posterior; decisions do not change.
+//     FitNB returns the model as counted.
 //   - Logistic regression minimizes the mean log-loss plus ‖W‖²/(2·C·n)
 //     (L2) or ‖W‖₁/(C·n) (L1): scikit-learn's C·Σ loss + penalty divided by
 //     C·n, so C means what it means there (see FitLogReg). The bias is not
@@ -24,8 +30,9 @@
 //     never on Options.Workers or on scheduling: gradients are summed over
 //     fixed chunks in a fixed order (see objective), SGD shuffles with a
 //     PCG seeded by p.Seed and applies its updates in order, and the folds
-//     of a search come from corpus.StratifiedKFold with TuneOptions.Seed.
-//     Tests compare weights bit for bit across 1, 2 and 4 workers.
+//     of a search come from corpus.StratifiedKFold with TuneOptions.Seed
+//     (those of the NB calibration with p.Seed). Tests compare weights bit
+//     for bit across 1, 2 and 4 workers.
 //   - Parallelism. Options.Workers goroutines (0: GOMAXPROCS) compute the
 //     L-BFGS gradient and the scores of SGD mini-batches of 128 documents or
 //     more (the default SGD, one document per step, runs on one goroutine:
@@ -57,4 +64,8 @@
 //     descent training for L1-regularized log-linear models with cumulative
 //     penalty. ACL-IJCNLP.
 //   - J. Nocedal, S. Wright (2006). Numerical Optimization, ch. 7 (L-BFGS).
+//   - C. Guo, G. Pleiss, Y. Sun, K. Weinberger (2017). On calibration of
+//     modern neural networks. ICML (temperature scaling).
+//   - J. Platt (1999). Probabilistic outputs for support vector machines
+//     and comparisons to regularized likelihood methods.
 package train

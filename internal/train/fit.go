@@ -9,16 +9,45 @@ import (
 
 // Fit fits an estimator of kind on X, which must already be weighted as the
 // vocabulary's settings say (Prepare and PrepareWith do that): FitNB for
-// the Naive Bayes kinds, FitLogReg for model.LogReg. opt is used by
-// logistic regression only.
+// the Naive Bayes kinds, followed by the temperature calibration of their
+// probabilities for the kinds DefaultCalibrate names (unless
+// opt.NoCalibrate), and FitLogReg for model.LogReg. FitCalibrated also
+// returns the calibration. opt is otherwise used by logistic regression
+// only.
 func Fit(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, error) {
+	m, _, err := FitCalibrated(kind, X, y, classes, vocab, p, opt)
+	return m, err
+}
+
+// FitCalibrated is Fit, returning also the calibration of a Naive Bayes
+// model: the temperature τ chosen by CalibrateNB, which the model records
+// in Params.Temperature (so that it is saved) and by which its weights and
+// biases have been multiplied, so that its probabilities are
+// softmax(τ·score) and its decisions those of the uncalibrated model. The
+// calibration is nil when none was attempted (logistic regression, a kind
+// DefaultCalibrate leaves alone, opt.NoCalibrate, or p.Temperature > 0: a
+// given temperature, which FitNB applies as it is); it says so when it was
+// skipped (Calibration.Skipped, τ = 1).
+func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, *Calibration, error) {
 	switch {
 	case kind.IsNB():
-		return FitNB(kind, X, y, classes, vocab, p)
+		m, err := FitNB(kind, X, y, classes, vocab, p)
+		if err != nil || opt.NoCalibrate || p.Temperature > 0 || !DefaultCalibrate(kind) {
+			return m, nil, err
+		}
+		cal, err := calibrate(m, X, y, opt.workers())
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := applyTemperature(m, cal.Temperature); err != nil {
+			return nil, nil, err
+		}
+		return m, cal, nil
 	case kind == model.LogReg:
-		return FitLogReg(X, y, classes, vocab, p, opt)
+		m, err := FitLogReg(X, y, classes, vocab, p, opt)
+		return m, nil, err
 	}
-	return nil, fmt.Errorf("unknown model kind %s", kind)
+	return nil, nil, fmt.Errorf("unknown model kind %s", kind)
 }
 
 // Prepare builds a vocabulary from texts with settings s (label ids y and

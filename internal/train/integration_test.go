@@ -1,6 +1,7 @@
 package train
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -70,5 +71,51 @@ func TestDefaultsOnNewsStripped(t *testing.T) {
 	t.Logf("complement, headers/footers/quotes removed: test accuracy %.4f (floor 0.710, issue target 0.72, scikit-learn 0.694)", acc)
 	if acc < 0.710 {
 		t.Errorf("complement on stripped posts: test accuracy %.4f, below its floor 0.710", acc)
+	}
+}
+
+// TestCalibrationOnNews checks the temperature calibration of the default
+// complement and Bernoulli models (see defaults.go): the same decisions on
+// the test split as the counted models, a test log-loss far below theirs
+// (complement: ln 20, uniform probabilities; Bernoulli: 5.5,
+// overconfident) under a ceiling, and the time it adds to the fit.
+func TestCalibrationOnNews(t *testing.T) {
+	tr, te := loadNews(t)
+	y, yte := tr.LabelIDs(), te.LabelIDs()
+	for _, tc := range []struct {
+		kind    model.Kind
+		ceiling float64 // test log-loss, calibrated
+	}{
+		{model.Complement, 0.75},
+		{model.Bernoulli, 0.95},
+	} {
+		s, p := Defaults(tc.kind)
+		vocab, X, err := Prepare(tr.Texts(), y, len(tr.Labels), s, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		raw, err := Fit(tc.kind, X, y, tr.Labels, vocab, p, Options{NoCalibrate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fit := time.Since(start)
+		start = time.Now()
+		m, cal, err := FitCalibrated(tc.kind, X, y, tr.Labels, vocab, p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		both := time.Since(start)
+		Xte := PrepareWith(vocab, te.Texts(), 0)
+		llRaw, predRaw := meanLogLoss(raw, Xte, yte)
+		ll, pred := meanLogLoss(m, Xte, yte)
+		t.Logf("%-10s τ = %.4g (%d of %d folds, %d held-out documents, log-loss %.4f → %.4f); test log-loss %.4f → %.4f; fit %v, calibrated fit %v",
+			tc.kind, cal.Temperature, cal.FoldsUsed, cal.Folds, cal.Docs, cal.LogLoss1, cal.LogLoss, llRaw, ll, fit.Round(time.Millisecond), both.Round(time.Millisecond))
+		if !slices.Equal(pred, predRaw) {
+			t.Errorf("%s: calibration changed test decisions", tc.kind)
+		}
+		if !(ll <= tc.ceiling) || !(ll < llRaw) {
+			t.Errorf("%s: test log-loss %.4f calibrated, %.4f not (ceiling %.2f)", tc.kind, ll, llRaw, tc.ceiling)
+		}
 	}
 }

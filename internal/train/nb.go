@@ -44,11 +44,29 @@ func FitNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, voca
 // at FitNB, in one pass over the non-zeros of X. Sums run in row order, so
 // the result is deterministic.
 func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int) (classDocs, counts []float64, err error) {
-	C := nClasses
-	classDocs = make([]float64, C)
-	counts = make([]float64, X.Cols*C)
+	classDocs = make([]float64, nClasses)
+	counts = make([]float64, X.Cols*nClasses)
+	if err := addCounts(kind, X, y, nil, classDocs, counts); err != nil {
+		return nil, nil, err
+	}
+	return classDocs, counts, nil
+}
+
+// addCounts adds the statistics of the rows of X listed in rows (all rows
+// when rows is nil), in the order given, to classDocs and counts.
+func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classDocs, counts []float64) error {
+	C := len(classDocs)
 	presence := kind == model.Bernoulli
-	for i, c := range y {
+	n := len(rows)
+	if rows == nil {
+		n = len(y)
+	}
+	for k := 0; k < n; k++ {
+		i := k
+		if rows != nil {
+			i = rows[k]
+		}
+		c := y[i]
 		classDocs[c]++
 		ind, val := X.Row(i)
 		for j, t := range ind {
@@ -58,7 +76,7 @@ func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int) (clas
 			case v == 0:
 				continue
 			default:
-				return nil, nil, fmt.Errorf("document %d, term %d: feature value %g is not a finite non-negative number (naive bayes needs counts or non-negative weights)", i, t, v)
+				return fmt.Errorf("document %d, term %d: feature value %g is not a finite non-negative number (naive bayes needs counts or non-negative weights)", i, t, v)
 			}
 			if presence {
 				counts[int(t)*C+c]++
@@ -67,7 +85,7 @@ func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int) (clas
 			}
 		}
 	}
-	return classDocs, counts, nil
+	return nil
 }
 
 // checkData verifies that X, y, classes and vocab describe one training set:

@@ -9,8 +9,9 @@ import (
 )
 
 // Options are the run-time knobs of a fit that do not change the fitted
-// model's meaning and are therefore not saved in the model file (the
-// training parameters are model.Params).
+// model's decisions and are therefore not saved in the model file (the
+// training parameters are model.Params); NoCalibrate changes its
+// probabilities.
 type Options struct {
 	// Workers is the number of goroutines computing gradients (0: GOMAXPROCS).
 	// The fitted weights do not depend on it.
@@ -27,6 +28,11 @@ type Options struct {
 	Tol float64
 	// Eta0 is the initial SGD step size η0 (0: DefaultEta0).
 	Eta0 float64
+	// NoCalibrate turns off the temperature calibration of Naive Bayes
+	// probabilities that Fit applies by default to the kinds
+	// DefaultCalibrate names (see CalibrateNB): the model is then as
+	// counted. It changes probabilities only, never decisions.
+	NoCalibrate bool
 	// Init, when non-nil, is a logistic regression model over the same
 	// vocabulary and classes whose weights start the optimization (a warm
 	// start, as TuneMatrix does along its C grid).
