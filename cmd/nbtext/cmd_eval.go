@@ -178,8 +178,8 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts, _ := o.corpus.options(); opts.Remove != 0 {
-		settings.Remove = opts.Remove.String()
+	if settings.Remove, err = o.corpus.removeSetting(); err != nil {
+		return err
 	}
 	p, auto, err := o.fit.params(kind, c.Labels)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -28,6 +29,8 @@ type fitOptions struct {
 	epochs  int
 	batch   int
 	seed    int64
+	// temperature is NB's probability calibration τ; unset means auto.
+	temperature float64
 }
 
 func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
@@ -41,6 +44,7 @@ func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.epochs, "epochs", 0, "logreg: sgd epochs or lbfgs iterations (default: the model's)")
 	fs.IntVar(&o.batch, "batch-size", 0, "logreg sgd: mini-batch size (default: the model's)")
 	fs.Int64Var(&o.seed, "seed", 1, "random seed (sgd order, cross-validation folds)")
+	fs.Float64Var(&o.temperature, "temperature", 0, "NB: scale scores by τ so probabilities are calibrated; 1 turns calibration off (default: fitted by cross-validation for bernoulli and complement)")
 }
 
 // trainOptions are the flags of 'nbtext train'.
@@ -240,27 +244,45 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	} else if err := o.vec.apply(&settings); err != nil {
 		return err
 	}
-	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
+	remove, err := o.corpus.removeSetting()
 	if err != nil {
 		return err
 	}
-	settings.Remove = ""
-	if opts, _ := o.corpus.options(); opts.Remove != 0 {
-		settings.Remove = opts.Remove.String()
-	}
+	settings.Remove = remove
+	var (
+		c   *corpus.Corpus
+		seq []int
+		X   *vectorize.Matrix
+	)
 	if vocab != nil {
 		vocab.Settings.Remove = settings.Remove
+		if c, err = loadCorpus(s, args, &o.corpus, "train", o.global.quiet); err != nil {
+			return err
+		}
+		X = train.PrepareWith(vocab, c.Texts(), o.workers)
+	} else {
+		// Tokenize while the corpus is read: gunzip runs on one core, the
+		// tokenizer on the others.
+		fst, err := vectorize.NewFitStream(settings, o.workers)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		defer fst.Close()
+		if c, seq, err = loadCorpusStream(s, args, &o.corpus, "train", o.global.quiet, fst.Add); err != nil {
+			return err
+		}
+		if vocab, X, err = fst.Finish(seq, c.LabelIDs(), len(c.Labels)); err != nil {
+			return err
+		}
+		vocab.Weight(X)
 	}
 	texts, y := c.Texts(), c.LabelIDs()
 	p, auto, err := o.fit.params(kind, c.Labels)
 	if err != nil {
 		return err
 	}
-	var X *vectorize.Matrix
-	if vocab != nil {
-		X = train.PrepareWith(vocab, texts, o.workers)
-	} else if vocab, X, err = train.Prepare(texts, y, len(c.Labels), settings, o.workers, progress(s.Err, o.global.quiet, "tokenizing")); err != nil {
-		return err
+	if o.fit.changed("temperature") {
+		p.Temperature = o.fit.temperature
 	}
 	if auto {
 		topt := train.TuneOptions{
@@ -280,7 +302,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		writeTuning(s.Out, t)
 		p = t.Apply(p)
 	}
-	m, err := train.Fit(kind, X, y, c.Labels, vocab, p, train.Options{
+	m, cal, err := train.FitCalibrated(kind, X, y, c.Labels, vocab, p, train.Options{
 		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"),
 	})
 	if err != nil {
@@ -299,6 +321,14 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		fmt.Fprintf(s.Out, "alpha        %g\n", p.Alpha)
 	} else {
 		fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
+	}
+	switch {
+	case cal != nil && cal.Skipped != "":
+		fmt.Fprintf(s.Out, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
+	case cal != nil:
+		fmt.Fprintf(s.Out, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
+	case kind.IsNB() && p.Temperature > 0:
+		fmt.Fprintf(s.Out, "temperature  %.4g (given)\n", p.Temperature)
 	}
 	fmt.Fprintf(s.Out, "train acc    %.4f\n", acc)
 	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())

@@ -70,11 +70,23 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 	if err := o.vec.apply(&settings); err != nil {
 		return err
 	}
-	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
+	remove, err := o.corpus.removeSetting()
 	if err != nil {
 		return err
 	}
-	v, err := vectorize.FitVocabulary(c.Texts(), c.LabelIDs(), len(c.Labels), settings, o.workers, progress(s.Err, o.global.quiet, "tokenizing"))
+	settings.Remove = remove
+	// Tokenize while the corpus is read: gunzip runs on one core, the
+	// tokenizer on the others.
+	fst, err := vectorize.NewFitStream(settings, o.workers)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer fst.Close()
+	c, seq, err := loadCorpusStream(s, args, &o.corpus, "train", o.global.quiet, fst.Add)
+	if err != nil {
+		return err
+	}
+	v, err := fst.FinishVocabulary(seq, c.LabelIDs(), len(c.Labels))
 	if err != nil {
 		return err
 	}

@@ -175,3 +175,13 @@ func sortedKeys(m map[string]int) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// removeSetting returns --remove in canonical form, as vectorize.Settings
+// records it ("" for nothing removed).
+func (o *corpusOptions) removeSetting() (string, error) {
+	opts, err := o.options()
+	if err != nil {
+		return "", err
+	}
+	return opts.Remove.String(), nil
+}

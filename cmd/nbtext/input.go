@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/nbtext/nbtext/internal/corpus"
 )
@@ -11,17 +10,25 @@ import (
 // loadCorpus reads the corpus named by args (none: the cached 20 Newsgroups
 // archive, with defaultSplit when --split is not given; "-": stdin).
 func loadCorpus(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool) (*corpus.Corpus, error) {
+	c, _, err := loadCorpusStream(s, args, o, defaultSplit, quiet, nil)
+	return c, err
+}
+
+// loadCorpusStream is loadCorpus for a consumer that works while the source
+// is read (vectorize.FitStream): emit, when not nil, gets every text as it
+// is decoded, and seq maps the corpus's documents to the emit calls (see
+// corpus.ReadStream).
+func loadCorpusStream(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool, emit func(string)) (*corpus.Corpus, []int, error) {
 	opts, err := o.options()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts.Progress = progress(s.Err, quiet, "reading")
 	opts.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
 	var path string
 	if len(args) == 0 {
-		path = corpus.DefaultPath()
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("no corpus given and no 20 Newsgroups copy at %s: run scripts/fetch-20news.sh, set NBTEXT_20NEWS_TARBALL, or name a corpus", path)
+		if path, err = corpus.FindDefault(); err != nil {
+			return nil, nil, err
 		}
 		if opts.Split == "" {
 			opts.Split = defaultSplit
@@ -29,10 +36,24 @@ func loadCorpus(s streams, args []string, o *corpusOptions, defaultSplit string,
 	} else {
 		path = args[0]
 	}
-	if path == "-" {
-		return corpus.ReadFrom(s.In, "stdin", opts)
+	if path == "-" || emit == nil {
+		var c *corpus.Corpus
+		if path == "-" {
+			c, err = corpus.ReadFrom(s.In, "stdin", opts)
+		} else {
+			c, err = corpus.Read(path, opts)
+		}
+		if err != nil || emit == nil {
+			return c, nil, err
+		}
+		seq := make([]int, len(c.Docs))
+		for i, d := range c.Docs {
+			emit(d.Text)
+			seq[i] = i
+		}
+		return c, seq, nil
 	}
-	return corpus.Read(path, opts)
+	return corpus.ReadStream(path, opts, emit)
 }
 
 // note prints a one-line summary on stderr unless --quiet.
