@@ -153,7 +153,7 @@ func (tk *tokenized) restrict(rows []int, y []int, nClasses int, s vectorize.Set
 		}
 		mi := sc.mi[:V]
 		for _, t := range keep {
-			mi[t] = mutualInformation(cdf[int(t)*nClasses:int(t+1)*nClasses], classDocs, int(df[t]), n)
+			mi[t] = vectorize.MutualInformation(cdf[int(t)*nClasses:int(t+1)*nClasses], classDocs, int(df[t]), n)
 		}
 		slices.SortStableFunc(keep, func(a, b int32) int { return cmp.Compare(mi[b], mi[a]) })
 		keep = keep[:k]
@@ -178,28 +178,6 @@ func (tk *tokenized) restrict(rows []int, y []int, nClasses int, s vectorize.Set
 		return nil, err
 	}
 	return &restriction{vocab: v, newID: newID}, nil
-}
-
-// mutualInformation is vectorize.Fit's MI(t), computed the same way (same
-// operations in the same order, so that ties break identically): a term in
-// df of n documents, cdf[c] of them in class c, which holds classDocs[c].
-func mutualInformation(cdf []int32, classDocs []int, df, n int) float64 {
-	N := float64(n)
-	p1 := float64(df)
-	p0 := float64(n - df)
-	mi := 0.0
-	for c, a := range cdf {
-		nc := float64(classDocs[c])
-		if a > 0 {
-			x := float64(a)
-			mi += x * math.Log(x*N/(nc*p1))
-		}
-		if b := classDocs[c] - int(a); b > 0 {
-			x := float64(b)
-			mi += x * math.Log(x*N/(nc*p0))
-		}
-	}
-	return mi / N
 }
 
 // apply returns the rows of X (all rows when rows is nil) over the

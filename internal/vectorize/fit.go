@@ -211,7 +211,7 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 		}
 		mi := make([]float64, len(g.terms))
 		for _, id := range keep {
-			mi[id] = mutualInformation(g.cdf[int(id)*nClasses:int(id+1)*nClasses], classDocs, int(g.df[id]), n)
+			mi[id] = MutualInformation(g.cdf[int(id)*nClasses:int(id+1)*nClasses], classDocs, int(g.df[id]), n)
 		}
 		slices.SortStableFunc(keep, func(a, b int32) int { return cmp.Compare(mi[b], mi[a]) })
 		keep = keep[:k]
@@ -247,9 +247,18 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 	return v, m, nil
 }
 
-// mutualInformation returns MI(t) of Fit for a term in df of n documents,
-// cdf[c] of them in class c, which holds classDocs[c] documents.
-func mutualInformation(cdf []int32, classDocs []int, df, n int) float64 {
+// MutualInformation returns the mutual information between the presence of
+// a term and the class, as Select "mi:K" ranks terms (McCallum & Nigam
+// 1998): the term is in df of n documents, cdf[c] of them in class c, which
+// holds classDocs[c] documents.
+//
+//	MI(t) = (1/n) Σ_c Σ_{e∈{0,1}} N_ce · ln(N_ce · n / (N_c · N_e))
+//
+// with N_ce the documents of class c with (e=1) or without (e=0) the term
+// and N_e the documents with or without it; empty cells contribute 0.
+// Callers that restrict a vocabulary themselves (eval's learning curves)
+// use it so that ties break exactly as Fit's do.
+func MutualInformation(cdf []int32, classDocs []int, df, n int) float64 {
 	N := float64(n)
 	p1 := float64(df)
 	p0 := float64(n - df)

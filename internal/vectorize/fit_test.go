@@ -142,7 +142,7 @@ func TestMutualInformation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		df := int(tt.cdf[0] + tt.cdf[1])
-		if got := mutualInformation(tt.cdf, classDocs, df, 4); math.Abs(got-tt.want) > 1e-12 {
+		if got := MutualInformation(tt.cdf, classDocs, df, 4); math.Abs(got-tt.want) > 1e-12 {
 			t.Errorf("MI(%s) = %.15g, want %.15g", tt.name, got, tt.want)
 		}
 	}
