@@ -470,10 +470,9 @@ func (c *cursor) f64s(n int) []float64 {
 	return xs
 }
 
-// decodePayload decodes and validates a version 1 payload whose checksum
-// matched.
-func decodePayload(kind Kind, payload []byte) (*Model, error) {
-	c := &cursor{b: payload, ok: true}
+// decodeHeader reads the JSON header that opens every payload version and
+// checks what does not depend on the version.
+func decodeHeader(c *cursor, kind Kind) (*fileHeader, error) {
 	hj := c.next(uint64(c.u32()))
 	if !c.ok {
 		return nil, errors.New("header length exceeds the payload")
@@ -482,8 +481,7 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 	if err := json.Unmarshal(hj, &h); err != nil {
 		return nil, fmt.Errorf("header: %v", err)
 	}
-	C := len(h.Classes)
-	if C == 0 {
+	if len(h.Classes) == 0 {
 		return nil, errors.New("no classes")
 	}
 	if h.Terms < 0 || h.NDocs < 0 {
@@ -492,6 +490,18 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 	if h.Stats != kind.IsNB() {
 		return nil, fmt.Errorf("%s model with stats = %v", kind, h.Stats)
 	}
+	return &h, nil
+}
+
+// decodePayload decodes and validates a version 1 payload whose checksum
+// matched.
+func decodePayload(kind Kind, payload []byte) (*Model, error) {
+	c := &cursor{b: payload, ok: true}
+	h, err := decodeHeader(c, kind)
+	if err != nil {
+		return nil, err
+	}
+	C := len(h.Classes)
 	// Check the section sizes against what is left before allocating.
 	V, rest := uint64(h.Terms), uint64(len(c.b))
 	if rest < 8 {
@@ -572,24 +582,11 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 // by the code of NewNB.
 func decodePayloadV2(kind Kind, payload []byte) (*Model, error) {
 	c := &cursor{b: payload, ok: true}
-	hj := c.next(uint64(c.u32()))
-	if !c.ok {
-		return nil, errors.New("header length exceeds the payload")
-	}
-	var h fileHeader
-	if err := json.Unmarshal(hj, &h); err != nil {
-		return nil, fmt.Errorf("header: %v", err)
+	h, err := decodeHeader(c, kind)
+	if err != nil {
+		return nil, err
 	}
 	C := len(h.Classes)
-	if C == 0 {
-		return nil, errors.New("no classes")
-	}
-	if h.Terms < 0 || h.NDocs < 0 {
-		return nil, fmt.Errorf("header: %d terms, %d documents", h.Terms, h.NDocs)
-	}
-	if h.Stats != kind.IsNB() {
-		return nil, fmt.Errorf("%s model with stats = %v", kind, h.Stats)
-	}
 	// Check the sizes against what is left before allocating.
 	V, uC := uint64(h.Terms), uint64(C)
 	tb := c.u64()
