@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
@@ -108,22 +109,36 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	if o.cv > 0 {
 		return runCV(s, args, o)
 	}
-	m, err := model.Load(o.model)
-	if err != nil {
-		return withCode(exitBadModel, err)
+	// The model loads while the corpus is read: from the archive, the
+	// train split comes first and is decompressed before the first test
+	// document, by when the model is ready. Unless --remove is given, the
+	// corpus is then read as is and the scorer strips as the model says.
+	co := o.corpus
+	strip := !co.changedRemove()
+	if strip {
+		co.remove = ""
 	}
-	if !o.corpus.changedRemove() && m.Vocab != nil {
-		o.corpus.remove = m.Vocab.Settings.Remove
+	ms := loadScorer(o.model, o.workers, strip)
+	defer ms.close()
+	if len(args) == 1 && args[0] == "-" {
+		// A bad model is reported before waiting for standard input.
+		if _, err := ms.wait(); err != nil {
+			return err
+		}
 	}
-	c, err := loadCorpus(s, args, &o.corpus, "test", o.global.quiet)
+	c, seq, readErr := loadCorpusStream(s, args, &co, "test", o.global.quiet, ms.add)
+	ss, err := ms.wait()
 	if err != nil {
-		return err
+		return err // a bad model file first, as when it loaded first
+	}
+	if readErr != nil {
+		return readErr
 	}
 	labels := make([]string, len(c.Docs))
 	for i, d := range c.Docs {
 		labels[i] = d.Label
 	}
-	r, err := eval.EvaluateTexts(m, c.Texts(), labels, eval.Options{TopK: o.topK}, o.workers)
+	r, err := ss.Finish(seq, labels, eval.Options{TopK: o.topK})
 	if err != nil {
 		return err
 	}
@@ -135,6 +150,63 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 		note(s.Err, false, "nbtext: warning: %d documents have labels the model does not know (counted as errors): %s", r.UnknownN(), unknownList(r.Unknown))
 	}
 	return gateCode(o.gates.Check(r))
+}
+
+// modelScorer loads a model file on its own goroutine and then scores the
+// texts handed to add with an eval.StreamScorer.
+type modelScorer struct {
+	done chan struct{} // closed when ss or err is set
+	ss   *eval.StreamScorer
+	err  error
+}
+
+// loadScorer starts loading the model file path for a StreamScorer on
+// workers goroutines; with strip, the scorer strips the texts as the
+// model's vocabulary settings say (for a corpus read without --remove).
+func loadScorer(path string, workers int, strip bool) *modelScorer {
+	ms := &modelScorer{done: make(chan struct{})}
+	go func() {
+		defer close(ms.done)
+		m, err := model.Load(path)
+		if err != nil {
+			ms.err = withCode(exitBadModel, err)
+			return
+		}
+		var rm corpus.Remove
+		if strip {
+			if rm, err = corpus.ParseRemove(m.Vocab.Settings.Remove); err != nil {
+				ms.err = usageErrorf("--remove: %v", err)
+				return
+			}
+		}
+		if ms.ss, err = eval.NewStreamScorer(m, workers, rm); err != nil {
+			ms.err = withCode(exitBadModel, fmt.Errorf("%s: %w", path, err))
+		}
+	}()
+	return ms
+}
+
+// add scores the next text, once the model is loaded; it drops the texts
+// when the model failed to load.
+func (ms *modelScorer) add(text string) {
+	<-ms.done
+	if ms.ss != nil {
+		ms.ss.Add(text)
+	}
+}
+
+// wait returns the scorer once the model is loaded, or why it failed.
+func (ms *modelScorer) wait() (*eval.StreamScorer, error) {
+	<-ms.done
+	return ms.ss, ms.err
+}
+
+// close stops the scorer's workers (after Finish, it does nothing).
+func (ms *modelScorer) close() {
+	<-ms.done
+	if ms.ss != nil {
+		ms.ss.Close()
+	}
 }
 
 func writeReport(w io.Writer, format string, r *eval.Report, wo eval.WriteOptions) error {

@@ -45,21 +45,38 @@ func Score(m *model.Model, X *vectorize.Matrix, workers int, wantProbs bool) (pr
 // (labels the model does not know are counted as errors; see Report).
 // Log-loss is always computed; opt.TopK adds top-k accuracy.
 func EvaluateModel(m *model.Model, X *vectorize.Matrix, labels []string, opt Options, workers int) (*Report, error) {
-	if X.Rows() != len(labels) {
-		return nil, fmt.Errorf("%d documents but %d labels", X.Rows(), len(labels))
+	if err := checkLabels(X.Rows(), labels); err != nil {
+		return nil, err
+	}
+	pred, lp := Score(m, X, workers, true)
+	return evaluateScored(m, labels, pred, lp, opt)
+}
+
+// checkLabels checks that there are n labels and none is empty.
+func checkLabels(n int, labels []string) error {
+	if n != len(labels) {
+		return fmt.Errorf("%d documents but %d labels", n, len(labels))
 	}
 	for i, l := range labels {
 		if l == "" {
-			return nil, fmt.Errorf("document %d has no label: evaluation needs a labelled corpus", i+1)
+			return fmt.Errorf("document %d has no label: evaluation needs a labelled corpus", i+1)
 		}
 	}
+	return nil
+}
+
+// evaluateScored evaluates m's predictions pred and class log-probabilities
+// logProb (row-major n×C) against labels, the documents' label names: the
+// last step of EvaluateModel and StreamScorer.Finish.
+func evaluateScored(m *model.Model, labels []string, pred []int, logProb []float64, opt Options) (*Report, error) {
 	truth, unknown := MapLabels(m.Classes, labels)
-	pred, lp := Score(m, X, workers, true)
-	return Evaluate(Input{Classes: m.Classes, Unknown: unknown, Truth: truth, Pred: pred, LogProb: lp}, opt)
+	return Evaluate(Input{Classes: m.Classes, Unknown: unknown, Truth: truth, Pred: pred, LogProb: logProb}, opt)
 }
 
 // EvaluateTexts tokenizes and weighs texts with m's vocabulary
-// (train.PrepareWith) and evaluates them as EvaluateModel does.
+// (train.PrepareWith) and evaluates them as EvaluateModel does. For texts
+// that arrive while a reader decodes them, StreamScorer gives the same
+// Report and overlaps the scoring with the reading.
 func EvaluateTexts(m *model.Model, texts, labels []string, opt Options, workers int) (*Report, error) {
 	X := train.PrepareWith(m.Vocab, texts, workers)
 	return EvaluateModel(m, X, labels, opt, workers)
