@@ -30,6 +30,7 @@ type compareOptions struct {
 	csv     string
 	alpha   float64
 	c       float64
+	minDF   int
 	workers int
 }
 
@@ -48,6 +49,7 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.csv, "csv", "", "write one row per (model, size, repeat) to FILE.csv")
 	fs.Float64Var(&o.alpha, "alpha", 0, "NB smoothing for every NB model (α = β for Bernoulli) instead of each model's default (e.g. 1: Laplace, as McCallum & Nigam)")
 	fs.Float64Var(&o.c, "C", 0, "logreg inverse regularisation strength instead of its default")
+	fs.IntVar(&o.minDF, "min-df", 1, "every model keeps the terms in at least this many documents of its subset (the same rule for all, so the curves compare models, not pruning)")
 	fs.IntVar(&o.workers, "workers", 0, "fits run at once (0: one per core); results do not depend on it")
 }
 
@@ -92,6 +94,9 @@ func (o *compareOptions) validate() error {
 	}
 	if o.changed("C") && !(o.c > 0) {
 		return usageErrorf("--C must be > 0, got %g", o.c)
+	}
+	if o.minDF < 1 {
+		return usageErrorf("--min-df must be ≥ 1, got %d", o.minDF)
 	}
 	if o.repeats < 1 {
 		return usageErrorf("--repeats must be ≥ 1, got %d", o.repeats)
@@ -155,6 +160,7 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 			rm, _ := corpus.ParseRemove(o.corpus.remove)
 			spec.Settings.Remove = rm.String()
 		}
+		spec.Settings.MinDF = o.minDF
 		if kind.IsNB() && o.changed("alpha") {
 			spec.Params.Alpha = o.alpha
 			if kind == model.Bernoulli {
