@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/nbtext
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
-BENCHTIME ?= 5x
+BENCHTIME ?= 1s
 
 # The integration tests, benchmarks and the demo use the real 20 Newsgroups
 # archive. When a copy sits in ../shared/data (as on CI) and the caller has not
