@@ -222,18 +222,7 @@ func TestEvalExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := nbtext(t, tt.stdin, tt.args...)
-			if r.code != tt.code {
-				t.Fatalf("exit %d, want %d; stderr: %s", r.code, tt.code, r.err)
-			}
-			for _, want := range tt.err {
-				if !strings.Contains(r.err, want) {
-					t.Errorf("stderr %q does not mention %q", r.err, want)
-				}
-			}
-			if strings.Contains(r.err, "goroutine") || strings.Contains(r.err, "panic") {
-				t.Errorf("stack trace on stderr: %s", r.err)
-			}
+			check(t, nbtext(t, tt.stdin, tt.args...), tt.code, tt.err...)
 		})
 	}
 }

@@ -57,3 +57,20 @@ func isolate(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 }
+
+// check asserts an invocation's exit code, that stderr mentions each of
+// want, and that no stack trace reached the user.
+func check(t *testing.T, r result, code int, want ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d; stderr: %s", r.code, code, r.err)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.err, w) {
+			t.Errorf("stderr %q does not mention %q", r.err, w)
+		}
+	}
+	if strings.Contains(r.err, "goroutine") || strings.Contains(r.err, "panic") {
+		t.Errorf("stack trace on stderr: %s", r.err)
+	}
+}

@@ -39,16 +39,7 @@ func TestExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := nbtext(t, "", tt.args...)
-			if r.code != tt.code {
-				t.Fatalf("exit %d, want %d; stderr: %s", r.code, tt.code, r.err)
-			}
-			if !strings.Contains(r.err, tt.err) {
-				t.Errorf("stderr %q does not mention %q", r.err, tt.err)
-			}
-			if strings.Contains(r.err, "goroutine") || strings.Contains(r.err, "panic") {
-				t.Errorf("stack trace on stderr: %s", r.err)
-			}
+			check(t, nbtext(t, "", tt.args...), tt.code, tt.err)
 		})
 	}
 }
