@@ -444,6 +444,21 @@ func (c *cursor) next(n uint64) []byte {
 	return p
 }
 
+// term reads term number i of a terms section: a uvarint length, then the
+// bytes.
+func (c *cursor) term(i int) (string, error) {
+	l, k := binary.Uvarint(c.b)
+	if k <= 0 {
+		return "", fmt.Errorf("term %d: bad length", i)
+	}
+	c.b = c.b[k:]
+	p := c.next(l)
+	if !c.ok {
+		return "", fmt.Errorf("term %d: length %d exceeds the terms section", i, l)
+	}
+	return string(p), nil
+}
+
 func (c *cursor) u32() uint32 {
 	if p := c.next(4); p != nil {
 		return binary.LittleEndian.Uint32(p)
@@ -528,16 +543,11 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 	tc := &cursor{b: c.next(tb), ok: true}
 	terms := make([]string, V)
 	for i := range terms {
-		l, k := binary.Uvarint(tc.b)
-		if k <= 0 {
-			return nil, fmt.Errorf("term %d: bad length", i)
+		t, err := tc.term(i)
+		if err != nil {
+			return nil, err
 		}
-		tc.b = tc.b[k:]
-		p := tc.next(l)
-		if !tc.ok {
-			return nil, fmt.Errorf("term %d: length %d exceeds the terms section", i, l)
-		}
-		terms[i] = string(p)
+		terms[i] = t
 	}
 	if len(tc.b) != 0 {
 		return nil, fmt.Errorf("%d bytes after the last term", len(tc.b))
@@ -614,16 +624,11 @@ func decodePayloadV2(kind Kind, payload []byte) (*Model, error) {
 	df := make([]int32, V)
 	cf := make([]int64, V)
 	for i := range terms {
-		l, k := binary.Uvarint(tc.b)
-		if k <= 0 {
-			return nil, fmt.Errorf("term %d: bad length", i)
+		t, err := tc.term(i)
+		if err != nil {
+			return nil, err
 		}
-		tc.b = tc.b[k:]
-		p := tc.next(l)
-		if !tc.ok {
-			return nil, fmt.Errorf("term %d: length %d exceeds the terms section", i, l)
-		}
-		terms[i] = string(p)
+		terms[i] = t
 		d, k := binary.Varint(tc.b)
 		if k <= 0 || d != int64(int32(d)) {
 			return nil, fmt.Errorf("term %d: bad document frequency", i)
