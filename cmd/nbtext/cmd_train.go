@@ -250,33 +250,23 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	}
 	settings.Remove = remove
 	var (
-		c   *corpus.Corpus
-		seq []int
-		X   *vectorize.Matrix
+		c *corpus.Corpus
+		y []int
+		X *vectorize.Matrix
 	)
 	if vocab != nil {
 		vocab.Settings.Remove = settings.Remove
 		if c, err = loadCorpus(s, args, &o.corpus, "train", o.global.quiet); err != nil {
 			return err
 		}
+		y = c.LabelIDs()
 		X = train.PrepareWith(vocab, c.Texts(), o.workers)
 	} else {
-		// Tokenize while the corpus is read: gunzip runs on one core, the
-		// tokenizer on the others.
-		fst, err := vectorize.NewFitStream(settings, o.workers)
-		if err != nil {
-			return withCode(exitUsage, err)
-		}
-		defer fst.Close()
-		if c, seq, err = loadCorpusStream(s, args, &o.corpus, "train", o.global.quiet, fst.Add); err != nil {
-			return err
-		}
-		if vocab, X, err = fst.Finish(seq, c.LabelIDs(), len(c.Labels)); err != nil {
+		if c, y, vocab, X, err = fitCorpus(s, args, &o.corpus, settings, o.workers, o.global.quiet, true); err != nil {
 			return err
 		}
 		vocab.Weight(X)
 	}
-	texts, y := c.Texts(), c.LabelIDs()
 	p, auto, err := o.fit.params(kind, c.Labels)
 	if err != nil {
 		return err
@@ -292,7 +282,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		var t *train.Tuning
 		if settings.Select != "" && o.vocab == "" {
 			// Supervised selection must be redone inside each fold.
-			t, err = train.Tune(kind, texts, y, c.Labels, settings, p, topt)
+			t, err = train.Tune(kind, c.Texts(), y, c.Labels, settings, p, topt)
 		} else {
 			t, err = train.TuneMatrix(kind, X, y, c.Labels, vocab, p, topt)
 		}
@@ -314,7 +304,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		return err
 	}
 	fmt.Fprintf(s.Out, "model        %s -> %s\n", kind, o.output)
-	fmt.Fprintf(s.Out, "documents    %d\n", len(texts))
+	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
 	fmt.Fprintf(s.Out, "classes      %d\n", len(c.Labels))
 	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
 	if kind.IsNB() {

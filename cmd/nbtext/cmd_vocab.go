@@ -75,18 +75,7 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 		return err
 	}
 	settings.Remove = remove
-	// Tokenize while the corpus is read: gunzip runs on one core, the
-	// tokenizer on the others.
-	fst, err := vectorize.NewFitStream(settings, o.workers)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	defer fst.Close()
-	c, seq, err := loadCorpusStream(s, args, &o.corpus, "train", o.global.quiet, fst.Add)
-	if err != nil {
-		return err
-	}
-	v, err := fst.FinishVocabulary(seq, c.LabelIDs(), len(c.Labels))
+	c, _, v, _, err := fitCorpus(s, args, &o.corpus, settings, o.workers, o.global.quiet, false)
 	if err != nil {
 		return err
 	}

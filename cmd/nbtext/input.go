@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // loadCorpus reads the corpus named by args (none: the cached 20 Newsgroups
@@ -54,6 +55,30 @@ func loadCorpusStream(s streams, args []string, o *corpusOptions, defaultSplit s
 		return c, seq, nil
 	}
 	return corpus.ReadStream(path, opts, emit)
+}
+
+// fitCorpus reads the corpus while fitting a vocabulary with settings on
+// it: vectorize.FitStream tokenizes the texts as corpus.ReadStream decodes
+// them, so gunzip runs on one core and the tokenizer on the others. It
+// returns the corpus, its label ids, the vocabulary and, with wantMatrix,
+// the count matrix of the corpus (nil otherwise).
+func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Settings, workers int, quiet, wantMatrix bool) (*corpus.Corpus, []int, *vectorize.Vocabulary, *vectorize.Matrix, error) {
+	fst, err := vectorize.NewFitStream(settings, workers)
+	if err != nil {
+		return nil, nil, nil, nil, withCode(exitUsage, err)
+	}
+	defer fst.Close()
+	c, seq, err := loadCorpusStream(s, args, o, "train", quiet, fst.Add)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	y := c.LabelIDs()
+	if !wantMatrix {
+		v, err := fst.FinishVocabulary(seq, y, len(c.Labels))
+		return c, y, v, nil, err
+	}
+	v, X, err := fst.Finish(seq, y, len(c.Labels))
+	return c, y, v, X, err
 }
 
 // note prints a one-line summary on stderr unless --quiet.
