@@ -485,6 +485,20 @@ func (c *cursor) f64s(n int) []float64 {
 	return xs
 }
 
+// model returns the Model the header describes, with its vocabulary built
+// from the decoded terms and frequencies and no weights yet.
+func (h *fileHeader) model(kind Kind, terms []string, df []int32, cf []int64) (*Model, error) {
+	vocab, err := vectorize.NewVocabulary(h.Settings, terms, df, cf, h.NDocs)
+	if err != nil {
+		return nil, err
+	}
+	return &Model{
+		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
+		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
+		Binary: h.Binary,
+	}, nil
+}
+
 // decodeHeader reads the JSON header that opens every payload version and
 // checks what does not depend on the version.
 func decodeHeader(c *cursor, kind Kind) (*fileHeader, error) {
@@ -562,14 +576,9 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 	for i := range cf {
 		cf[i] = int64(binary.LittleEndian.Uint64(p[8*i:]))
 	}
-	vocab, err := vectorize.NewVocabulary(h.Settings, terms, df, cf, h.NDocs)
+	m, err := h.model(kind, terms, df, cf)
 	if err != nil {
 		return nil, err
-	}
-	m := &Model{
-		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
-		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
-		Binary: h.Binary,
 	}
 	m.W = c.f64s(int(V) * C)
 	m.B = c.f64s(C)
@@ -644,14 +653,9 @@ func decodePayloadV2(kind Kind, payload []byte) (*Model, error) {
 	if len(tc.b) != 0 {
 		return nil, fmt.Errorf("%d bytes after the last term", len(tc.b))
 	}
-	vocab, err := vectorize.NewVocabulary(h.Settings, terms, df, cf, h.NDocs)
+	m, err := h.model(kind, terms, df, cf)
 	if err != nil {
 		return nil, err
-	}
-	m := &Model{
-		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
-		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
-		Binary: h.Binary,
 	}
 	if !h.Stats {
 		m.W = c.f64s(int(V) * C)
