@@ -5,9 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -186,14 +184,7 @@ func TestEvalSources(t *testing.T) {
 func TestEvalExitCodes(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
-	good := savePredictModel(t, dir)
-	b, err := os.ReadFile(good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	flipped := slices.Clone(b)
-	flipped[len(flipped)/2] ^= 0x10
-	corrupt := writeFile(t, dir, "corrupt.nbm", string(flipped))
+	good, corrupt, _ := damagedModels(t, dir)
 	missing := filepath.Join(dir, "missing.nbm")
 	tsv := writeFile(t, dir, "c.tsv", toyTSV)
 	noCorpus := filepath.Join(dir, "nope.tsv")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,4 +74,21 @@ func check(t *testing.T, r result, code int, want ...string) {
 	if strings.Contains(r.err, "goroutine") || strings.Contains(r.err, "panic") {
 		t.Errorf("stack trace on stderr: %s", r.err)
 	}
+}
+
+// damagedModels saves a good model under dir and, beside it, copies with a
+// byte in the middle flipped and with the last 40 bytes cut: the paths of
+// the good, corrupt and truncated files.
+func damagedModels(t *testing.T, dir string) (good, corrupt, cut string) {
+	t.Helper()
+	good = savePredictModel(t, dir)
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := slices.Clone(b)
+	flipped[len(flipped)/2] ^= 0x10
+	corrupt = writeFile(t, dir, "corrupt.nbm", string(flipped))
+	cut = writeFile(t, dir, "cut.nbm", string(b[:len(b)-40]))
+	return good, corrupt, cut
 }

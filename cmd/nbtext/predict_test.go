@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -62,15 +61,7 @@ func savePredictModel(t *testing.T, dir string) string {
 func TestPredictExitCodes(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
-	good := savePredictModel(t, dir)
-	b, err := os.ReadFile(good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	flipped := slices.Clone(b)
-	flipped[len(flipped)/2] ^= 0x10
-	corrupt := writeFile(t, dir, "corrupt.nbm", string(flipped))
-	cut := writeFile(t, dir, "cut.nbm", string(b[:len(b)-40]))
+	good, corrupt, cut := damagedModels(t, dir)
 	text := writeFile(t, dir, "notes.txt", "crypt\tthis is a corpus, not a model\n")
 	empty := writeFile(t, dir, "empty.nbm", "")
 	missing := filepath.Join(dir, "missing.nbm")
