@@ -60,24 +60,7 @@ func TestIntegrationCryptGraphics(t *testing.T) {
 	cfg := newsSplits(t, []string{"sci.crypt", "comp.graphics"})
 	cfg.Models = specs(model.Bernoulli, model.Multinomial, model.LogReg)
 	cfg.Metric = MetricErrors
-	start := time.Now()
-	res, err := LearningCurve(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("learning curve in %v", time.Since(start))
-	var b bytes.Buffer
-	res.WriteTable(&b)
-	t.Logf("\n%s", b.String())
-	dir := os.Getenv("NBTEXT_PLOT_DIR") // keep the figures to look at them
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	for _, f := range []string{"crypt_graphics.png", "crypt_graphics.svg"} {
-		if err := PlotCurves(res, filepath.Join(dir, f), ""); err != nil {
-			t.Fatal(err)
-		}
-	}
+	res := runCurve(t, cfg, "learning curve", "crypt_graphics.png", "crypt_graphics.svg")
 	var csv bytes.Buffer
 	res.WriteCSV(&csv)
 	back, err := ReadCurveCSV(&csv)
@@ -102,22 +85,7 @@ func TestIntegrationVocab(t *testing.T) {
 	cfg := newsSplits(t, nil)
 	cfg.Models = specs(model.Bernoulli, model.Multinomial)
 	cfg.Vary, cfg.Metric = VaryVocab, MetricAccuracy
-	start := time.Now()
-	res, err := LearningCurve(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("vocabulary curve in %v", time.Since(start))
-	var b bytes.Buffer
-	res.WriteTable(&b)
-	t.Logf("\n%s", b.String())
-	dir := os.Getenv("NBTEXT_PLOT_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	if err := PlotCurves(res, filepath.Join(dir, "vocab.png"), ""); err != nil {
-		t.Fatal(err)
-	}
+	runCurve(t, cfg, "vocabulary curve", "vocab.png")
 }
 
 // TestIntegrationEvalAndCV trains multinomial NB on the train split and
@@ -173,15 +141,7 @@ func TestIntegrationAll20(t *testing.T) {
 	cfg := newsSplits(t, nil)
 	cfg.Models = specs(model.Bernoulli, model.Multinomial, model.LogReg)
 	cfg.Sizes = []int{100, 200, 500, 1000, 2000, 5000, 10000, len(cfg.TrainTexts)}
-	start := time.Now()
-	res, err := LearningCurve(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("learning curve in %v", time.Since(start))
-	var b bytes.Buffer
-	res.WriteTable(&b)
-	t.Logf("\n%s", b.String())
+	runCurve(t, cfg, "learning curve")
 }
 
 // BenchmarkLearningCurveCryptGraphics times the lecture's experiment
@@ -198,4 +158,30 @@ func BenchmarkLearningCurveCryptGraphics(b *testing.B) {
 		}
 	}
 	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/curve")
+}
+
+// runCurve runs cfg, logs its time and table, and draws it to each of
+// plots in $NBTEXT_PLOT_DIR (to keep the figures and look at them) or a
+// temporary folder.
+func runCurve(t *testing.T, cfg CurveConfig, what string, plots ...string) *CurveResult {
+	t.Helper()
+	start := time.Now()
+	res, err := LearningCurve(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s in %v", what, time.Since(start))
+	var b bytes.Buffer
+	res.WriteTable(&b)
+	t.Logf("\n%s", b.String())
+	dir := os.Getenv("NBTEXT_PLOT_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	for _, f := range plots {
+		if err := PlotCurves(res, filepath.Join(dir, f), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return res
 }
