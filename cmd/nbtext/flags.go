@@ -63,6 +63,7 @@ type vectorizeOptions struct {
 	weighting   string
 	sublinear   bool
 	norm        string
+	fields      string
 }
 
 func (o *vectorizeOptions) AddFlags(fs *pflag.FlagSet) {
@@ -96,6 +97,11 @@ func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 	fs.StringVar(&o.weighting, "weighting", d.Weighting, wHelp)
 	fs.BoolVar(&o.sublinear, "sublinear-tf", d.Sublinear, sHelp)
 	fs.StringVar(&o.norm, "norm", d.Norm, nHelp)
+	fHelp := "header fields whose words also count as terms of their own, NAME[:WEIGHT],... (e.g. subject:2; none to turn off)"
+	if perModel {
+		fHelp += " (default: the model's)"
+	}
+	fs.StringVar(&o.fields, "fields", d.Fields, fHelp)
 }
 
 // apply overrides the fields of s whose flags were set, then validates.
@@ -134,6 +140,12 @@ func (o *vectorizeOptions) apply(s *vectorize.Settings) error {
 	}
 	if changed("norm") {
 		s.Norm = o.norm
+	}
+	if changed("fields") {
+		s.Fields = o.fields
+		if strings.EqualFold(strings.TrimSpace(s.Fields), "none") {
+			s.Fields = ""
+		}
 	}
 	if err := s.Validate(); err != nil {
 		return &codedError{exitUsage, err}

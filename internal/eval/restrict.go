@@ -31,17 +31,19 @@ type tokKey struct {
 	lower      bool
 	stop       string
 	nmin, nmax int
+	fields     string
+	remove     string
 }
 
 func keyOf(s vectorize.Settings) tokKey {
-	return tokKey{s.Lowercase, s.StopWords, s.NGramMin, s.NGramMax}
+	return tokKey{s.Lowercase, s.StopWords, s.NGramMin, s.NGramMax, s.Fields, s.Remove}
 }
 
 // baseSettings returns the unpruned count settings that tokenize as s does.
 func baseSettings(s vectorize.Settings) vectorize.Settings {
 	return vectorize.Settings{
 		Lowercase: s.Lowercase, StopWords: s.StopWords, NGramMin: s.NGramMin, NGramMax: s.NGramMax,
-		MinDF: 1, MaxDF: 1, Weighting: "count", Norm: "none",
+		Fields: s.Fields, Remove: s.Remove, MinDF: 1, MaxDF: 1, Weighting: "count", Norm: "none",
 	}
 }
 

@@ -3,6 +3,7 @@ package eval
 import (
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/corpus"
@@ -15,6 +16,10 @@ import (
 // the subset's texts gives (train.Prepare / train.PrepareWith).
 func TestRestrictMatchesFit(t *testing.T) {
 	texts, y, classes := synthCorpus(3, 60, 1)
+	for i, text := range texts {
+		// A header whose subject repeats the first words, for "fields".
+		texts[i] = "Subject: " + strings.Join(strings.Fields(text)[:3], " ") + "\n\n" + text
+	}
 	C := len(classes)
 	base := vectorize.DefaultSettings()
 	variants := map[string]func(*vectorize.Settings){
@@ -26,16 +31,17 @@ func TestRestrictMatchesFit(t *testing.T) {
 		"max_features": func(s *vectorize.Settings) { s.MaxFeatures = 25 },
 		"mi:12":        func(s *vectorize.Settings) { s.Select = "mi:12"; s.Weighting = "binary" },
 		"all pruning":  func(s *vectorize.Settings) { s.MinDF, s.MaxDF, s.MaxFeatures, s.Select = 2, 0.5, 60, "mi:30" },
+		"fields":       func(s *vectorize.Settings) { s.Fields, s.MinDF, s.StopWords = "subject:2", 2, "english" },
 	}
-	tk, _, err := tokenize(texts, base, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := newScratch(len(tk.terms))
 	rng := rand.New(rand.NewPCG(3, 4))
 	for name, mod := range variants {
 		s := base
 		mod(&s)
+		tk, _, err := tokenize(texts, s, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := newScratch(len(tk.terms))
 		for _, m := range []int{15, 40, len(texts)} {
 			rows := corpus.StratifiedSubset(y, m, rng)
 			held := corpus.Complement(len(texts), rows)

@@ -1,12 +1,12 @@
 // Package vectorize turns text into sparse rows of term counts or weights.
 //
-// It owns the tokenizer, word n-grams, the English stop word list, the
-// vocabulary (building, pruning by document frequency, selection by mutual
-// information with the class, and its file), the binary, count and tf-idf
-// weightings, and the sparse row type (Matrix) that the training and
-// scoring hot paths read. It knows nothing of corpora, file formats of
-// documents or models, and uses labels only for mutual-information
-// selection.
+// It owns the tokenizer, word n-grams, header field terms, the English stop
+// word list, the vocabulary (building, pruning by document frequency,
+// selection by mutual information with the class, and its file), the
+// binary, count and tf-idf weightings, and the sparse row type (Matrix)
+// that the training and scoring hot paths read. It knows nothing of
+// corpora, file formats of documents or models, and uses labels only for
+// mutual-information selection.
 //
 // # Tokens
 //
@@ -33,6 +33,19 @@
 // start with the stop words, whose ids are then skipped, and a Vectorizer
 // over a vocabulary that holds no stop word lets the vocabulary lookup drop
 // them as unknown terms. Tokenizer.Terms always removes them itself.
+//
+// # Field terms
+//
+// Settings.Fields ("subject:2") names header fields whose words also become
+// terms of their own. When a document opens with a header block, as mail
+// and news posts do (lines "Name: value", continued on lines that start
+// with white space, up to the first empty line), each word w of a named
+// field's value, tokenized as the text is, adds the term "name:w" Weight
+// times, after the document's other terms. Stop words are kept there
+// ("subject:re" marks a reply), and the words still count as plain terms
+// of the text too. A ':' never occurs in a token, so field terms cannot
+// collide with the text's own. Only the head of a long document (one
+// over 1 MiB is tokenized in pieces) is searched for the header block.
 //
 // # Vocabulary
 //
@@ -89,7 +102,8 @@
 // values). Other '#' lines are comments. Then the header line
 // "term<TAB>df<TAB>cf" and one line per term, sorted by df descending, then
 // by term ascending. Terms never hold a tab, a newline or a leading '#'
-// (they are runs of word characters, joined by spaces for n-grams). The
+// (they are runs of word characters, joined by spaces for n-grams, or
+// prefixed by a field name and ':'). The
 // file order is not the id order: ids are the ascending term order, and
 // ReadTSV renumbers accordingly. Read errors name the file and line:
 // "vocab.tsv:17: df must be a whole number in 0..11314 (the documents), got "x"".

@@ -412,11 +412,11 @@ func (w *fitWorker) add(text string) {
 	w.doc++
 	start := len(w.cur.ids)
 	if w.tok.nmax > 1 || len(text) <= longDocument {
-		w.count(text, start)
+		w.count(text, start, true)
 	} else {
 		for i := 0; i < len(text); {
 			j := nextPiece(text, i)
-			w.count(text[i:j], start)
+			w.count(text[i:j], start, i == 0)
 			i = j
 		}
 	}
@@ -424,16 +424,16 @@ func (w *fitWorker) add(text string) {
 }
 
 // count adds the terms of text to the current document's row, which
-// starts at w.cur.ids[start].
-func (w *fitWorker) count(text string, start int) {
+// starts at w.cur.ids[start]; head says whether text opens the document.
+func (w *fitWorker) count(text string, start int, head bool) {
 	t := w.table
 	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
 	doc := w.doc
 	var terms []string
 	if w.nstop > 0 {
-		terms = w.tok.words(text) // stop words are dropped below
+		terms = w.tok.words(text, head) // stop words are dropped below
 	} else {
-		terms = w.tok.Terms(text)
+		terms = w.tok.terms(text, head)
 	}
 	nstop := w.nstop
 	for _, term := range terms {

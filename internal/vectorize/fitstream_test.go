@@ -44,6 +44,7 @@ func fitSettings() map[string]Settings {
 		"bigrams":   mk(func(s *Settings) { s.StopWords = "english"; s.NGramMax = 2; s.MinDF = 2 }),
 		"mi":        mk(func(s *Settings) { s.StopWords = "english"; s.Select = "mi:500"; s.MaxDF = 0.9 }),
 		"maxf":      mk(func(s *Settings) { s.MaxFeatures = 300 }),
+		"fields":    mk(func(s *Settings) { s.StopWords = "english"; s.Fields = "subject:2" }),
 	}
 }
 

@@ -37,11 +37,29 @@ type Settings struct {
 	// Norm is "l2" or "none" ("" means none): divide each row by its
 	// Euclidean norm after weighting, whatever the weighting.
 	Norm string `json:"norm"`
+	// Fields lists header fields whose words also become terms of their
+	// own, prefixed by the field name, with a weight: "subject:2" adds, for
+	// each word w of a document's Subject header (tokenized as the text,
+	// but keeping stop words), the term "subject:w", counted twice. The words
+	// stay terms of the text as well. ParseFields reads it; a document
+	// without a header block (see Tokenizer.Terms) adds no field terms, and
+	// with Remove naming headers Fields is ignored.
+	Fields string `json:"fields,omitempty"`
 	// Remove records the parts of each document the corpus reader stripped
 	// before tokenizing ("headers,footers,quotes", as corpus.ParseRemove
 	// reads it), so that predict strips new documents the same way. This
 	// package only carries it; internal/corpus does the stripping.
 	Remove string `json:"remove,omitempty"`
+}
+
+// headersRemoved reports whether Remove names headers.
+func (s Settings) headersRemoved() bool {
+	for _, part := range strings.Split(s.Remove, ",") {
+		if strings.TrimSpace(part) == "headers" {
+			return true
+		}
+	}
+	return false
 }
 
 // DefaultSettings returns the tokenizer settings that match scikit-learn's
@@ -83,6 +101,9 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("--max-features must be ≥ 0 (0 keeps all), got %d", s.MaxFeatures)
 	}
 	if _, err := s.SelectK(); err != nil {
+		return err
+	}
+	if _, err := ParseFields(s.Fields); err != nil {
 		return err
 	}
 	switch s.Weighting {

@@ -45,12 +45,13 @@ func IsWordRune(r rune) bool {
 // Tokenizer turns a document into its terms: the tokens of scikit-learn's
 // default CountVectorizer (lower-cased, token pattern (?u)\b\w\w+\b), minus
 // stop words, then word n-grams of NGramMin..NGramMax tokens joined by one
-// space. A Tokenizer keeps scratch buffers: it is not safe for concurrent
+// space, then the field terms of Settings.Fields. A Tokenizer keeps scratch buffers: it is not safe for concurrent
 // use; make one per goroutine.
 type Tokenizer struct {
 	lower      bool
 	stop       map[string]struct{}
 	nmin, nmax int
+	fields     []Field
 
 	arena []byte // lowered tokens and n-grams of the current document
 
@@ -58,14 +59,21 @@ type Tokenizer struct {
 	wordMask, upperMask, highMask []uint64
 	high                          bool     // some byte ≥ 0x80
 	uni                           []string // unigrams of the current document, after stop words
-	terms                         []string // unigrams and n-grams, when NGramMax > 1
+	fieldWords                    []string // tokens of one header field value
+	ngrams                        []string // unigrams and n-grams, when NGramMax > 1
 }
 
-// NewTokenizer returns a tokenizer for s's Lowercase, StopWords and n-gram
-// settings. Settings should be validated first; an n-gram range below 1 is
-// treated as 1,1 and an unknown stop word list as none.
+// NewTokenizer returns a tokenizer for s's Lowercase, StopWords, n-gram and
+// Fields settings. Settings should be validated first; an n-gram range
+// below 1 is treated as 1,1, an unknown stop word list as none and an
+// invalid Fields as none. With Remove naming headers there are no field
+// terms: what is left of a post after its header is body, whatever it
+// looks like.
 func NewTokenizer(s Settings) *Tokenizer {
 	t := &Tokenizer{lower: s.Lowercase, nmin: max(s.NGramMin, 1), nmax: max(s.NGramMax, s.NGramMin, 1)}
+	if !s.headersRemoved() {
+		t.fields, _ = ParseFields(s.Fields)
+	}
 	if s.StopWords == "english" {
 		t.stop = englishStopSet
 	}
@@ -89,10 +97,15 @@ func EnglishStopWords() []string {
 
 // Terms returns the terms of text in document order: the unigrams (when
 // NGramMin is 1), then the 2-grams, and so on up to NGramMax, as
-// scikit-learn's _word_ngrams orders them. The slice and the strings in it
-// may alias the tokenizer's buffers: they are valid until the next call to
-// Terms or Each; clone a term (strings.Clone) to keep it.
-func (t *Tokenizer) Terms(text string) []string {
+// scikit-learn's _word_ngrams orders them, then the field terms of the
+// header block that opens text (see Settings.Fields). The slice and the
+// strings in it may alias the tokenizer's buffers: they are valid until the
+// next call to Terms or Each; clone a term (strings.Clone) to keep it.
+func (t *Tokenizer) Terms(text string) []string { return t.terms(text, true) }
+
+// terms is Terms for a piece of a document: head says whether the piece
+// opens the document, where the header block is.
+func (t *Tokenizer) terms(text string, head bool) []string {
 	t.arena = t.arena[:0]
 	uni := t.tokens(text, t.uni[:0])
 	if t.stop != nil {
@@ -105,11 +118,15 @@ func (t *Tokenizer) Terms(text string) []string {
 		}
 		uni = uni[:k]
 	}
-	t.uni = uni
 	if t.nmax == 1 {
+		if head && t.fields != nil {
+			uni = t.appendFields(text, uni)
+		}
+		t.uni = uni
 		return uni
 	}
-	terms := t.terms[:0]
+	t.uni = uni
+	terms := t.ngrams[:0]
 	if t.nmin == 1 {
 		terms = append(terms, uni...)
 	}
@@ -124,16 +141,23 @@ func (t *Tokenizer) Terms(text string) []string {
 			terms = append(terms, t.arenaString(start))
 		}
 	}
-	t.terms = terms
+	if head && t.fields != nil {
+		terms = t.appendFields(text, terms)
+	}
+	t.ngrams = terms
 	return terms
 }
 
 // words returns the tokens of text in document order, before stop words
-// are removed and n-grams formed. Like Terms, its result aliases the
-// tokenizer's buffers.
-func (t *Tokenizer) words(text string) []string {
+// are removed and n-grams formed, then (when head says that text opens a
+// document) its field terms, which are never stop words. Like Terms, its
+// result aliases the tokenizer's buffers.
+func (t *Tokenizer) words(text string, head bool) []string {
 	t.arena = t.arena[:0]
 	t.uni = t.tokens(text, t.uni[:0])
+	if head && t.fields != nil {
+		t.uni = t.appendFields(text, t.uni)
+	}
 	return t.uni
 }
 

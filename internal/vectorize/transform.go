@@ -51,14 +51,14 @@ func (v *Vocabulary) NewVectorizer() *Vectorizer {
 // the vocabulary, not by the document.
 func (z *Vectorizer) Vectorize(text string) (ind []int32, val []float32) {
 	if z.tok.nmax > 1 || len(text) <= longDocument {
-		ind, val = z.piece(text, z.ind[:0], z.val[:0])
+		ind, val = z.piece(text, true, z.ind[:0], z.val[:0])
 		z.ind, z.val = ind, val
 		return ind, val
 	}
 	ind, val = z.ind[:0], z.val[:0]
 	for i := 0; i < len(text); {
 		j := nextPiece(text, i)
-		pi, pv := z.piece(text[i:j], z.ind2[:0], z.val2[:0])
+		pi, pv := z.piece(text[i:j], i == 0, z.ind2[:0], z.val2[:0])
 		z.ind2, z.val2 = pi, pv
 		ind, val = mergeRows(ind, val, pi, pv)
 		i = j
@@ -94,15 +94,16 @@ func nextPiece(text string, i int) int {
 // by id, noting each id on its first occurrence, then sorts the distinct
 // ids: by insertion for a few, through the bit set z.bits when they are
 // dense enough for a scan of it to beat a comparison sort, else with
-// slices.Sort. It leaves z.count all zero.
-func (z *Vectorizer) piece(text string, ind []int32, val []float32) ([]int32, []float32) {
+// slices.Sort. It leaves z.count all zero. head says whether text opens
+// the document (and so holds its header fields).
+func (z *Vectorizer) piece(text string, head bool, ind []int32, val []float32) ([]int32, []float32) {
 	t, count := z.table, z.count
 	lo, hi := int32(len(count)), int32(-1)
 	var terms []string
 	if z.words {
-		terms = z.tok.words(text) // stop words are not in the table
+		terms = z.tok.words(text, head) // stop words are not in the table
 	} else {
-		terms = z.tok.Terms(text)
+		terms = z.tok.terms(text, head)
 	}
 	for _, term := range terms {
 		key, h := keyHash(term, t.seed)
