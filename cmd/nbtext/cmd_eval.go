@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
@@ -118,18 +117,18 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	if strip {
 		co.remove = ""
 	}
-	ms := loadScorer(o.model, o.workers, strip)
-	defer ms.close()
+	ls := eval.LoadStreamScorer(o.model, o.workers, strip)
+	defer ls.Close()
 	if len(args) == 1 && args[0] == "-" {
 		// A bad model is reported before waiting for standard input.
-		if _, err := ms.wait(); err != nil {
-			return err
+		if _, err := ls.Wait(); err != nil {
+			return modelError(err)
 		}
 	}
-	c, seq, readErr := loadCorpusStream(s, args, &co, "test", o.global.quiet, ms.add)
-	ss, err := ms.wait()
+	c, seq, readErr := loadCorpusStream(s, args, &co, "test", o.global.quiet, ls.Add)
+	ss, err := ls.Wait()
 	if err != nil {
-		return err // a bad model file first, as when it loaded first
+		return modelError(err) // a bad model file first, as when it loaded first
 	}
 	if readErr != nil {
 		return readErr
@@ -152,61 +151,15 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	return gateCode(o.gates.Check(r))
 }
 
-// modelScorer loads a model file on its own goroutine and then scores the
-// texts handed to add with an eval.StreamScorer.
-type modelScorer struct {
-	done chan struct{} // closed when ss or err is set
-	ss   *eval.StreamScorer
-	err  error
-}
-
-// loadScorer starts loading the model file path for a StreamScorer on
-// workers goroutines; with strip, the scorer strips the texts as the
-// model's vocabulary settings say (for a corpus read without --remove).
-func loadScorer(path string, workers int, strip bool) *modelScorer {
-	ms := &modelScorer{done: make(chan struct{})}
-	go func() {
-		defer close(ms.done)
-		m, err := model.Load(path)
-		if err != nil {
-			ms.err = withCode(exitBadModel, err)
-			return
-		}
-		var rm corpus.Remove
-		if strip {
-			if rm, err = corpus.ParseRemove(m.Vocab.Settings.Remove); err != nil {
-				ms.err = usageErrorf("--remove: %v", err)
-				return
-			}
-		}
-		if ms.ss, err = eval.NewStreamScorer(m, workers, rm); err != nil {
-			ms.err = withCode(exitBadModel, fmt.Errorf("%s: %w", path, err))
-		}
-	}()
-	return ms
-}
-
-// add scores the next text, once the model is loaded; it drops the texts
-// when the model failed to load.
-func (ms *modelScorer) add(text string) {
-	<-ms.done
-	if ms.ss != nil {
-		ms.ss.Add(text)
+// modelError gives a failure of eval.LoadStreamScorer its exit code: a
+// bad model file, or a usage error for a Remove setting that does not
+// parse (as --remove would not).
+func modelError(err error) error {
+	var re *eval.RemoveSettingError
+	if errors.As(err, &re) {
+		return usageErrorf("--remove: %v", re.Err)
 	}
-}
-
-// wait returns the scorer once the model is loaded, or why it failed.
-func (ms *modelScorer) wait() (*eval.StreamScorer, error) {
-	<-ms.done
-	return ms.ss, ms.err
-}
-
-// close stops the scorer's workers (after Finish, it does nothing).
-func (ms *modelScorer) close() {
-	<-ms.done
-	if ms.ss != nil {
-		ms.ss.Close()
-	}
+	return withCode(exitBadModel, err)
 }
 
 func writeReport(w io.Writer, format string, r *eval.Report, wo eval.WriteOptions) error {

@@ -58,15 +58,17 @@ type trainOptions struct {
 	vocab   string
 	output  string
 	workers int
+	// fixed are the flags whose settings a --vocab file replaces.
+	fixed []string
 }
 
 func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
-	o.vec.AddModelFlags(fs)
+	o.fixed = vocabFixedFlags(fs, addedFlags(fs, o.vec.AddModelFlags))
 	o.fit.AddFlags(fs)
 	fs.StringVar(&o.kind, "model", "multinomial", "estimator: bernoulli, multinomial, complement or logreg")
 	fs.IntVar(&o.folds, "folds", train.DefaultFolds, "folds for --alpha auto and --C auto")
-	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab' (its settings replace the vectorizer flags)")
+	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
 }
@@ -83,19 +85,25 @@ parameters, weights; NB models also keep their counts).
 Without CORPUS it reads the train split of the cached 20 Newsgroups archive.
 Each model has defaults chosen by cross-validation on that split (see the
 README); --alpha auto and --C auto choose by stratified k-fold
-cross-validation on the training data, never on test data.`,
+cross-validation on the training data, never on test data.
+
+--vocab FILE reuses a vocabulary written by 'nbtext vocab': the settings it
+records (tokenizer, pruning, weighting and what --remove stripped) replace
+the vectorizer flags. Giving one of those flags on the command line with
+--vocab is a usage error; values NBTEXT_* variables or the config file give
+them are defaults for other runs and are ignored.`,
 		Example: `  nbtext train --model multinomial -o news.nbm
   nbtext train --model bernoulli --alpha auto -o bern.nbm
   nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm`,
 		Args:    cobra.MaximumNArgs(1),
-		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate() },
+		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runTrain(cmd, args, o) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
 }
 
-func (o *trainOptions) validate() error {
+func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if o.output == "" {
 		return usageErrorf("-o MODEL is required")
 	}
@@ -107,6 +115,9 @@ func (o *trainOptions) validate() error {
 	}
 	if o.workers < 0 {
 		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
+	}
+	if o.vocab != "" {
+		return checkVocabConflicts(fs, o.fixed)
 	}
 	return nil
 }
@@ -230,6 +241,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	kind, _ := model.ParseKind(o.kind)
 	settings, _ := train.Defaults(kind)
 	var vocab *vectorize.Vocabulary
+	co := o.corpus
 	if o.vocab != "" {
 		f, err := os.Open(o.vocab)
 		if err != nil {
@@ -241,10 +253,15 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 			return err
 		}
 		settings = vocab.Settings
+		// The corpus is stripped as it was for the vocabulary.
+		if _, err := corpus.ParseRemove(settings.Remove); err != nil {
+			return fmt.Errorf("%s: remove setting: %w", o.vocab, err)
+		}
+		co.remove = settings.Remove
 	} else if err := o.vec.apply(&settings); err != nil {
 		return err
 	}
-	remove, err := o.corpus.removeSetting()
+	remove, err := co.removeSetting()
 	if err != nil {
 		return err
 	}
@@ -256,13 +273,13 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	)
 	if vocab != nil {
 		vocab.Settings.Remove = settings.Remove
-		if c, err = loadCorpus(s, args, &o.corpus, "train", o.global.quiet); err != nil {
+		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
 			return err
 		}
 		y = c.LabelIDs()
 		X = train.PrepareWith(vocab, c.Texts(), o.workers)
 	} else {
-		if c, y, vocab, X, err = fitCorpus(s, args, &o.corpus, settings, o.workers, o.global.quiet, true); err != nil {
+		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, o.workers, o.global.quiet, true); err != nil {
 			return err
 		}
 		vocab.Weight(X)
@@ -299,10 +316,13 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		return err
 	}
 	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
-	acc := train.Accuracy(m, X, y, o.workers)
+	// The training accuracy is computed while the model is written.
+	accc := make(chan float64, 1)
+	go func() { accc <- train.Accuracy(m, X, y, o.workers) }()
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
+	acc := <-accc
 	fmt.Fprintf(s.Out, "model        %s -> %s\n", kind, o.output)
 	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
 	fmt.Fprintf(s.Out, "classes      %d\n", len(c.Labels))

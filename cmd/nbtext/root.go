@@ -40,7 +40,7 @@ type streams struct {
 	Out, Err io.Writer
 }
 
-// exitError carries an exit code through cobra's error return.
+// codedError carries an exit code through cobra's error return.
 type codedError struct {
 	code int
 	err  error
@@ -107,6 +107,8 @@ NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
+	// Flag parsing errors (unknown flag, bad value, missing value) come
+	// typed through this hook; subcommands inherit it from the root.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &codedError{exitUsage, err}
 	})
@@ -118,7 +120,30 @@ NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
 		newEvalCmd(g),
 		newCompareCmd(g),
 	)
+	// ExecuteC adds cobra's completion command; add it now so that its
+	// argument validators are wrapped as well (ExecuteC then keeps it).
+	root.InitDefaultCompletionCmd()
+	typeArgErrors(root)
 	return root
+}
+
+// typeArgErrors wraps the Args validator of c and of every command below
+// it so that a wrong argument count (cobra.MaximumNArgs and the like) is a
+// usage error by type rather than by its message. A nil Args is left nil:
+// cobra then applies its legacy check, which reports an unknown
+// subcommand (see isCobraUsageError).
+func typeArgErrors(c *cobra.Command) {
+	if args := c.Args; args != nil {
+		c.Args = func(cmd *cobra.Command, a []string) error {
+			if err := args(cmd, a); err != nil {
+				return &codedError{exitUsage, err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		typeArgErrors(sub)
+	}
 }
 
 // run executes the command line and returns the process exit code. Errors
@@ -150,16 +175,40 @@ func run(ctx context.Context, args []string, s streams) (code int) {
 	return code
 }
 
-// isCobraUsageError recognises the argument errors cobra returns as plain
-// errors (unknown command, wrong argument count).
+// isCobraUsageError recognises, by their message, the usage errors cobra
+// returns as plain errors and gives no hook to type: an unknown subcommand
+// (Command.Find, before any of the command's hooks run) and the checks of
+// MarkFlagRequired and flag groups (not used today). Flag parsing errors
+// and wrong argument counts do not need it: SetFlagErrorFunc and
+// typeArgErrors make them codedErrors. The match is only a fallback, for
+// messages a cobra upgrade may reword.
 func isCobraUsageError(err error) bool {
 	msg := err.Error()
-	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "received ", "unknown flag", "unknown shorthand"} {
+	for _, p := range []string{"unknown command", "required flag(s)", "if any flags in the group"} {
 		if strings.Contains(msg, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// flagSource is the annotation resolveConfig puts on a flag it set from
+// the environment or the config file: where the value came from.
+const flagSource = "nbtext-source"
+
+// setOnCommandLine reports whether f was given on the command line, as
+// opposed to left at its default or set by resolveConfig from an NBTEXT_*
+// variable or the config file (pflag marks those Changed as well).
+func setOnCommandLine(f *pflag.Flag) bool {
+	return f.Changed && len(f.Annotations[flagSource]) == 0
+}
+
+// markSource records on f that resolveConfig set it from source.
+func markSource(f *pflag.Flag, source string) {
+	if f.Annotations == nil {
+		f.Annotations = map[string][]string{}
+	}
+	f.Annotations[flagSource] = []string{source}
 }
 
 // resolveConfig applies environment variables and the config file to every
@@ -198,6 +247,8 @@ func resolveConfig(cmd *cobra.Command, g *globalOptions) error {
 			if val, ok := os.LookupEnv(env); ok {
 				if err := cmd.Flags().Set(f.Name, val); err != nil {
 					firstErr = usageErrorf("%s=%q: invalid %s for --%s", env, val, f.Value.Type(), f.Name)
+				} else {
+					markSource(f, env)
 				}
 				return
 			}
@@ -212,6 +263,8 @@ func resolveConfig(cmd *cobra.Command, g *globalOptions) error {
 			val := configString(v.Get(key))
 			if err := cmd.Flags().Set(f.Name, val); err != nil {
 				firstErr = usageErrorf("%s: %s: %q: invalid %s for --%s", path, key, val, f.Value.Type(), f.Name)
+			} else {
+				markSource(f, path+": "+key)
 			}
 			return
 		}

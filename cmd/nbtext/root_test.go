@@ -1,11 +1,14 @@
 package main
 
 import (
-	"github.com/spf13/pflag"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -29,6 +32,17 @@ func TestExitCodes(t *testing.T) {
 		{"bad split", []string{"vocab", tsv, "--split", "dev"}, 2, "--split must be train or test"},
 		{"bad remove", []string{"vocab", tsv, "--remove", "sigs"}, 2, "--remove"},
 		{"too many args", []string{"vocab", tsv, tsv}, 2, "accepts at most 1 arg"},
+		{"unknown shorthand", []string{"vocab", tsv, "-Z"}, 2, "unknown shorthand flag"},
+		{"flag without value", []string{"vocab", tsv, "--min-df"}, 2, "flag needs an argument"},
+		{"bad bool", []string{"vocab", tsv, "--lowercase=maybe"}, 2, "invalid argument"},
+		{"root unknown flag", []string{"--no-such-flag"}, 2, "unknown flag"},
+		{"bad persistent flag", []string{"--quiet=maybe", "vocab", tsv}, 2, "invalid argument"},
+		{"unknown command with flags", []string{"frobnicate", "-q"}, 2, "unknown command"},
+		{"train too many args", []string{"train", tsv, tsv, "-o", filepath.Join(dir, "m")}, 2, "accepts at most 1 arg"},
+		{"eval too many args", []string{"eval", "-m", filepath.Join(dir, "m"), tsv, tsv}, 2, "accepts at most 1 arg"},
+		{"compare too many args", []string{"compare", tsv, tsv}, 2, "accepts at most 1 arg"},
+		{"completion extra arg", []string{"completion", "bash", "extra"}, 2, "extra"},
+		{"train --vocab with --min-df", []string{"train", tsv, "--vocab", filepath.Join(dir, "v.tsv"), "--min-df", "2", "-o", filepath.Join(dir, "m")}, 2, "--min-df is not allowed with --vocab"},
 		{"missing corpus", []string{"vocab", filepath.Join(dir, "nope")}, 1, "nope"},
 		{"tsv without tab", []string{"vocab", bad}, 1, "bad.tsv:2"},
 		{"train without -o", []string{"train", tsv}, 2, "-o MODEL is required"},
@@ -41,6 +55,37 @@ func TestExitCodes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			check(t, nbtext(t, "", tt.args...), tt.code, tt.err)
 		})
+	}
+}
+
+// TestUsageErrorsTyped checks that cobra's flag and argument errors reach
+// run as codedErrors with exit code 2 through cobra's hooks
+// (SetFlagErrorFunc, typeArgErrors), not through isCobraUsageError's
+// message matching, which only an unknown command still needs.
+func TestUsageErrorsTyped(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	tsv := writeFile(t, dir, "c.tsv", toyTSV)
+	for _, args := range [][]string{
+		{"--no-such-flag"},
+		{"vocab", "--no-such-flag"},
+		{"vocab", tsv, "-Z"},
+		{"vocab", tsv, "--min-df", "x"},
+		{"vocab", tsv, "--min-df"},
+		{"--quiet=maybe", "vocab", tsv},
+		{"vocab", tsv, tsv},
+		{"train", tsv, tsv},
+		{"eval", tsv, tsv},
+		{"compare", tsv, tsv},
+		{"completion", "bash", "extra"},
+	} {
+		root := newRootCmd(streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+		root.SetArgs(args)
+		_, err := root.ExecuteC()
+		var ce *codedError
+		if !errors.As(err, &ce) || ce.code != exitUsage {
+			t.Errorf("%q: error %v (%T), want a codedError with exit code %d", args, err, err, exitUsage)
+		}
 	}
 }
 

@@ -51,8 +51,10 @@
 //
 // It does not fit models or vocabularies itself: cross-validation and
 // learning curves call vectorize to tokenize and weigh and train to fit. It
-// does not read corpora or model files, and it does not print: writers take
-// an io.Writer, and the command decides where output goes. StreamScorer
-// scores texts as a reader hands them over (corpus.ReadStream's emit), so
-// that scoring overlaps decompression; it is EvaluateTexts to the bit.
+// does not read corpora, and it does not print: writers take an io.Writer,
+// and the command decides where output goes. StreamScorer scores texts as a
+// reader hands them over (corpus.ReadStream's emit), so that scoring
+// overlaps decompression; it is EvaluateTexts to the bit. The one model
+// file it reads is LoadStreamScorer's, which loads the model (with
+// model.Load) while the caller starts reading its corpus.
 package eval

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// addedFlags calls add on fs and returns the names of the flags it
+// registered, in fs's order. train uses it to learn which of its flags
+// vectorizeOptions owns without a list of names that could drift from
+// flags.go.
+func addedFlags(fs *pflag.FlagSet, add func(*pflag.FlagSet)) []string {
+	before := map[string]bool{}
+	fs.VisitAll(func(f *pflag.Flag) { before[f.Name] = true })
+	add(fs)
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !before[f.Name] {
+			names = append(names, f.Name)
+		}
+	})
+	return names
+}
+
+// vocabFixedFlags returns the flags of fs whose setting a vocabulary file
+// records (vectorize.Settings), so that --vocab replaces them: vecFlags,
+// the flags vectorizeOptions added, and --remove, which the file records
+// too (Settings.Remove) though corpusOptions registers it.
+func vocabFixedFlags(fs *pflag.FlagSet, vecFlags []string) []string {
+	names := slices.Clone(vecFlags)
+	if fs.Lookup("remove") != nil && !slices.Contains(names, "remove") {
+		names = append(names, "remove")
+	}
+	return names
+}
+
+// checkVocabConflicts fails with a usage error naming every flag of names
+// that was given on the command line together with --vocab: the
+// vocabulary file fixes those settings, and silently ignoring them would
+// train something other than what was asked for. Values that NBTEXT_*
+// variables or the config file gave them are general defaults, not a
+// request for this run, and are ignored (see setOnCommandLine).
+func checkVocabConflicts(fs *pflag.FlagSet, names []string) error {
+	var set []string
+	for _, name := range names {
+		if f := fs.Lookup(name); f != nil && setOnCommandLine(f) {
+			set = append(set, "--"+name)
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	verb := "is"
+	if len(set) > 1 {
+		verb = "are"
+	}
+	return usageErrorf("%s %s not allowed with --vocab: the vocabulary file fixes the vectorizer settings, so pass such flags to 'nbtext vocab' when building it (NBTEXT_* and config-file values of them are ignored with --vocab)",
+		strings.Join(set, ", "), verb)
+}
