@@ -22,7 +22,7 @@ echo "== 2. vocabulary of the train split (scikit-learn's CountVectorizer finds 
 "$NBTEXT" vocab "$corpus" --split train --top 10 --quiet
 
 echo
-echo "== 3. train every model on the train split (defaults chosen by cross-validation on it)"
+echo "== 3. train every model on the train split (defaults chosen on held-out parts of it)"
 for m in bernoulli multinomial complement logreg; do
 	"$NBTEXT" train "$corpus" --split train --model "$m" -o "$out/$m.nbm" --quiet |
 		awk -v m="$m" '/^train acc/ {acc=$3} /^seconds/ {s=$2} END {printf "  %-12s train accuracy %s  (%ss)\n", m, acc, s}'

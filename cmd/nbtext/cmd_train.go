@@ -83,7 +83,7 @@ func newTrainCmd(g *globalOptions) *cobra.Command {
 parameters, weights; NB models also keep their counts).
 
 Without CORPUS it reads the train split of the cached 20 Newsgroups archive.
-Each model has defaults chosen by cross-validation on that split (see the
+Each model has defaults chosen on held-out parts of that split (see the
 README); --alpha auto and --C auto choose by stratified k-fold
 cross-validation on the training data, never on test data.
 

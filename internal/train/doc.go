@@ -3,8 +3,8 @@
 // objective, its parallel gradient, the L-BFGS and SGD solvers), the
 // temperature calibration of NB probabilities, seeds and determinism, the
 // cross-validated choice of α and C behind --alpha auto and --C auto, and
-// every default (defaults.go), chosen by cross-validation on the 20
-// Newsgroups training split.
+// every default (defaults.go), chosen on held-out parts of the 20
+// Newsgroups training split (cross-validation folds and its later posts).
 //
 // # Conventions
 //
