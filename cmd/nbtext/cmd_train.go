@@ -107,6 +107,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if o.output == "" {
 		return usageErrorf("-o MODEL is required")
 	}
+	if o.output == "-" {
+		return usageErrorf("-o -: a model is written to a file (atomically, via a temporary file), not to stdout")
+	}
 	if _, err := model.ParseKind(o.kind); err != nil {
 		return usageErrorf("--model: %v", err)
 	}

@@ -26,7 +26,7 @@ type vocabOptions struct {
 func (o *vocabOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
 	o.vec.AddFlags(fs)
-	fs.StringVarP(&o.output, "output", "o", "", "write the vocabulary TSV to this file (default: stdout, unless --top is given)")
+	fs.StringVarP(&o.output, "output", "o", "", "write the vocabulary TSV to this file, or - for stdout (default: stdout, unless --top is given)")
 	fs.IntVar(&o.top, "top", 0, "print the N terms of highest document frequency as a table")
 	fs.IntVar(&o.workers, "workers", 0, "tokenizer goroutines (0: one per core)")
 }
@@ -80,6 +80,10 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 		return err
 	}
 	switch {
+	case o.output == "-":
+		if err := vectorize.WriteTSV(s.Out, v); err != nil {
+			return err
+		}
 	case o.output != "":
 		if err := fsutil.WriteFile(o.output, func(w io.Writer) error { return vectorize.WriteTSV(w, v) }); err != nil {
 			return err
@@ -93,7 +97,7 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 		writeTopTable(s.Out, v, o.top)
 	}
 	where := ""
-	if o.output != "" {
+	if o.output != "" && o.output != "-" {
 		where = " -> " + o.output
 	}
 	note(s.Err, o.global.quiet, "vocabulary: %d terms from %d documents, %d classes (%.2fs)%s",

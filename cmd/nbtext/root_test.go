@@ -31,6 +31,8 @@ func TestExitCodes(t *testing.T) {
 		{"bad ngram", []string{"vocab", tsv, "--ngram", "2,1"}, 2, "--ngram"},
 		{"bad split", []string{"vocab", tsv, "--split", "dev"}, 2, "--split must be train or test"},
 		{"bad remove", []string{"vocab", tsv, "--remove", "sigs"}, 2, "--remove"},
+		{"bad fields", []string{"vocab", tsv, "--fields", "subject:x"}, 2, "--fields"},
+		{"model to stdout", []string{"train", tsv, "-o", "-"}, 2, "-o -"},
 		{"too many args", []string{"vocab", tsv, tsv}, 2, "accepts at most 1 arg"},
 		{"unknown shorthand", []string{"vocab", tsv, "-Z"}, 2, "unknown shorthand flag"},
 		{"flag without value", []string{"vocab", tsv, "--min-df"}, 2, "flag needs an argument"},
