@@ -46,7 +46,7 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.metric, "metric", "error", "what to report: error, errors, accuracy or macro_f1")
 	fs.StringVar(&o.vary, "vary", "size", "x axis: size (training documents) or vocab (vocabulary size, pruned by mutual information)")
 	fs.StringVar(&o.plot, "plot", "", "draw the curves to FILE.png or FILE.svg")
-	fs.StringVar(&o.csv, "csv", "", "write one row per (model, size, repeat) to FILE.csv")
+	fs.StringVar(&o.csv, "csv", "", "write one row per (model, size, repeat) to FILE.csv, or with - to stdout instead of the table")
 	fs.Float64Var(&o.alpha, "alpha", 0, "NB smoothing for every NB model (α = β for Bernoulli) instead of each model's default (e.g. 1: Laplace, as McCallum & Nigam)")
 	fs.Float64Var(&o.c, "C", 0, "logreg inverse regularisation strength instead of its default")
 	fs.IntVar(&o.minDF, "min-df", 1, "every model keeps the terms in at least this many documents of its subset (the same rule for all, so the curves compare models, not pruning)")
@@ -184,10 +184,14 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := res.WriteTable(s.Out); err != nil {
+	if o.csv == "-" {
+		if err := res.WriteCSV(s.Out); err != nil {
+			return err
+		}
+	} else if err := res.WriteTable(s.Out); err != nil {
 		return err
 	}
-	if o.csv != "" {
+	if o.csv != "" && o.csv != "-" {
 		if err := fsutil.WriteFile(o.csv, res.WriteCSV); err != nil {
 			return err
 		}
@@ -199,7 +203,7 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	}
 	var wrote []string
 	for _, f := range []string{o.csv, o.plot} {
-		if f != "" {
+		if f != "" && f != "-" {
 			wrote = append(wrote, f)
 		}
 	}

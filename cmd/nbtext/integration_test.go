@@ -82,7 +82,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("predict: %q", got)
 	}
 
-	// compare: table, CSV, PNG and SVG.
+	// compare: table, CSV (to a file and to stdout), PNG and SVG.
 	csvPath, pngPath, svgPath := filepath.Join(dir, "c.csv"), filepath.Join(dir, "c.png"), filepath.Join(dir, "c.svg")
 	args := []string{"compare", tb, "--classes", "sci.crypt,comp.graphics", "--sizes", "20,200", "--repeats", "2", "-q"}
 	if r = nbtext(t, "", append(args, "--csv", csvPath, "--plot", pngPath)...); r.code != 0 {
@@ -109,8 +109,12 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil || img.Bounds().Dx() < 400 {
 		t.Errorf("compare png: %v", err)
 	}
-	if r = nbtext(t, "", append(args, "--plot", svgPath)...); r.code != 0 {
+	// The same seeded runs, with the SVG plot and the CSV on stdout.
+	if r = nbtext(t, "", append(args, "--plot", svgPath, "--csv", "-")...); r.code != 0 {
 		t.Fatalf("compare svg: exit %d: %s", r.code, r.err)
+	}
+	if b, _ := os.ReadFile(csvPath); r.out != string(b) {
+		t.Errorf("compare --csv - wrote to stdout:\n%s\nwant what --csv FILE wrote:\n%s", r.out, b)
 	}
 	if b, err := os.ReadFile(svgPath); err != nil || !strings.Contains(string(b), "<svg") {
 		t.Errorf("compare svg: %v", err)
