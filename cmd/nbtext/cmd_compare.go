@@ -35,10 +35,7 @@ type compareOptions struct {
 }
 
 func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringSliceVar(&o.corpus.classes, "classes", nil, "keep only these labels (comma-separated), e.g. sci.crypt,comp.graphics")
-	fs.StringVar(&o.corpus.remove, "remove", "", "strip parts of each post: headers,footers,quotes")
-	o.corpus.fs = fs
-	o.corpus.inputFormat = "auto"
+	o.corpus.AddSubsetFlags(fs)
 	fs.StringSliceVar(&o.models, "models", []string{"bernoulli", "multinomial", "logreg"}, "estimators to compare, each with its defaults")
 	fs.StringVar(&o.sizes, "sizes", "", "training sizes m (or vocabulary sizes with --vary vocab), comma-separated (default: log-spaced from 10 to the whole split)")
 	fs.IntVar(&o.repeats, "repeats", eval.DefaultRepeats, "random stratified subsets per size")

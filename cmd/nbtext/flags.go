@@ -22,11 +22,18 @@ type corpusOptions struct {
 }
 
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
-	o.fs = fs
+	o.AddSubsetFlags(fs)
 	fs.StringVar(&o.split, "split", "", "bydate split to read: train or test (default: the command's natural split for the 20 Newsgroups cache)")
 	fs.StringVar(&o.inputFormat, "input-format", "auto", "corpus format: auto, dir, tar, tsv or jsonl (stdin '-': tsv or jsonl)")
+}
+
+// AddSubsetFlags adds only --remove and --classes, for commands that choose
+// the split and format themselves (compare reads both splits, format auto).
+func (o *corpusOptions) AddSubsetFlags(fs *pflag.FlagSet) {
+	o.fs = fs
+	o.inputFormat = "auto"
 	fs.StringVar(&o.remove, "remove", "", "strip parts of each post: headers,footers,quotes (as scikit-learn's fetch_20newsgroups)")
-	fs.StringSliceVar(&o.classes, "classes", nil, "keep only these labels (comma-separated)")
+	fs.StringSliceVar(&o.classes, "classes", nil, "keep only these labels (comma-separated), e.g. sci.crypt,comp.graphics")
 }
 
 // options validates the flags and returns corpus.Options.

@@ -187,10 +187,10 @@ func LearningCurve(cfg CurveConfig) (*CurveResult, error) {
 		tk   *tokenized
 		test *vectorize.Matrix
 	}
-	toks := map[tokKey]*tokData{}
-	var keys []tokKey
+	toks := map[vectorize.Settings]*tokData{}
+	var keys []vectorize.Settings
 	for _, m := range cfg.Models {
-		k := keyOf(m.Settings)
+		k := baseSettings(m.Settings)
 		if toks[k] == nil {
 			tk, test, err := tokenize(cfg.TrainTexts, m.Settings, workers, cfg.TestTexts)
 			if err != nil {
@@ -205,7 +205,7 @@ func LearningCurve(cfg CurveConfig) (*CurveResult, error) {
 	// whole split, the top of the VaryVocab axis.
 	maxV, prunedV := 0, 0
 	for _, m := range cfg.Models {
-		tk := toks[keyOf(m.Settings)].tk
+		tk := toks[baseSettings(m.Settings)].tk
 		maxV = max(maxV, len(tk.terms))
 		prunedV = max(prunedV, prunedSize(tk, m.Settings))
 	}
@@ -313,7 +313,7 @@ func LearningCurve(cfg CurveConfig) (*CurveResult, error) {
 		if vary == VaryVocab {
 			s.Select = fmt.Sprintf("mi:%d", sizes[j.si])
 		}
-		td := toks[keyOf(s)]
+		td := toks[baseSettings(s)]
 		rows := subsets[j.si][j.r]
 		where := func(mi int) string {
 			return fmt.Sprintf("%s, %s, repeat %d", cfg.Models[mi].name(), vary.at(sizes[j.si]), j.r)

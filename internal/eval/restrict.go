@@ -25,21 +25,10 @@ import (
 // are Transform'ed by dropping the terms the restricted vocabulary lacks.
 // TestRestrictMatchesFit checks the equivalence against vectorize.Fit.
 
-// tokKey is the part of the settings that decides tokenization; models that
-// agree on it share one tokenization.
-type tokKey struct {
-	lower      bool
-	stop       string
-	nmin, nmax int
-	fields     string
-	remove     string
-}
-
-func keyOf(s vectorize.Settings) tokKey {
-	return tokKey{s.Lowercase, s.StopWords, s.NGramMin, s.NGramMax, s.Fields, s.Remove}
-}
-
-// baseSettings returns the unpruned count settings that tokenize as s does.
+// baseSettings returns the unpruned count settings that tokenize as s does:
+// everything of s that decides tokenization, and nothing else. Models whose
+// baseSettings are equal share one tokenization (it is the key of that
+// sharing, so key and tokenizer cannot disagree).
 func baseSettings(s vectorize.Settings) vectorize.Settings {
 	return vectorize.Settings{
 		Lowercase: s.Lowercase, StopWords: s.StopWords, NGramMin: s.NGramMin, NGramMax: s.NGramMax,

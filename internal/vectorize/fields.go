@@ -84,8 +84,12 @@ func headerLine(text string, i int) (line string, next int) {
 // the first empty one, as in a mail or news message: each is "Name: value"
 // or, folded, a continuation of the field above that starts with a space
 // or a tab. A first line that is neither ends the block, so a text without
-// headers adds nothing. The terms alias t.arena, like those of Terms.
+// headers adds nothing, and so does a tokenizer without fields. The terms
+// alias t.arena, like those of Terms.
 func (t *Tokenizer) appendFields(text string, dst []string) []string {
+	if len(t.fields) == 0 {
+		return dst
+	}
 	cur := -1 // the index in t.fields of the field being read, or -1
 	for i := 0; i < len(text); {
 		line, next := headerLine(text, i)

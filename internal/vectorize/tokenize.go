@@ -119,7 +119,7 @@ func (t *Tokenizer) terms(text string, head bool) []string {
 		uni = uni[:k]
 	}
 	if t.nmax == 1 {
-		if head && t.fields != nil {
+		if head {
 			uni = t.appendFields(text, uni)
 		}
 		t.uni = uni
@@ -141,7 +141,7 @@ func (t *Tokenizer) terms(text string, head bool) []string {
 			terms = append(terms, t.arenaString(start))
 		}
 	}
-	if head && t.fields != nil {
+	if head {
 		terms = t.appendFields(text, terms)
 	}
 	t.ngrams = terms
@@ -155,7 +155,7 @@ func (t *Tokenizer) terms(text string, head bool) []string {
 func (t *Tokenizer) words(text string, head bool) []string {
 	t.arena = t.arena[:0]
 	t.uni = t.tokens(text, t.uni[:0])
-	if head && t.fields != nil {
+	if head {
 		t.uni = t.appendFields(text, t.uni)
 	}
 	return t.uni
