@@ -217,7 +217,7 @@ func loadCorpusSplit(s streams, args []string, o *corpusOptions, split string, q
 	o.split = split
 	c, err := loadCorpus(s, args, o, split, quiet)
 	if err != nil {
-		return nil, fmt.Errorf("compare needs a %s split: %w", split, err)
+		return nil, fmt.Errorf("reading the %s split (compare needs both): %w", split, err)
 	}
 	return c, nil
 }
