@@ -78,11 +78,12 @@ func scanCSV(src string, r io.Reader, opts *Options, progress func(final bool), 
 // in the record starting at line n.
 func csvError(src string, n int, err error, max int) error {
 	var pe *csv.ParseError
+	var ne *nulError
 	switch {
 	case errors.Is(err, errLineTooLong):
 		return tooLarge(fmt.Sprintf("%s:%d", src, n), max)
-	case errors.Is(err, errNULLine):
-		return fmt.Errorf("%s:%d: NUL byte in record", src, n)
+	case errors.As(err, &ne):
+		return fmt.Errorf("%s:%d: NUL byte in record", src, ne.line)
 	case errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount):
 		return fmt.Errorf("%s:%d: wrong number of fields: every record needs as many as the header row", src, pe.StartLine)
 	case errors.As(err, &pe):
@@ -94,12 +95,13 @@ func csvError(src string, n int, err error, max int) error {
 // csvGuard passes the bytes of r to encoding/csv, failing with
 // errLineTooLong once more than max bytes are read past mark (the end of
 // the last record; encoding/csv buffers 4 KiB ahead, within the slack of
-// max) and with errNULLine at a NUL byte.
+// max) and with a *nulError at a NUL byte.
 type csvGuard struct {
-	r    io.Reader
-	n    int64 // bytes read
-	mark int64
-	max  int64
+	r     io.Reader
+	n     int64 // bytes read
+	lines int   // line breaks read
+	mark  int64
+	max   int64
 }
 
 func (g *csvGuard) Read(p []byte) (int, error) {
@@ -108,8 +110,14 @@ func (g *csvGuard) Read(p []byte) (int, error) {
 	}
 	n, err := g.r.Read(p)
 	g.n += int64(n)
-	if bytes.IndexByte(p[:n], 0) >= 0 {
-		return 0, errNULLine
+	if i := bytes.IndexByte(p[:n], 0); i >= 0 {
+		return 0, &nulError{line: g.lines + bytes.Count(p[:i], []byte{'\n'}) + 1}
 	}
+	g.lines += bytes.Count(p[:n], []byte{'\n'})
 	return n, err
 }
+
+// nulError is a NUL byte in a CSV stream, on line line.
+type nulError struct{ line int }
+
+func (e *nulError) Error() string { return "NUL byte" }

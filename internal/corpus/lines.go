@@ -62,11 +62,11 @@ func (lr *lineReader) next() ([]byte, error) {
 	case err != nil && err != io.EOF:
 		return nil, err
 	}
-	lr.n++
 	line = bytes.TrimSuffix(line, []byte{'\n'})
 	if len(line) > lr.max {
 		return nil, errLineTooLong
 	}
+	lr.n++
 	return line, nil
 }
 
