@@ -71,12 +71,12 @@ func (r Remove) String() string {
 
 // Options select what Read takes from a source.
 type Options struct {
-	// Split picks the top folder of a bydate-style tree: "train" matches a
-	// folder named "*-train" or "train", "test" likewise (any other name
-	// the same way). Empty reads a plain tree, or a bydate tree with a
+	// Split picks the split folder of a bydate-style tree, at the top or
+	// one level below a wrapping folder: "train" matches a folder named
+	// "*-train" or "train", "test" likewise (any other name the same way). Empty reads a plain tree, or a bydate tree with a
 	// single split folder; a tree with both train and test folders is then
 	// an error that says to pass --split. Split is an error for sources
-	// without split folders (plain trees, TSV, JSONL).
+	// without split folders (plain trees, record files).
 	Split string
 	// Format forces the source format: "auto" (default), "dir", "tar",
 	// "tsv", "csv", "jsonl" or "fasttext" (see Formats). Auto goes by the
@@ -113,13 +113,14 @@ type Options struct {
 	// Classes keeps only documents whose label is in the list (nil: all).
 	// A class that does not occur in the source is an error.
 	Classes []string
-	// Warn receives one message per skipped input (a document file with NUL
-	// bytes, a stray file outside the label folders). Nil ignores them.
+	// Warn receives a message per skipped input (a document file with NUL
+	// bytes; one summary for the files outside the label folders and an
+	// unsup folder). Nil ignores them.
 	Warn func(msg string)
 	// Progress, when set, is called as reading advances, from one
-	// goroutine at a time: done and total are compressed bytes for
-	// archives, bytes for TSV and JSONL and documents for folders. total is
-	// 0 while unknown (streams); the last call has done == total. Nil
+	// goroutine at a time: done and total are bytes as read (compressed)
+	// for archives and record files, documents for folders. total is 0
+	// while unknown (streams); the last call has done == total. Nil
 	// reports nothing.
 	Progress func(done, total int)
 }

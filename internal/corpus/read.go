@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -165,7 +166,11 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 	if want := nameCodec(src); want != codecNone && codec != want {
 		return nil, nil, "", fmt.Errorf("%s: not a %s file", src, want)
 	}
-	br := asBuffered(s)
+	var br *bufio.Reader // for sniffing and line formats; a tar named so reads s directly
+	if format != FormatTar {
+		br = asBuffered(s)
+		s = br
+	}
 	if format == "" {
 		head, _ := br.Peek(sniffLen)
 		format = sniffFormat(bytes.TrimPrefix(head, []byte(utf8BOM)), opts.prefix())
@@ -194,7 +199,7 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 		}
 	}
 	if format == FormatTar {
-		docs, seqs, err := readTar(src, br, opts, progress, st)
+		docs, seqs, err := readTar(src, s, opts, progress, st)
 		return docs, seqs, format, err
 	}
 	if opts.Split != "" {

@@ -53,6 +53,13 @@ func (st *docStream) wants(name string) bool {
 	return st.classes[path.Base(path.Dir(name))]
 }
 
+// inUnsup reports whether the member name sits directly in a folder named
+// unsupFolder.
+func inUnsup(name string) bool {
+	dir, _ := path.Split(name)
+	return strings.HasSuffix(dir, "/"+unsupFolder+"/") || dir == unsupFolder+"/"
+}
+
 // isGzipName reports whether name says it is gzip-compressed.
 func isGzipName(name string) bool {
 	n := strings.ToLower(name)
@@ -191,7 +198,7 @@ func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *do
 			}
 			store = p != ""
 		}
-		if store && !dir && !keepUnsup && path.Base(path.Dir(name)) == unsupFolder {
+		if store && !dir && !keepUnsup && inUnsup(name) {
 			store = false // unlabelled: planTree skips the folder
 		}
 		e := tarEntry{name: name, dir: dir}
