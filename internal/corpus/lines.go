@@ -42,17 +42,29 @@ var errLineTooLong = errors.New("line too long")
 func (lr *lineReader) next() ([]byte, error) {
 	line, err := lr.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
-		lr.long = append(lr.long[:0], line...)
+		// Keep the pieces and join them once at the end: no copies
+		// while growing, so an endless line holds at most the bound.
+		var pieces [][]byte
+		total := 0
 		for err == bufio.ErrBufferFull {
 			if hasNUL(line) {
 				return nil, errNULLine
 			}
-			if len(lr.long) > lr.max {
+			pieces = append(pieces, bytes.Clone(line))
+			total += len(line)
+			line, err = lr.r.ReadSlice('\n')
+			if total+len(line) > lr.max+1 { // +1: the '\n'
 				return nil, errLineTooLong
 			}
-			line, err = lr.r.ReadSlice('\n')
-			lr.long = append(lr.long, line...)
 		}
+		lr.long = lr.long[:0]
+		if cap(lr.long) < total+len(line) {
+			lr.long = make([]byte, 0, total+len(line))
+		}
+		for _, p := range pieces {
+			lr.long = append(lr.long, p...)
+		}
+		lr.long = append(lr.long, line...)
 		line = lr.long
 	}
 	lr.read += int64(len(line))
@@ -333,32 +345,13 @@ func jsonKind(raw json.RawMessage) string {
 // csv, jsonl or fasttext; gzip, zstd and bzip2 decompressed), blank lines
 // skipped. size is the stream's length when known, else 0.
 func scanLines(src, format string, r io.Reader, size int64, opts *Options, fn func(Document) error) error {
-	var cr *countingReader
-	if opts.Progress != nil {
-		cr = &countingReader{r: r}
-		r = cr
-	}
-	s, stop, _, err := decompress(src, r)
+	s, stop, _, progress, err := openSource(src, r, size, opts)
 	if err != nil {
 		return err
 	}
 	defer stop()
 	br := asBuffered(s)
 	skipBOM(br)
-	var progress func(final bool)
-	if cr != nil {
-		progress = func(final bool) {
-			n := int(cr.n.Load())
-			if final && size > 0 {
-				n = int(size)
-			}
-			if final {
-				opts.Progress(n, n)
-				return
-			}
-			opts.Progress(n, int(size))
-		}
-	}
 	return scanRecords(src, format, br, opts, progress, fn)
 }
 

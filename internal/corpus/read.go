@@ -153,12 +153,7 @@ func readPath(path string, opts *Options, st *docStream) ([]Document, []int, str
 // empty format is found from the first bytes, TSV when they tell nothing
 // and fallbackTSV is set, else an error.
 func readSource(src string, r io.Reader, size int64, format string, fallbackTSV bool, opts *Options, st *docStream) ([]Document, []int, string, error) {
-	var cr *countingReader
-	if opts.Progress != nil {
-		cr = &countingReader{r: r}
-		r = cr
-	}
-	s, stop, codec, err := decompress(src, r)
+	s, stop, codec, progress, err := openSource(src, r, size, opts)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -184,20 +179,6 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 			return nil, nil, "", fmt.Errorf("%s: cannot tell the format from the name or the first line (want a folder, a tar archive, .tsv, .csv, .jsonl or fastText lines); pass --input-format", src)
 		}
 	}
-	var progress func(final bool)
-	if cr != nil {
-		progress = func(final bool) {
-			n := int(cr.n.Load())
-			if final {
-				if size > 0 {
-					n = int(size)
-				}
-				opts.Progress(n, n)
-				return
-			}
-			opts.Progress(n, int(size))
-		}
-	}
 	if format == FormatTar {
 		docs, seqs, err := readTar(src, s, opts, progress, st)
 		return docs, seqs, format, err
@@ -212,6 +193,31 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 		return nil
 	})
 	return docs, nil, format, err
+}
+
+// openSource decompresses the stream r named src (see decompress) and
+// returns, when opts.Progress is set, the progress function of the
+// readers: it reports the bytes read from r against size (0 when unknown),
+// and with final set the end.
+func openSource(src string, r io.Reader, size int64, opts *Options) (s io.Reader, stop func(), codec string, progress func(final bool), err error) {
+	var cr *countingReader
+	if opts.Progress != nil {
+		cr = &countingReader{r: r}
+		r = cr
+		progress = func(final bool) {
+			n := int(cr.n.Load())
+			if final {
+				if size > 0 {
+					n = int(size)
+				}
+				opts.Progress(n, n)
+				return
+			}
+			opts.Progress(n, int(size))
+		}
+	}
+	s, stop, codec, err = decompress(src, r)
+	return s, stop, codec, progress, err
 }
 
 // nameCodec returns the compression a file name announces.
