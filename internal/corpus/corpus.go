@@ -168,7 +168,8 @@ type Corpus struct {
 	Labels []string   // the distinct labels, sorted
 }
 
-// LabelIDs returns, for each document, the index of its label in c.Labels.
+// LabelIDs returns, for each document, the index of its label in c.Labels
+// (of Label, the first label of a multi-label document).
 func (c *Corpus) LabelIDs() []int {
 	idx := make(map[string]int, len(c.Labels))
 	for i, l := range c.Labels {

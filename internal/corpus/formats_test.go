@@ -113,6 +113,8 @@ func TestReadRecordErrors(t *testing.T) {
 		{"nul line", "a\tx\x00y\n", Options{}, "stdin:1: NUL byte in line"},
 		{"nul csv", "label,text\na,x\x00\n", Options{}, "stdin:2: NUL byte in record"},
 		{"split on lines", "a\tx\n", Options{Split: "train"}, "stdin: --split applies to folder trees and archives, not to tsv"},
+		{"stdin shows no format", "a\tx\nno tab here\n", Options{}, "stdin:2: missing tab between label and text"},
+		{"stdin binary", "\x00\x01\x02", Options{}, "stdin:1: NUL byte in line"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -164,6 +166,14 @@ func TestReadMultiLabelAndFields(t *testing.T) {
 	}
 	if d := c.Docs[1]; !reflect.DeepEqual(d.Fields, map[string]string{"id": "8", "lang": "fr"}) {
 		t.Errorf("csv doc 1 = %+v", d)
+	}
+
+	c, err = readString("id\tlabel\ttext\n9\ta\tx\n\tb\ty\n", Options{ExtraFields: []string{"id"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.Docs[0].Fields, map[string]string{"id": "9"}) || c.Docs[1].Fields != nil || c.Docs[0].Labels != nil {
+		t.Errorf("tsv with header: %+v", c.Docs)
 	}
 
 	// The class filter keeps a record with any kept label, and only those.
