@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -125,4 +126,21 @@ func TestInputMisreadings(t *testing.T) {
 	check(t, r, 2, "--input-format must be one of auto, dir, tar, tsv, csv, jsonl, fasttext")
 	r = nbtext(t, "", "vocab", "-", "--max-doc-bytes", "0")
 	check(t, r, 2, "--max-doc-bytes must be ≥ 1")
+}
+
+// TestImdbArchive reads the IMDB archive as distributed (aclImdb/train/
+// {pos,neg,unsup} below a top folder with README and vocabulary files):
+// --split train finds it, unsup and the other files are skipped with one
+// warning.
+func TestImdbArchive(t *testing.T) {
+	p := os.Getenv("NBTEXT_IMDB_TARBALL")
+	if p == "" {
+		t.Skip("set NBTEXT_IMDB_TARBALL to aclImdb.tar.gz to read the IMDB archive")
+	}
+	isolate(t)
+	r := nbtext(t, "", "vocab", p, "--split", "train", "-o", filepath.Join(t.TempDir(), "v.tsv"))
+	check(t, r, 0, "25000 documents, 2 classes", "ignoring the unlabelled folder aclImdb/train/unsup (50000 documents")
+	if n := strings.Count(r.err, "warning"); n != 1 {
+		t.Errorf("%d warnings: %s", n, r.err)
+	}
 }
