@@ -46,7 +46,10 @@
 //     a larger one is an error ("x.tsv:3: document larger than N bytes")
 //     met as soon as the bound is passed, and a NUL byte in a long line
 //     fails at once, so an endless stream (cat /dev/zero) never grows
-//     memory. A path that is neither a folder nor a regular file (a device,
+//     memory. A long line is held once (pieces joined at the end), so an
+//     endless one costs about the bound; encoding/csv copies a record while
+//     parsing it, so an endless CSV record may cost up to four times the
+//     bound before it fails. A path that is neither a folder nor a regular file (a device,
 //     a FIFO) is refused; standard input is read only as "-".
 //   - Decoding: a document's bytes are its text when they are valid UTF-8,
 //     else they are latin-1 (one byte, one rune), as scikit-learn reads
