@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +13,9 @@ import (
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
+// inputFormats are the values of --input-format (shell completion too).
+var inputFormats = []string{"auto", "dir", "tar", "tsv", "jsonl"}
+
 // corpusOptions select the labelled documents a command reads.
 type corpusOptions struct {
 	fs          *pflag.FlagSet
@@ -19,6 +23,9 @@ type corpusOptions struct {
 	inputFormat string
 	remove      string
 	classes     []string
+	// defaultNoticed is set once the notice that no corpus was given and
+	// the cached one is read has been printed (compare reads it twice).
+	defaultNoticed bool
 }
 
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
@@ -47,9 +54,7 @@ func (o *corpusOptions) options() (corpus.Options, error) {
 	default:
 		return corpus.Options{}, usageErrorf("--split must be train or test, got %q", o.split)
 	}
-	switch o.inputFormat {
-	case "auto", "dir", "tar", "tsv", "jsonl":
-	default:
+	if !slices.Contains(inputFormats, o.inputFormat) {
 		return corpus.Options{}, usageErrorf("--input-format must be auto, dir, tar, tsv or jsonl, got %q", o.inputFormat)
 	}
 	return corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes}, nil
@@ -96,7 +101,7 @@ func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 	o.fs = fs
 	fs.BoolVar(&o.lowercase, "lowercase", d.Lowercase, "fold text to lower case before tokenizing")
 	fs.StringVar(&o.stopWords, "stop-words", d.StopWords, "stop word list to drop: english, or empty for none")
-	fs.StringVar(&o.ngram, "ngram", "1,1", "word n-gram range MIN,MAX (e.g. 1,2 for unigrams and bigrams)")
+	fs.StringVar(&o.ngram, "ngram", "1,1", fmt.Sprintf("word n-gram range MIN,MAX, MAX ≤ %d (e.g. 1,2 for unigrams and bigrams)", vectorize.MaxNGram))
 	fs.IntVar(&o.minDF, "min-df", d.MinDF, "drop terms found in fewer documents than this")
 	fs.Float64Var(&o.maxDF, "max-df", d.MaxDF, "drop terms found in more than this fraction of documents")
 	fs.IntVar(&o.maxFeatures, "max-features", d.MaxFeatures, "keep only the N terms of highest document frequency (0: all)")
@@ -110,6 +115,10 @@ func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 	}
 	fs.StringVar(&o.fields, "fields", d.Fields, fHelp)
 }
+
+// softMinDF reports whether --min-df was left to its default, which a
+// corpus too small for it may lower (fitCorpus).
+func (o *vectorizeOptions) softMinDF() bool { return !o.fs.Changed("min-df") }
 
 // apply overrides the fields of s whose flags were set, then validates.
 func (o *vectorizeOptions) apply(s *vectorize.Settings) error {
