@@ -45,6 +45,9 @@ func kindDefaults(kind model.Kind) map[string]string {
 		d["alpha"] = f(p.Alpha)
 		if kind == model.Bernoulli {
 			d["beta"] = f(p.Beta)
+			if p.Beta == p.Alpha {
+				d["beta"] = "equal to --alpha, " + f(p.Beta)
+			}
 		}
 		if train.DefaultCalibrate(kind) {
 			d["temperature"] = "fitted by cross-validation"
@@ -106,7 +109,7 @@ func showKindDefaults(fs *pflag.FlagSet, kind model.Kind, context string) {
 		case kind == 0:
 			f.Usage = fmt.Sprintf("%s (%sdefault: the model's, see nbtext train --model M --help)", base, context)
 		case ok:
-			if f.Value.Type() != "float64" || name != "temperature" {
+			if flagTakes(f, v) {
 				f.Annotations[kindDefault] = []string{v}
 			}
 			if v == "" {
@@ -117,6 +120,22 @@ func showKindDefaults(fs *pflag.FlagSet, kind model.Kind, context string) {
 			f.Usage = fmt.Sprintf("%s (not used by --model %s)", base, kind)
 		}
 	}
+}
+
+// flagTakes reports whether v is a value of f's type (a default such as
+// "fitted by cross-validation" is not: the man page then keeps the flag's
+// own default, and the usage says the rest).
+func flagTakes(f *pflag.Flag, v string) bool {
+	var err error
+	switch f.Value.Type() {
+	case "bool":
+		_, err = strconv.ParseBool(v)
+	case "int", "int64":
+		_, err = strconv.ParseInt(v, 10, 64)
+	case "float64":
+		_, err = strconv.ParseFloat(v, 64)
+	}
+	return err == nil
 }
 
 // zeroValue is the DefValue for which pflag prints no default.
