@@ -52,9 +52,6 @@ Newsgroups archive.`,
 			if o.top < 0 {
 				return usageErrorf("--top must be ≥ 0, got %d", o.top)
 			}
-			if o.workers < 0 {
-				return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
-			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return runVocab(cmd, args, o) },
@@ -75,7 +72,7 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 		return err
 	}
 	settings.Remove = remove
-	c, _, v, _, err := fitCorpus(s, args, &o.corpus, settings, o.workers, o.global.quiet, false)
+	c, _, v, _, err := fitCorpus(s, args, &o.corpus, settings, o.vec.softMinDF(), o.workers, o.global.quiet, false)
 	if err != nil {
 		return err
 	}

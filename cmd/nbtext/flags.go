@@ -13,6 +13,9 @@ import (
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
+// inputFormats are the values of --input-format (shell completion too).
+var inputFormats = corpus.Formats
+
 // corpusOptions select the labelled documents a command reads.
 type corpusOptions struct {
 	fs          *pflag.FlagSet
@@ -25,12 +28,15 @@ type corpusOptions struct {
 	textFields  []string
 	header      bool
 	maxDocBytes int
+	// defaultNoticed is set once the notice that no corpus was given and
+	// the cached one is read has been printed (compare reads it twice).
+	defaultNoticed bool
 }
 
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
 	o.AddSubsetFlags(fs)
 	fs.StringVar(&o.split, "split", "", "split folder to read, train or test, also one level below a top folder (aclImdb/train) (default: the command's natural split for the 20 Newsgroups cache)")
-	fs.StringVar(&o.inputFormat, "input-format", "auto", "corpus format: auto (by name, then first bytes), "+strings.Join(corpus.Formats[1:], ", "))
+	fs.StringVar(&o.inputFormat, "input-format", "auto", "corpus format: auto (by name, then first bytes), "+strings.Join(inputFormats[1:], ", "))
 	fs.StringVar(&o.labelPrefix, "label-prefix", corpus.DefaultLabelPrefix, "fasttext: the prefix that marks a label")
 	fs.StringVar(&o.labelField, "label-field", "label", "csv, tsv with a header, jsonl: the label column or key")
 	fs.StringSliceVar(&o.textFields, "text-field", []string{"text"}, "csv, tsv with a header, jsonl: the text column(s) or key(s), comma-separated; several are joined with a newline")
@@ -58,8 +64,8 @@ func (o *corpusOptions) options() (corpus.Options, error) {
 	default:
 		return corpus.Options{}, usageErrorf("--split must be train or test, got %q", o.split)
 	}
-	if !slices.Contains(corpus.Formats, o.inputFormat) {
-		return corpus.Options{}, usageErrorf("--input-format must be one of %s, got %q", strings.Join(corpus.Formats, ", "), o.inputFormat)
+	if !slices.Contains(inputFormats, o.inputFormat) {
+		return corpus.Options{}, usageErrorf("--input-format must be one of %s, got %q", strings.Join(inputFormats, ", "), o.inputFormat)
 	}
 	opts := corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes,
 		LabelPrefix: o.labelPrefix, Header: o.header, MaxDocBytes: o.maxDocBytes}
@@ -129,7 +135,7 @@ func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 	o.fs = fs
 	fs.BoolVar(&o.lowercase, "lowercase", d.Lowercase, "fold text to lower case before tokenizing")
 	fs.StringVar(&o.stopWords, "stop-words", d.StopWords, "stop word list to drop: english, or empty for none")
-	fs.StringVar(&o.ngram, "ngram", "1,1", "word n-gram range MIN,MAX (e.g. 1,2 for unigrams and bigrams)")
+	fs.StringVar(&o.ngram, "ngram", "1,1", fmt.Sprintf("word n-gram range MIN,MAX, MAX ≤ %d (e.g. 1,2 for unigrams and bigrams)", vectorize.MaxNGram))
 	fs.IntVar(&o.minDF, "min-df", d.MinDF, "drop terms found in fewer documents than this")
 	fs.Float64Var(&o.maxDF, "max-df", d.MaxDF, "drop terms found in more than this fraction of documents")
 	fs.IntVar(&o.maxFeatures, "max-features", d.MaxFeatures, "keep only the N terms of highest document frequency (0: all)")
@@ -143,6 +149,10 @@ func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 	}
 	fs.StringVar(&o.fields, "fields", d.Fields, fHelp)
 }
+
+// softMinDF reports whether --min-df was left to its default, which a
+// corpus too small for it may lower (fitCorpus).
+func (o *vectorizeOptions) softMinDF() bool { return !o.fs.Changed("min-df") }
 
 // apply overrides the fields of s whose flags were set, then validates.
 func (o *vectorizeOptions) apply(s *vectorize.Settings) error {
