@@ -119,6 +119,7 @@ NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
 		newPredictCmd(g),
 		newEvalCmd(g),
 		newCompareCmd(g),
+		newInfoCmd(g),
 	)
 	// ExecuteC adds cobra's completion command; add it now so that its
 	// argument validators are wrapped as well (ExecuteC then keeps it).
