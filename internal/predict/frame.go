@@ -189,12 +189,12 @@ func (f *framer) readRecord(sep byte) ([]byte, error) {
 			if len(f.buf) == 0 {
 				return chunk[:len(chunk)-1], nil // aliases the reader's buffer until the next read
 			}
-			f.buf = append(f.buf, chunk[:len(chunk)-1]...)
+			f.appendBuf(chunk[:len(chunk)-1])
 			return f.buf, nil
 		case errors.Is(err, bufio.ErrBufferFull):
-			f.buf = append(f.buf, chunk...)
+			f.appendBuf(chunk)
 		case err == io.EOF:
-			f.buf = append(f.buf, chunk...)
+			f.appendBuf(chunk)
 			if len(f.buf) == 0 {
 				return nil, io.EOF
 			}
@@ -203,6 +203,21 @@ func (f *framer) readRecord(sep byte) ([]byte, error) {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
+}
+
+// appendBuf appends b to f.buf, which never needs more than f.max bytes
+// (readRecord checks the length first): growth stops at f.max, so an
+// oversized record costs at most 1.5·max bytes while it is assembled,
+// not the 3·max of append's doubling.
+func (f *framer) appendBuf(b []byte) {
+	need := len(f.buf) + len(b)
+	if need > cap(f.buf) {
+		c := min(max(2*cap(f.buf), need, readerSize), max(f.max, need))
+		nb := make([]byte, len(f.buf), c)
+		copy(nb, f.buf)
+		f.buf = nb
+	}
+	f.buf = append(f.buf, b...)
 }
 
 // complete reports whether the reader's buffer holds a whole record, so
