@@ -4,38 +4,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nbtext/nbtext/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it):\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 // infoMasks replace what depends on the build and the temporary folder
 // (the file's name, bytes and checksum, the writer's version and command
@@ -91,7 +68,7 @@ func TestInfoGolden(t *testing.T) {
 		for _, mk := range infoMasks {
 			out = mk.re.ReplaceAllString(out, mk.with)
 		}
-		golden(t, "info-"+format+".golden", out)
+		golden.Check(t, "info-"+format+".golden", out)
 	}
 }
 

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -10,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -81,19 +79,9 @@ func (w Weight) MarshalJSON() ([]byte, error) {
 // describes it with the top terms of each class (see TopTerms). Its
 // errors are Load's.
 func Inspect(path string, top int) (*Info, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, ioErr(path, err)
-	}
-	defer f.Close()
-	var size int64
-	if fi, err := f.Stat(); err == nil {
-		size = fi.Size()
-	}
 	h := sha256.New()
 	head := &prefix{max: headerSize}
-	r := io.TeeReader(bufio.NewReaderSize(f, 1<<16), io.MultiWriter(h, head))
-	m, err := decodeReader(r, path, size)
+	m, size, err := load(path, io.MultiWriter(h, head))
 	if err != nil {
 		return nil, err
 	}

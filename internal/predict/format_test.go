@@ -2,40 +2,13 @@ package predict
 
 import (
 	"encoding/json"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nbtext/nbtext/internal/golden"
 	"github.com/nbtext/nbtext/internal/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name.golden, or rewrites the file
-// when the test runs with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/predict -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (if the change is intended, run go test ./internal/predict -update and review the diff)\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 // goldenLines is the stdin of the golden tests: clear cases, a close
 // call, an empty line, words the model has never seen, capitals and
@@ -102,7 +75,7 @@ func TestGolden(t *testing.T) {
 			if tt.opt.Format == FormatJSON {
 				checkJSONLines(t, out)
 			}
-			golden(t, tt.name, out)
+			golden.Check(t, tt.name+".golden", out)
 		})
 	}
 }
