@@ -74,6 +74,16 @@ func New(m *model.Model, opt Options) (*Predictor, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
+	if warn := opt.Warn; warn != nil {
+		// The writer reports unreadable documents while a folder walk on
+		// the reading goroutine may report skipped files.
+		var mu sync.Mutex
+		opt.Warn = func(msg string) {
+			mu.Lock()
+			defer mu.Unlock()
+			warn(msg)
+		}
+	}
 	opt.TopK = min(opt.TopK, m.NumClasses())
 	var strip corpus.Remove
 	if m.Vocab.Settings.Remove != "" {
