@@ -11,10 +11,6 @@ import (
 	"strings"
 )
 
-// DefaultMaxDocBytes bounds one document Walk reads when its caller gives
-// no bound: 256 MiB.
-const DefaultMaxDocBytes = 256 << 20
-
 // A WalkFunc receives each document Walk finds, in order. A document that
 // cannot be read comes with a non-nil err that names it (d.ID, and d.Text
 // empty): a file with NUL bytes, which is not text, or one larger than the
@@ -45,18 +41,16 @@ func IsArchiveName(path string) bool { return formatByName(path) == FormatTar }
 //
 // With opts.Format "tsv" or "jsonl" a file is read line by line as Read
 // does, labels included. Texts are decoded and stripped as in Read. A
-// document (a file or an archive member) larger than maxDoc bytes (0:
-// DefaultMaxDocBytes) is not read: fn gets it with an error, as it gets a
-// file with NUL bytes. A folder's files are read in parallel batches; a
-// file that grows between the walk listing it and reading it is read whole.
-// Split and Classes do not apply (an error).
-func Walk(path string, opts Options, maxDoc int64, fn WalkFunc) error {
+// document (a file or an archive member) larger than opts.MaxDocBytes is
+// not read whole: fn gets it with an error, as it gets a file with NUL
+// bytes. A folder's files are read in parallel batches. Split and Classes
+// do not apply (an error).
+func Walk(path string, opts Options, fn WalkFunc) error {
 	if err := checkWalk(opts); err != nil {
 		return err
 	}
-	maxDoc = docBound(maxDoc)
 	if path == "-" {
-		return WalkFrom(os.Stdin, "stdin", opts, maxDoc, fn)
+		return WalkFrom(os.Stdin, "stdin", opts, fn)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -79,14 +73,14 @@ func Walk(path string, opts Options, maxDoc int64, fn WalkFunc) error {
 	case format != FormatDir && fi.IsDir():
 		return fmt.Errorf("%s: is a folder, not a %s file", path, format)
 	case format == FormatDir:
-		return walkDir(path, &opts, maxDoc, fn)
+		return walkDir(path, &opts, fn)
 	}
 	f, err := OpenRegular(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return walkStream(path, format, f, isGzipName(path), &opts, maxDoc, fn)
+	return walkStream(path, format, f, isGzipName(path), &opts, fn)
 }
 
 // OpenRegular opens the file at path for reading when it is a regular
@@ -140,14 +134,6 @@ func fileKind(m os.FileMode) string {
 	return "mode " + m.Type().String()
 }
 
-// docBound returns the document bound maxDoc stands for.
-func docBound(maxDoc int64) int64 {
-	if maxDoc <= 0 {
-		return DefaultMaxDocBytes
-	}
-	return maxDoc
-}
-
 // ErrTooLarge matches the error a WalkFunc gets for a document larger than
 // the walk's bound.
 var ErrTooLarge = errors.New("document too large")
@@ -166,9 +152,9 @@ type docError struct {
 func (e *docError) Error() string { return e.msg }
 func (e *docError) Unwrap() error { return e.kind }
 
-// tooLarge is the error for the document id larger than maxDoc bytes.
-func tooLarge(id string, maxDoc int64) error {
-	return &docError{fmt.Sprintf("%s: document larger than %d bytes (raise --max-doc-bytes)", id, maxDoc), ErrTooLarge}
+// docTooLarge is the error for the document id larger than max bytes.
+func docTooLarge(id string, max int) error {
+	return &docError{tooLarge(id, max).Error(), ErrTooLarge}
 }
 
 // binary is the error for the document id with NUL bytes.
@@ -179,7 +165,7 @@ func binary(id string) error {
 // WalkFrom is Walk on a stream named name ("stdin" for standard input): by
 // default the whole stream is one document with ID name; opts.Format "tsv"
 // or "jsonl" reads it line by line, "tar" as an archive.
-func WalkFrom(r io.Reader, name string, opts Options, maxDoc int64, fn WalkFunc) error {
+func WalkFrom(r io.Reader, name string, opts Options, fn WalkFunc) error {
 	if err := checkWalk(opts); err != nil {
 		return err
 	}
@@ -190,7 +176,7 @@ func WalkFrom(r io.Reader, name string, opts Options, maxDoc int64, fn WalkFunc)
 	case FormatDir:
 		return fmt.Errorf("%s: a stream cannot be read as a folder", name)
 	}
-	return walkStream(name, format, r, false, &opts, docBound(maxDoc), fn)
+	return walkStream(name, format, r, false, &opts, fn)
 }
 
 // checkWalk rejects the options Walk does not take.
@@ -206,29 +192,29 @@ func checkWalk(opts Options) error {
 
 // walkStream walks the stream r in format: "" (one document), "tar",
 // "tsv" or "jsonl".
-func walkStream(src, format string, r io.Reader, wantGzip bool, opts *Options, maxDoc int64, fn WalkFunc) error {
+func walkStream(src, format string, r io.Reader, wantGzip bool, opts *Options, fn WalkFunc) error {
 	switch format {
 	case FormatTar:
-		return walkTar(src, r, wantGzip, opts, maxDoc, fn)
+		return walkTar(src, r, wantGzip, opts, fn)
 	case FormatTSV, FormatJSONL:
 		return scanLines(src, format, r, 0, opts, func(d Document) error {
 			d.Text = Strip(d.Text, opts.Remove)
 			return fn(d, nil)
 		})
 	}
-	b, err := readAll(nil, io.LimitReader(r, maxDoc+1))
+	b, err := readAll(nil, io.LimitReader(r, int64(opts.maxDoc())+1))
 	if err != nil {
 		return pathError(src, err)
 	}
-	return emit(Document{ID: src}, b, opts, maxDoc, fn)
+	return emit(Document{ID: src}, b, opts, fn)
 }
 
 // emit decodes and strips b into d and calls fn, or calls fn with an error
-// when b holds NUL bytes or more than maxDoc bytes.
-func emit(d Document, b []byte, opts *Options, maxDoc int64, fn WalkFunc) error {
+// when b holds NUL bytes or more than opts.MaxDocBytes.
+func emit(d Document, b []byte, opts *Options, fn WalkFunc) error {
 	switch {
-	case int64(len(b)) > maxDoc:
-		return fn(d, tooLarge(d.ID, maxDoc))
+	case len(b) > opts.maxDoc():
+		return fn(d, docTooLarge(d.ID, opts.maxDoc()))
 	case hasNUL(b):
 		return fn(d, binary(d.ID))
 	}
@@ -240,7 +226,7 @@ func emit(d Document, b []byte, opts *Options, maxDoc int64, fn WalkFunc) error 
 // order; decompression runs ahead on its own goroutine while fn works. A
 // member larger than maxDoc is skipped unread (the tar reader seeks past
 // it or reads it in small pieces).
-func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, maxDoc int64, fn WalkFunc) error {
+func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, fn WalkFunc) error {
 	s, stop, err := tarStream(src, r, wantGzip)
 	if err != nil {
 		return err
@@ -248,6 +234,7 @@ func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, maxDoc int64
 	defer stop()
 	tr := tar.NewReader(s)
 	buf := make([]byte, 0, 256<<10)
+	maxDoc := opts.maxDoc()
 	for {
 		hdr, err := tr.Next()
 		if err == io.EOF {
@@ -264,17 +251,17 @@ func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, maxDoc int64
 			continue
 		}
 		id := src + "/" + name
-		if hdr.Size > maxDoc {
-			if err := fn(Document{ID: id}, tooLarge(id, maxDoc)); err != nil {
+		if hdr.Size > int64(maxDoc) {
+			if err := fn(Document{ID: id}, docTooLarge(id, maxDoc)); err != nil {
 				return err
 			}
 			continue
 		}
-		buf, err = readAll(buf[:0], io.LimitReader(tr, maxDoc+1))
+		buf, err = readAll(buf[:0], io.LimitReader(tr, int64(maxDoc)+1))
 		if err != nil {
 			return corrupt(src, err)
 		}
-		if err := emit(Document{ID: id}, buf, opts, maxDoc, fn); err != nil {
+		if err := emit(Document{ID: id}, buf, opts, fn); err != nil {
 			return err
 		}
 		if cap(buf) > 4<<20 {
@@ -287,11 +274,10 @@ func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, maxDoc int64
 const walkBatch = 512
 
 // walkDir calls fn with every file below root in path order, reading a
-// batch of files in parallel ahead of fn. A file larger than maxDoc when
-// listed is not read.
-func walkDir(root string, opts *Options, maxDoc int64, fn WalkFunc) error {
+// batch of files in parallel ahead of fn. A file larger than the bound is
+// not read whole.
+func walkDir(root string, opts *Options, fn WalkFunc) error {
 	var paths []string
-	big := map[string]bool{}
 	// A trailing separator makes WalkDir follow a root that is a link.
 	start := root
 	if !strings.HasSuffix(start, string(filepath.Separator)) {
@@ -307,21 +293,18 @@ func walkDir(root string, opts *Options, maxDoc int64, fn WalkFunc) error {
 			}
 			return nil
 		}
-		if d.IsDir() {
-			return nil
-		}
-		fi, err := os.Stat(p) // follows links; a dangling one is reported when read
-		if err != nil {
-			paths = append(paths, p)
-			return nil
+		t := d.Type()
+		if t&fs.ModeSymlink != 0 {
+			if fi, err := os.Stat(p); err == nil {
+				t = fi.Mode().Type()
+			} else {
+				t = 0 // dangling: reading it reports the error
+			}
 		}
 		switch {
-		case fi.Mode().IsRegular():
+		case t.IsRegular():
 			paths = append(paths, p)
-			if fi.Size() > maxDoc {
-				big[p] = true
-			}
-		case !fi.IsDir():
+		case !t.IsDir():
 			opts.warn("%s: ignoring %s: not a regular file", root, p)
 		}
 		return nil
@@ -329,31 +312,24 @@ func walkDir(root string, opts *Options, maxDoc int64, fn WalkFunc) error {
 	if err != nil {
 		return err
 	}
+	maxDoc := opts.maxDoc()
+	bound := &Options{MaxDocBytes: maxDoc}
 	for len(paths) > 0 {
 		batch := paths[:min(walkBatch, len(paths))]
 		paths = paths[len(batch):]
-		small := make([]string, 0, len(batch))
-		for _, p := range batch {
-			if !big[p] {
-				small = append(small, p)
-			}
-		}
-		texts, nul, errs := readFiles(small, &Options{})
-		i := 0
-		for _, p := range batch {
+		texts, nul, errs := readFiles(batch, bound)
+		for i, p := range batch {
 			var err error
-			if big[p] {
-				err = fn(Document{ID: p}, tooLarge(p, maxDoc))
-			} else {
-				switch {
-				case errs[i] != nil:
+			switch {
+			case errs[i] != nil:
+				if fi, serr := os.Stat(p); serr != nil || fi.Size() <= int64(maxDoc) {
 					return errs[i]
-				case nul[i]:
-					err = fn(Document{ID: p}, binary(p))
-				default:
-					err = fn(Document{ID: p, Text: Strip(texts[i], opts.Remove)}, nil)
 				}
-				i++
+				err = fn(Document{ID: p}, docTooLarge(p, maxDoc))
+			case nul[i]:
+				err = fn(Document{ID: p}, binary(p))
+			default:
+				err = fn(Document{ID: p, Text: Strip(texts[i], opts.Remove)}, nil)
 			}
 			if err != nil {
 				return err

@@ -13,7 +13,7 @@ import (
 func walkAll(t *testing.T, path string, opts Options) []Document {
 	t.Helper()
 	var docs []Document
-	err := Walk(path, opts, 0, func(d Document, err error) error {
+	err := Walk(path, opts, func(d Document, err error) error {
 		if err != nil {
 			t.Errorf("document %s: %v", d.ID, err)
 		}
@@ -74,7 +74,7 @@ func TestWalkStops(t *testing.T) {
 	stop := errors.New("stop")
 	for _, p := range []string{"testdata/tree", writeTar(t, t.TempDir(), "w.tgz", treeMembers(t, "testdata/tree", ""))} {
 		n := 0
-		err := Walk(p, Options{}, 0, func(Document, error) error {
+		err := Walk(p, Options{}, func(Document, error) error {
 			n++
 			if n == 2 {
 				return stop
@@ -94,10 +94,10 @@ type walked struct {
 	errs map[string]error
 }
 
-func walkErrs(t *testing.T, path string, maxDoc int64) walked {
+func walkErrs(t *testing.T, path string, maxDoc int) walked {
 	t.Helper()
 	w := walked{errs: map[string]error{}}
-	err := Walk(path, Options{}, maxDoc, func(d Document, err error) error {
+	err := Walk(path, Options{MaxDocBytes: maxDoc}, func(d Document, err error) error {
 		w.ids = append(w.ids, d.ID)
 		if err != nil {
 			w.errs[d.ID] = err
@@ -159,7 +159,7 @@ func TestWalkUnreadable(t *testing.T) {
 func TestWalkNotRegular(t *testing.T) {
 	ok := func(Document, error) error { t.Error("fn called"); return nil }
 	if _, err := os.Stat("/dev/zero"); err == nil {
-		if err := Walk("/dev/zero", Options{}, 0, ok); err == nil || err.Error() != "/dev/zero: not a regular file (a character device); only stdin may be a device or a pipe" {
+		if err := Walk("/dev/zero", Options{}, ok); err == nil || err.Error() != "/dev/zero: not a regular file (a character device); only stdin may be a device or a pipe" {
 			t.Errorf("/dev/zero: %v", err)
 		}
 	}
@@ -168,11 +168,11 @@ func TestWalkNotRegular(t *testing.T) {
 	if err := mkfifo(fifo); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	if err := Walk(fifo, Options{}, 0, ok); err == nil || !strings.Contains(err.Error(), "not a regular file (a named pipe)") {
+	if err := Walk(fifo, Options{}, ok); err == nil || !strings.Contains(err.Error(), "not a regular file (a named pipe)") {
 		t.Errorf("FIFO: %v", err)
 	}
 	var warns collect
-	if err := Walk(dir, Options{Warn: warns.warn}, 0, ok); err != nil || len(warns) != 1 || !strings.Contains(warns[0], "not a regular file") {
+	if err := Walk(dir, Options{Warn: warns.warn}, ok); err != nil || len(warns) != 1 || !strings.Contains(warns[0], "not a regular file") {
 		t.Errorf("folder with a FIFO: %v, warnings %q", err, warns)
 	}
 }
@@ -194,7 +194,7 @@ func TestWalkErrors(t *testing.T) {
 		{"tar on folder", dir, Options{Format: "tar"}, dir + ": is a folder, not a tar file"},
 	}
 	for _, tt := range tests {
-		if err := Walk(tt.path, tt.opts, 0, ok); err == nil || err.Error() != tt.want {
+		if err := Walk(tt.path, tt.opts, ok); err == nil || err.Error() != tt.want {
 			t.Errorf("%s: err %v, want %s", tt.name, err, tt.want)
 		}
 	}
@@ -202,7 +202,7 @@ func TestWalkErrors(t *testing.T) {
 
 func TestWalkFrom(t *testing.T) {
 	var docs []Document
-	err := WalkFrom(strings.NewReader("caf\xe9"), "stdin", Options{}, 0, func(d Document, err error) error { docs = append(docs, d); return err })
+	err := WalkFrom(strings.NewReader("caf\xe9"), "stdin", Options{}, func(d Document, err error) error { docs = append(docs, d); return err })
 	if err != nil || !reflect.DeepEqual(docs, []Document{{ID: "stdin", Text: "café"}}) {
 		t.Errorf("got %+v, %v", docs, err)
 	}

@@ -131,8 +131,9 @@ const Stdin = "-"
 // results to w as Stream does:
 //
 //   - a plain file is framed as stdin is, by Options.Input (one document
-//     per line by default); the id of record N is "PATH:N" (or, with
-//     --input doc, the path);
+//     per line by default), decompressed first when its first bytes are
+//     those of gzip, zstd or bzip2 (corpus.Decompress); the id of record N
+//     is "PATH:N" (or, with --input doc, the path);
 //   - "-" is stdin (ids "stdin:N");
 //   - a folder or an archive (by name, see corpus.IsArchiveName) gives one
 //     document per file, whose id is its path (see corpus.Walk).
@@ -189,7 +190,7 @@ func (q *batcher) path(path string, stdin io.Reader) error {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	if fi.IsDir() || corpus.IsArchiveName(path) {
-		return corpus.Walk(path, corpus.Options{Warn: opt.Warn}, int64(opt.MaxDocBytes), func(d corpus.Document, err error) error {
+		return corpus.Walk(path, corpus.Options{Warn: opt.Warn, MaxDocBytes: opt.MaxDocBytes}, func(d corpus.Document, err error) error {
 			if err != nil {
 				return q.add(record{id: d.ID, fail: err.Error()}, nil)
 			}
@@ -201,7 +202,12 @@ func (q *batcher) path(path string, stdin io.Reader) error {
 		return err
 	}
 	defer f.Close()
-	fr := newFramer(f, path, opt.Input, opt.MaxDocBytes)
+	r, err := corpus.Decompress(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer r.Close()
+	fr := newFramer(r, path, opt.Input, opt.MaxDocBytes)
 	fr.prefix = path + ":"
 	return q.frame(fr)
 }

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -341,6 +342,21 @@ func TestFiles(t *testing.T) {
 	}
 	if got, _, _, err := files(t, m, Options{Input: InputJSONL, Format: FormatTSV}, "", writeFiles(t, map[string]string{"x.jsonl": `{"text": "orbit"}` + "\n"})+"/x.jsonl"); err != nil || len(got) != 1 || !strings.HasSuffix(strings.Split(got[0], "\t")[0], "x.jsonl:1") {
 		t.Errorf("--input jsonl: %q, %v", got, err)
+	}
+	// A compressed file is read as its content is, whatever its name.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(content)
+	zw.Close()
+	gzPath := filepath.Join(dir, "one.txt.gz")
+	if err := os.WriteFile(gzPath, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _, err := files(t, m, Options{}, "", gzPath); err != nil || strings.Join(got, "\n") != strings.Join(fromFile, "\n") {
+		t.Errorf("gzip file: %q, %v; want %q", got, err, fromFile)
+	}
+	if got, _, _, err := files(t, m, Options{Format: FormatTSV}, "", gzPath); err != nil || !strings.HasPrefix(got[3], gzPath+":4\t") {
+		t.Errorf("gzip file ids: %q, %v", got, err)
 	}
 	// Every path is checked before anything is written.
 	for _, bad := range []struct{ path, want string }{
