@@ -21,14 +21,14 @@ type predictOptions struct {
 
 func (o *predictOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.modelPath, "model", "m", "", "model file written by 'nbtext train' (required)")
-	fs.StringVar(&o.opt.Input, "input", predict.InputLines, "stdin framing: lines (one document per line), doc (all of stdin), jsonl ({\"id\":..,\"text\":..} per line), nul (NUL-separated)")
+	fs.StringVar(&o.opt.Input, "input", predict.InputLines, "framing of stdin and of FILE arguments: lines (one document per line), doc (the whole file), jsonl ({\"id\":..,\"text\":..} per line), nul (NUL-separated)")
 	fs.StringVar(&o.opt.Format, "format", predict.FormatText, "output: text, tsv or json (one object per line: id, label, probs)")
 	fs.IntVarP(&o.opt.TopK, "top-k", "k", 0, "print the K most probable labels with their probabilities")
 	fs.IntVar(&o.opt.Explain, "explain", 0, "add the N words that weigh most in the decision, with their contribution to its log-odds")
-	fs.Float64Var(&o.opt.Threshold, "threshold", 0, "print '?' (json: empty label) when the chosen label's probability is below P")
+	fs.Float64Var(&o.opt.Threshold, "threshold", 0, "print '?' (json: empty label) when the chosen label's probability is below P; with --top-k, drop the labels below P")
 	fs.StringVar(&o.costs, "costs", "", "class loss weights label=λ,...: decide argmax λ_y P(y|x) (default λ = 1, the MAP rule)")
 	fs.IntVar(&o.opt.Workers, "workers", 0, "scoring goroutines (0: one per core)")
-	fs.IntVar(&o.opt.MaxDocBytes, "max-doc-bytes", predict.DefaultMaxDocBytes, "refuse a single document larger than this")
+	fs.IntVar(&o.opt.MaxDocBytes, "max-doc-bytes", predict.DefaultMaxDocBytes, "answer '?' for a document (line, file, archive member) larger than this, without reading it whole")
 	fs.BoolVar(&o.opt.Header, "header", false, "tsv: print a header line first")
 }
 
@@ -39,17 +39,27 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 		Short: "Label documents from stdin or files with a trained model",
 		Long: `Label documents with a model written by 'nbtext train'.
 
-With no file arguments it reads stdin, one document per line (--input lines),
-answering each line as it arrives, in input order. With FILE, DIR or ARCHIVE
-arguments each file is one document and its path is its id.
+With no arguments it reads stdin, one document per line (--input lines),
+answering each line as it arrives, in input order. A FILE argument is read
+as stdin is: one answer per line by default (ids FILE:N), the whole file with
+--input doc (id FILE), one per JSON object with --input jsonl, decompressed
+first when it is gzip, zstd or bzip2. "-" is stdin. In a DIR or an ARCHIVE
+(.tar, also .tar.gz, .tgz, .tar.zst, .tar.bz2) each file is one document whose
+path is its id. A path that is a device or a pipe is refused: give it on
+stdin.
 
-Empty documents are predicted from the prior; bytes that are not UTF-8 are
-read as latin-1.`,
+There is one answer per document, always in input order: a document that
+cannot be read (larger than --max-doc-bytes; in a folder or archive, a file
+with NUL bytes) is answered with '?' (tsv: an empty label, json: an "error"
+field) and a warning, and predict exits 1 at the end. Empty documents are
+predicted from the prior; bytes that are not UTF-8 are read as latin-1.`,
 		Example: `  echo "the gpu renders textures" | nbtext predict -m news.nbm
   nbtext predict -m news.nbm --top-k 3 --format json < posts.txt
   tail -f feed.log | nbtext predict -m news.nbm --format tsv
-  find mail -type f -print0 | xargs -0 nbtext predict -m spam.nbm --format tsv
-  nbtext predict -m news.nbm --explain 5 --input doc < post.txt`,
+  nbtext predict -m news.nbm questions.txt      # one answer per line
+  nbtext predict -m news.nbm --input doc post.txt --explain 5
+  nbtext predict -m news.nbm -k 3 --threshold 0.2 < posts.txt
+  nbtext predict -m spam.nbm --format tsv mail/ archive.tar.gz`,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if o.modelPath == "" {
 				return usageErrorf("-m MODEL is required")
@@ -69,6 +79,7 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 		return withCode(exitBadModel, err)
 	}
 	opt := o.opt
+	opt.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
 	if opt.Costs, err = model.ParseCosts(o.costs, m.Classes); err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -84,7 +95,7 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	if len(args) == 0 {
 		st, err = p.Stream(cmd.Context(), s.In, "stdin", w)
 	} else {
-		st, err = p.Files(cmd.Context(), args, w, func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) })
+		st, err = p.Files(cmd.Context(), args, s.In, w)
 	}
 	if err != nil {
 		return err
@@ -94,6 +105,9 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	}
 	if st.Fallback > 0 {
 		note(s.Err, o.global.quiet, "nbtext: %d of %d documents gave the model nothing to go on and were predicted from the prior", st.Fallback, st.Docs)
+	}
+	if st.Failed > 0 {
+		return fmt.Errorf("%d of %d documents could not be read and were answered with '?' (see the warnings above)", st.Failed, st.Docs)
 	}
 	return nil
 }

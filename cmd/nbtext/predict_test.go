@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -127,20 +130,34 @@ func TestPredictStdin(t *testing.T) {
 	}
 }
 
-// TestPredictFiles checks file, folder and archive arguments: each file is
-// one document whose id is its path, in argument order, folders walked in
-// byte order.
+// TestPredictFiles checks file, folder and archive arguments: a plain file
+// is read as stdin is, one answer per line (issue 9: a 3-line file used to
+// get one answer); in a folder each file is one document whose id is its
+// path, walked in byte order; paths in argument order.
 func TestPredictFiles(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
 	m := savePredictModel(t, dir)
-	a := writeFile(t, dir, "in/a.txt", "pgp encryption and the secret key\n")
+	questions := "pgp encryption and the secret key\nthe gpu renders polygons\nclipper chip escrow\n"
+	a := writeFile(t, dir, "in/questions.txt", questions)
 	writeFile(t, dir, "posts/2", "the gpu renders polygons")
 	writeFile(t, dir, "posts/10", "opengl textures\n\nand jpeg images")
 	writeFile(t, dir, "posts/sub/1", "clipper chip escrow")
-	r := nbtext(t, "ignored stdin", "predict", "-m", m, "--format", "tsv", a, filepath.Join(dir, "posts"))
+	r := nbtext(t, "ignored stdin", "predict", "-m", m, a)
+	if r.code != 0 || r.out != "crypt\ngraphics\ncrypt\n" {
+		t.Fatalf("plain file: exit %d, output %q, stderr %q", r.code, r.out, r.err)
+	}
+	if s := nbtext(t, questions, "predict", "-m", m); s.out != r.out {
+		t.Errorf("stdin gives %q, the file %q", s.out, r.out)
+	}
+	if r := nbtext(t, "", "predict", "-m", m, "--input", "doc", a); r.code != 0 || r.out != "crypt\n" {
+		t.Errorf("--input doc: exit %d, output %q, stderr %q", r.code, r.out, r.err)
+	}
+	r = nbtext(t, "ignored stdin", "predict", "-m", m, "--format", "tsv", a, filepath.Join(dir, "posts"))
 	want := strings.Join([]string{
-		a + "\tcrypt",
+		a + ":1\tcrypt",
+		a + ":2\tgraphics",
+		a + ":3\tcrypt",
 		filepath.Join(dir, "posts", "10") + "\tgraphics",
 		filepath.Join(dir, "posts", "2") + "\tgraphics",
 		filepath.Join(dir, "posts", "sub", "1") + "\tcrypt",
@@ -153,6 +170,68 @@ func TestPredictFiles(t *testing.T) {
 	if r.code != 0 || strings.Join(got, "\n") != want {
 		t.Fatalf("exit %d, stderr %q\ngot:\n%s\nwant:\n%s", r.code, r.err, strings.Join(got, "\n"), want)
 	}
+}
+
+// TestPredictUnreadable checks that a document predict cannot read keeps
+// its place in the output, with a warning and exit 1 at the end, and that
+// --max-doc-bytes holds for files, archive members and endless stdin.
+func TestPredictUnreadable(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	m := savePredictModel(t, dir)
+	writeFile(t, dir, "posts/1", "pgp encryption key")
+	writeFile(t, dir, "posts/2", "\x00\x01binary")
+	writeFile(t, dir, "posts/3", "the gpu renders polygons")
+	r := nbtext(t, "", "predict", "-m", m, filepath.Join(dir, "posts"))
+	check(t, r, 1, filepath.Join(dir, "posts", "2")+": contains NUL bytes", "1 of 3 documents could not be read")
+	if r.out != "crypt\n?\ngraphics\n" {
+		t.Errorf("output %q, want crypt ? graphics", r.out)
+	}
+	// A big file is not read whole: its lines are framed one by one.
+	big := writeFile(t, dir, "big.txt", "pgp key\n"+strings.Repeat("gpu ", 1000)+"\nopengl\n")
+	r = nbtext(t, "", "predict", "-m", m, "--max-doc-bytes", "1000", big)
+	check(t, r, 1, big+":2: document larger than 1000 bytes")
+	if r.out != "crypt\n?\ngraphics\n" {
+		t.Errorf("big file: output %q", r.out)
+	}
+	r = nbtext(t, "", "predict", "-m", m, "--max-doc-bytes", "1000", "--input", "doc", "--format", "json", big)
+	check(t, r, 1, big+": document larger than 1000 bytes")
+	if !strings.HasPrefix(r.out, `{"id":"`+big+`","label":"","probs":{},"error":"`) {
+		t.Errorf("big file, json: %q", r.out)
+	}
+	// A device is refused before anything is read.
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		r = nbtext(t, "", "predict", "-m", m, big, "/dev/zero")
+		check(t, r, 1, "/dev/zero: not a regular file")
+		if r.out != "" {
+			t.Errorf("/dev/zero: output %q", r.out)
+		}
+	}
+}
+
+// TestPredictEndlessStdin is 'cat /dev/zero | nbtext predict' (issue 12
+// item 1): the first line never ends. It used to read forever; now it
+// answers '?', reports the line and stops, in lines and jsonl framing.
+func TestPredictEndlessStdin(t *testing.T) {
+	isolate(t)
+	m := savePredictModel(t, t.TempDir())
+	for _, input := range []string{"lines", "jsonl"} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"predict", "-m", m, "--input", input, "--max-doc-bytes", "1000"}, streams{In: zeros{}, Out: &out, Err: &errb})
+		r := result{code, out.String(), errb.String()}
+		check(t, r, 1, "stdin:1: document larger than 1000 bytes", "stdin:1: no end of the document")
+		if r.out != "?\n" {
+			t.Errorf("%s: output %q, want ?", input, r.out)
+		}
+	}
+}
+
+// zeros reads as /dev/zero does.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
 
 // TestTrainThenPredict runs the two commands the way a user does.

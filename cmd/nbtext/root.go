@@ -110,6 +110,7 @@ Unknown config keys and NBTEXT_* variables are named in one warning.
 		newEvalCmd(g),
 		newCompareCmd(g),
 		newGenerateCmd(),
+		newInfoCmd(g),
 	)
 	// ExecuteC adds cobra's completion command; add it now so that its
 	// argument validators are wrapped as well (ExecuteC then keeps it).

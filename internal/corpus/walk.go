@@ -11,24 +11,41 @@ import (
 	"strings"
 )
 
+// A WalkFunc receives each document Walk finds, in order. A document that
+// cannot be read comes with a non-nil err that names it (d.ID, and d.Text
+// empty): a file with NUL bytes, which is not text, or one larger than the
+// walk's bound. The walk goes on after such a document unless the WalkFunc
+// returns an error; the first error a WalkFunc returns stops the walk and
+// is returned as is.
+type WalkFunc func(d Document, err error) error
+
+// IsArchiveName reports whether Walk reads path, a file, as an archive by
+// its name.
+func IsArchiveName(path string) bool { return formatByName(path) == FormatTar }
+
 // Walk calls fn with each document at path, one at a time and in a
 // deterministic order, without holding the corpus in memory: the reader for
-// "nbtext predict FILE|DIR|ARCHIVE...". Every file is one unlabelled
-// document whose ID is its path:
+// the folders and archives of "nbtext predict". Every file is one
+// unlabelled document whose ID is its path:
 //
 //   - a folder: every file below it, at any depth, depth first with each
-//     folder's entries in byte order of their names (hidden names skipped);
-//     ID is the file's path (path joined with the path inside the folder);
+//     folder's entries in byte order of their names (hidden names skipped,
+//     files that are not regular skipped with a warning); ID is the file's
+//     path (path joined with the path inside the folder);
 //   - an archive (.tar.gz, .tgz, .tar by name, or opts.Format "tar"): every
 //     file member, in archive order (hidden names skipped); ID is path +
 //     "/" + the member's path;
-//   - any other file, whatever its extension: one document, ID path.
+//   - any other regular file, whatever its extension: one document, ID
+//     path. A path that is neither a folder nor a regular file (a device, a
+//     FIFO) is refused: it may never end.
 //
 // With opts.Format "tsv" or "jsonl" a file is read line by line as Read
-// does, labels included. Texts are decoded and stripped as in Read; a file
-// with NUL bytes is skipped with a warning. Split and Classes do not apply
-// (an error). The first error from fn stops the walk and is returned as is.
-func Walk(path string, opts Options, fn func(Document) error) error {
+// does, labels included. Texts are decoded and stripped as in Read. A
+// document (a file or an archive member) larger than opts.MaxDocBytes is
+// not read whole: fn gets it with an error, as it gets a file with NUL
+// bytes. A folder's files are read in parallel batches. Split and Classes
+// do not apply (an error).
+func Walk(path string, opts Options, fn WalkFunc) error {
 	if err := checkWalk(opts); err != nil {
 		return err
 	}
@@ -58,18 +75,97 @@ func Walk(path string, opts Options, fn func(Document) error) error {
 	case format == FormatDir:
 		return walkDir(path, &opts, fn)
 	}
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
-		return pathError(path, err)
+		return err
 	}
 	defer f.Close()
 	return walkStream(path, format, f, isGzipName(path), &opts, fn)
 }
 
+// OpenRegular opens the file at path for reading when it is a regular
+// file: a device such as /dev/zero or a FIFO may never end (and opening a
+// FIFO blocks until someone writes to it), so only stdin may be one. It
+// checks the path before opening it and the open file again.
+func OpenRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(path, fi)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	fi, err = f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, pathError(path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular(path, fi)
+	}
+	return f, nil
+}
+
+// notRegular is the error for a path that is not a regular file.
+func notRegular(path string, fi os.FileInfo) error {
+	if fi.IsDir() {
+		return fmt.Errorf("%s: is a folder", path)
+	}
+	return fmt.Errorf("%s: not a regular file (%s); only stdin may be a device or a pipe", path, fileKind(fi.Mode()))
+}
+
+// fileKind names the type of a file that is not regular.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.Type().String()
+}
+
+// ErrTooLarge matches the error a WalkFunc gets for a document larger than
+// the walk's bound.
+var ErrTooLarge = errors.New("document too large")
+
+// ErrBinary matches the error a WalkFunc gets for a document with NUL
+// bytes.
+var ErrBinary = errors.New("document with NUL bytes")
+
+// docError is a document Walk could not read: its message names the
+// document, and it matches ErrTooLarge or ErrBinary.
+type docError struct {
+	msg  string
+	kind error
+}
+
+func (e *docError) Error() string { return e.msg }
+func (e *docError) Unwrap() error { return e.kind }
+
+// docTooLarge is the error for the document id larger than max bytes.
+func docTooLarge(id string, max int) error {
+	return &docError{tooLarge(id, max).Error(), ErrTooLarge}
+}
+
+// binary is the error for the document id with NUL bytes.
+func binary(id string) error {
+	return &docError{id + ": contains NUL bytes: not text", ErrBinary}
+}
+
 // WalkFrom is Walk on a stream named name ("stdin" for standard input): by
 // default the whole stream is one document with ID name; opts.Format "tsv"
 // or "jsonl" reads it line by line, "tar" as an archive.
-func WalkFrom(r io.Reader, name string, opts Options, fn func(Document) error) error {
+func WalkFrom(r io.Reader, name string, opts Options, fn WalkFunc) error {
 	if err := checkWalk(opts); err != nil {
 		return err
 	}
@@ -96,37 +192,41 @@ func checkWalk(opts Options) error {
 
 // walkStream walks the stream r in format: "" (one document), "tar",
 // "tsv" or "jsonl".
-func walkStream(src, format string, r io.Reader, wantGzip bool, opts *Options, fn func(Document) error) error {
+func walkStream(src, format string, r io.Reader, wantGzip bool, opts *Options, fn WalkFunc) error {
 	switch format {
 	case FormatTar:
 		return walkTar(src, r, wantGzip, opts, fn)
 	case FormatTSV, FormatJSONL:
 		return scanLines(src, format, r, 0, opts, func(d Document) error {
 			d.Text = Strip(d.Text, opts.Remove)
-			return fn(d)
+			return fn(d, nil)
 		})
 	}
-	b, err := readAll(nil, r)
+	b, err := readAll(nil, io.LimitReader(r, int64(opts.maxDoc())+1))
 	if err != nil {
 		return pathError(src, err)
 	}
 	return emit(Document{ID: src}, b, opts, fn)
 }
 
-// emit decodes and strips b into d and calls fn, or warns and skips d when
-// b holds NUL bytes.
-func emit(d Document, b []byte, opts *Options, fn func(Document) error) error {
-	if hasNUL(b) {
-		opts.warn("%s: skipping document: contains NUL bytes", d.ID)
-		return nil
+// emit decodes and strips b into d and calls fn, or calls fn with an error
+// when b holds NUL bytes or more than opts.MaxDocBytes.
+func emit(d Document, b []byte, opts *Options, fn WalkFunc) error {
+	switch {
+	case len(b) > opts.maxDoc():
+		return fn(d, docTooLarge(d.ID, opts.maxDoc()))
+	case hasNUL(b):
+		return fn(d, binary(d.ID))
 	}
 	d.Text = Strip(Decode(b), opts.Remove)
-	return fn(d)
+	return fn(d, nil)
 }
 
 // walkTar calls fn with every file member of the archive r, in archive
-// order; decompression runs ahead on its own goroutine while fn works.
-func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, fn func(Document) error) error {
+// order; decompression runs ahead on its own goroutine while fn works. A
+// member larger than maxDoc is skipped unread (the tar reader seeks past
+// it or reads it in small pieces).
+func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, fn WalkFunc) error {
 	s, stop, err := tarStream(src, r, wantGzip)
 	if err != nil {
 		return err
@@ -134,6 +234,7 @@ func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, fn func(Docu
 	defer stop()
 	tr := tar.NewReader(s)
 	buf := make([]byte, 0, 256<<10)
+	maxDoc := opts.maxDoc()
 	for {
 		hdr, err := tr.Next()
 		if err == io.EOF {
@@ -149,12 +250,22 @@ func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, fn func(Docu
 		if name == "" || hdr.Typeflag != tar.TypeReg {
 			continue
 		}
-		buf, err = readAll(buf[:0], tr)
+		id := src + "/" + name
+		if hdr.Size > int64(maxDoc) {
+			if err := fn(Document{ID: id}, docTooLarge(id, maxDoc)); err != nil {
+				return err
+			}
+			continue
+		}
+		buf, err = readAll(buf[:0], io.LimitReader(tr, int64(maxDoc)+1))
 		if err != nil {
 			return corrupt(src, err)
 		}
-		if err := emit(Document{ID: src + "/" + name}, buf, opts, fn); err != nil {
+		if err := emit(Document{ID: id}, buf, opts, fn); err != nil {
 			return err
+		}
+		if cap(buf) > 4<<20 {
+			buf = make([]byte, 0, 256<<10) // one huge member must not pin its memory
 		}
 	}
 }
@@ -163,8 +274,9 @@ func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, fn func(Docu
 const walkBatch = 512
 
 // walkDir calls fn with every file below root in path order, reading a
-// batch of files in parallel ahead of fn.
-func walkDir(root string, opts *Options, fn func(Document) error) error {
+// batch of files in parallel ahead of fn. A file larger than the bound is
+// not read whole.
+func walkDir(root string, opts *Options, fn WalkFunc) error {
 	var paths []string
 	// A trailing separator makes WalkDir follow a root that is a link.
 	start := root
@@ -200,19 +312,26 @@ func walkDir(root string, opts *Options, fn func(Document) error) error {
 	if err != nil {
 		return err
 	}
+	maxDoc := opts.maxDoc()
+	bound := &Options{MaxDocBytes: maxDoc}
 	for len(paths) > 0 {
 		batch := paths[:min(walkBatch, len(paths))]
 		paths = paths[len(batch):]
-		texts, nul, errs := readFiles(batch, &Options{})
+		texts, nul, errs := readFiles(batch, bound)
 		for i, p := range batch {
+			var err error
 			switch {
 			case errs[i] != nil:
-				return errs[i]
+				if fi, serr := os.Stat(p); serr != nil || fi.Size() <= int64(maxDoc) {
+					return errs[i]
+				}
+				err = fn(Document{ID: p}, docTooLarge(p, maxDoc))
 			case nul[i]:
-				opts.warn("%s: skipping document: contains NUL bytes", p)
-				continue
+				err = fn(Document{ID: p}, binary(p))
+			default:
+				err = fn(Document{ID: p, Text: Strip(texts[i], opts.Remove)}, nil)
 			}
-			if err := fn(Document{ID: p, Text: Strip(texts[i], opts.Remove)}); err != nil {
+			if err != nil {
 				return err
 			}
 		}

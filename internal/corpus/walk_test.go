@@ -13,7 +13,14 @@ import (
 func walkAll(t *testing.T, path string, opts Options) []Document {
 	t.Helper()
 	var docs []Document
-	if err := Walk(path, opts, func(d Document) error { docs = append(docs, d); return nil }); err != nil {
+	err := Walk(path, opts, func(d Document, err error) error {
+		if err != nil {
+			t.Errorf("document %s: %v", d.ID, err)
+		}
+		docs = append(docs, d)
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return docs
@@ -67,7 +74,7 @@ func TestWalkStops(t *testing.T) {
 	stop := errors.New("stop")
 	for _, p := range []string{"testdata/tree", writeTar(t, t.TempDir(), "w.tgz", treeMembers(t, "testdata/tree", ""))} {
 		n := 0
-		err := Walk(p, Options{}, func(Document) error {
+		err := Walk(p, Options{}, func(Document, error) error {
 			n++
 			if n == 2 {
 				return stop
@@ -80,24 +87,98 @@ func TestWalkStops(t *testing.T) {
 	}
 }
 
-func TestWalkNUL(t *testing.T) {
-	dir := writeTree(t, map[string]string{"a": "text", "b": "bin\x00", "c/d": "more"})
-	var w collect
-	var got []string
-	err := Walk(dir, Options{Warn: w.warn}, func(d Document) error { got = append(got, d.ID); return nil })
+// walked is what a walk gave: document IDs, and for the documents it could
+// not read their errors.
+type walked struct {
+	ids  []string
+	errs map[string]error
+}
+
+func walkErrs(t *testing.T, path string, maxDoc int) walked {
+	t.Helper()
+	w := walked{errs: map[string]error{}}
+	err := Walk(path, Options{MaxDocBytes: maxDoc}, func(d Document, err error) error {
+		w.ids = append(w.ids, d.ID)
+		if err != nil {
+			w.errs[d.ID] = err
+			if d.Text != "" {
+				t.Errorf("%s: text %q with error %v", d.ID, d.Text, err)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{filepath.Join(dir, "a"), filepath.Join(dir, "c", "d")}; !reflect.DeepEqual(got, want) {
-		t.Errorf("IDs %q, want %q", got, want)
+	return w
+}
+
+// TestWalkUnreadable checks that a document with NUL bytes or over the
+// size bound is not dropped: fn gets it, in its place, with an error
+// naming it, and the walk goes on.
+func TestWalkUnreadable(t *testing.T) {
+	files := map[string]string{"a": "text", "b": "bin\x00", "c/d": "more", "e": strings.Repeat("long ", 10)}
+	dir := writeTree(t, files)
+	var ms []member
+	for _, n := range []string{"a", "b", "c/d", "e"} {
+		ms = append(ms, member{n, files[n]})
 	}
-	if want := []string{filepath.Join(dir, "b") + ": skipping document: contains NUL bytes"}; !reflect.DeepEqual([]string(w), want) {
-		t.Errorf("warnings %q, want %q", w, want)
+	arch := writeTar(t, t.TempDir(), "w.tgz", ms)
+	for _, tt := range []struct{ root, sep string }{{dir, string(filepath.Separator)}, {arch, "/"}} {
+		w := walkErrs(t, tt.root, 20)
+		id := func(n string) string { return tt.root + tt.sep + filepath.FromSlash(n) }
+		if tt.sep == "/" {
+			id = func(n string) string { return tt.root + "/" + n }
+		}
+		if want := []string{id("a"), id("b"), id("c/d"), id("e")}; !reflect.DeepEqual(w.ids, want) {
+			t.Errorf("%s: IDs %q, want %q", tt.root, w.ids, want)
+		}
+		if err := w.errs[id("b")]; !errors.Is(err, ErrBinary) || err.Error() != id("b")+": contains NUL bytes: not text" {
+			t.Errorf("%s: NUL file: %v", tt.root, err)
+		}
+		if err := w.errs[id("e")]; !errors.Is(err, ErrTooLarge) || err.Error() != id("e")+": document larger than 20 bytes (raise --max-doc-bytes)" {
+			t.Errorf("%s: large file: %v", tt.root, err)
+		}
+		if len(w.errs) != 2 {
+			t.Errorf("%s: errors %v", tt.root, w.errs)
+		}
+	}
+	// A single file over the bound, and exactly at it.
+	e := filepath.Join(dir, "e")
+	if w := walkErrs(t, e, 49); !errors.Is(w.errs[e], ErrTooLarge) {
+		t.Errorf("single file: %v", w.errs)
+	}
+	if w := walkErrs(t, e, 50); len(w.errs) != 0 || len(w.ids) != 1 {
+		t.Errorf("single file at the bound: %+v", w)
+	}
+}
+
+// TestWalkNotRegular checks that a device or a FIFO given as a path is
+// refused without being read (/dev/zero would never end), and that one
+// inside a folder is skipped with a warning.
+func TestWalkNotRegular(t *testing.T) {
+	ok := func(Document, error) error { t.Error("fn called"); return nil }
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if err := Walk("/dev/zero", Options{}, ok); err == nil || err.Error() != "/dev/zero: not a regular file (a character device); only stdin may be a device or a pipe" {
+			t.Errorf("/dev/zero: %v", err)
+		}
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if err := Walk(fifo, Options{}, ok); err == nil || !strings.Contains(err.Error(), "not a regular file (a named pipe)") {
+		t.Errorf("FIFO: %v", err)
+	}
+	var warns collect
+	if err := Walk(dir, Options{Warn: warns.warn}, ok); err != nil || len(warns) != 1 || !strings.Contains(warns[0], "not a regular file") {
+		t.Errorf("folder with a FIFO: %v, warnings %q", err, warns)
 	}
 }
 
 func TestWalkErrors(t *testing.T) {
-	ok := func(Document) error { return nil }
+	ok := func(Document, error) error { return nil }
 	dir := writeTree(t, map[string]string{"a": "x"})
 	if err := os.Symlink("missing", filepath.Join(dir, "b")); err != nil {
 		t.Skip(err)
@@ -121,7 +202,7 @@ func TestWalkErrors(t *testing.T) {
 
 func TestWalkFrom(t *testing.T) {
 	var docs []Document
-	err := WalkFrom(strings.NewReader("caf\xe9"), "stdin", Options{}, func(d Document) error { docs = append(docs, d); return nil })
+	err := WalkFrom(strings.NewReader("caf\xe9"), "stdin", Options{}, func(d Document, err error) error { docs = append(docs, d); return err })
 	if err != nil || !reflect.DeepEqual(docs, []Document{{ID: "stdin", Text: "café"}}) {
 		t.Errorf("got %+v, %v", docs, err)
 	}

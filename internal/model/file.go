@@ -725,16 +725,28 @@ func decodePayloadV2(kind Kind, payload []byte) (*Model, error) {
 // Load reads the model file at path; see Decode for the checks and the
 // errors.
 func Load(path string) (*Model, error) {
+	m, _, err := load(path, nil)
+	return m, err
+}
+
+// load is Load that also returns the file's size and copies every byte it
+// reads to tee, when tee is not nil.
+func load(path string, tee io.Writer) (*Model, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, ioErr(path, err)
+		return nil, 0, ioErr(path, err)
 	}
 	defer f.Close()
 	var size int64
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
-	return decodeReader(bufio.NewReaderSize(f, 1<<16), path, size)
+	var r io.Reader = bufio.NewReaderSize(f, 1<<16)
+	if tee != nil {
+		r = io.TeeReader(r, tee)
+	}
+	m, err := decodeReader(r, path, size)
+	return m, size, err
 }
 
 // Save writes m to path atomically: it encodes into a temporary file in

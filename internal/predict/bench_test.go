@@ -101,7 +101,7 @@ func BenchmarkPredict20NewsTest(b *testing.B) {
 	b.ResetTimer()
 	cpu := cpuTime()
 	for b.Loop() {
-		st, err := p.Files(context.Background(), []string{dir}, w, nil)
+		st, err := p.Files(context.Background(), []string{dir}, nil, w)
 		if err != nil || st.Docs != len(te.Docs) {
 			b.Fatalf("Files: %d of %d docs, %v", st.Docs, len(te.Docs), err)
 		}

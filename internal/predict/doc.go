@@ -1,13 +1,22 @@
 // Package predict owns streaming prediction: it frames documents out of a
-// stream (one per line, the whole stream, JSONL objects, or NUL-separated
-// records) or out of files, folders and archives, vectorizes and scores them
-// on all cores, and writes one result per document in input order as text,
-// TSV or JSON lines.
+// stream or a plain file (one per line, the whole stream, JSONL objects, or
+// NUL-separated records) or takes them from folders and archives (one per
+// file), vectorizes and scores them on all cores, and writes one result per
+// document in input order as text, TSV or JSON lines.
 //
 // Conventions:
+//   - One answer per document, always: a document that cannot be read (one
+//     larger than Options.MaxDocBytes, a file of a folder or archive with
+//     NUL bytes) is answered with "?" (TSV: an empty label; JSON: an empty
+//     label and an "error" field) and reported to Options.Warn, so answers
+//     never shift against their inputs.
 //   - Memory is bounded whatever the input length: at most a fixed number of
-//     batches are in flight, and a single document larger than
-//     Options.MaxDocBytes is refused with an error naming its line.
+//     batches are in flight, no document larger than Options.MaxDocBytes is
+//     held (files and archive members over it are not read), and the rest of
+//     an oversized record is skipped, at most 64 MiB: a stream whose record
+//     goes on past that (cat /dev/zero) ends with an error naming its line.
+//   - Only stdin may be a device or a pipe: a path that is neither a folder
+//     nor a regular file is refused before anything is read.
 //   - Output order is input order. Output is flushed whenever every document
 //     read so far has been answered, so 'tail -f log | nbtext predict' answers
 //     each line as it arrives, while a fast producer still gets batched

@@ -50,10 +50,16 @@ func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *mod
 	var top []int
 	if f.opt.TopK > 0 {
 		top = f.topK(pr.LogProbs, class, f.opt.TopK)
+		if f.opt.Threshold > 0 {
+			top = f.above(top, pr.LogProbs, unsure)
+		}
 	}
 	var expl []model.Contribution
 	if f.opt.Explain > 0 {
 		expl = sc.Explain(ind, val, class, f.opt.Explain)
+	}
+	if unsure {
+		label = "?"
 	}
 	switch f.opt.Format {
 	case FormatJSON:
@@ -61,17 +67,18 @@ func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *mod
 	case FormatTSV:
 		dst = appendID(dst, rec, false)
 		dst = append(dst, '\t')
-		if unsure {
-			label = "?"
-		}
 		dst = appendTSVField(dst, label)
 		dst = append(dst, '\t')
 		dst = appendProb(dst, prob)
-		for _, c := range top[min(1, len(top)):] {
+		for k := 1; k < f.opt.TopK; k++ {
 			dst = append(dst, '\t')
-			dst = appendTSVField(dst, f.classes[c])
-			dst = append(dst, '\t')
-			dst = appendProb(dst, math.Exp(pr.LogProbs[c]))
+			if k < len(top) {
+				dst = appendTSVField(dst, f.classes[top[k]])
+				dst = append(dst, '\t')
+				dst = appendProb(dst, math.Exp(pr.LogProbs[top[k]]))
+			} else {
+				dst = append(dst, '\t') // dropped by the threshold: empty fields
+			}
 		}
 		if f.opt.Explain > 0 {
 			dst = append(dst, '\t')
@@ -79,21 +86,14 @@ func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *mod
 		}
 		return append(dst, '\n')
 	default:
-		if unsure {
-			label = "?"
-		}
-		if top == nil {
+		if f.opt.TopK == 0 || unsure {
 			dst = append(dst, label...)
 		} else {
 			for i, c := range top {
 				if i > 0 {
 					dst = append(dst, ' ')
 				}
-				l := f.classes[c]
-				if i == 0 {
-					l = label
-				}
-				dst = append(dst, l...)
+				dst = append(dst, f.classes[c]...)
 				dst = append(dst, ' ')
 				dst = appendProb(dst, math.Exp(pr.LogProbs[c]))
 			}
@@ -104,6 +104,48 @@ func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *mod
 		}
 		return append(dst, '\n')
 	}
+}
+
+// above drops from top the classes whose probability is below the
+// threshold, as fastText's predict does with k and a threshold; when the
+// decided class (top[0]) is below it, the answer is unsure and nothing is
+// left.
+func (f *formatter) above(top []int, logProbs []float64, unsure bool) []int {
+	if unsure {
+		return top[:0]
+	}
+	kept := top[:0]
+	for _, c := range top {
+		if math.Exp(logProbs[c]) >= f.opt.Threshold {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
+// appendFailed renders the answer for a document that could not be read:
+// "?" in text, an empty label (and probabilities) in TSV, an empty label,
+// no probabilities and an "error" field in JSON.
+func (f *formatter) appendFailed(dst []byte, rec *record) []byte {
+	switch f.opt.Format {
+	case FormatJSON:
+		dst = append(dst, `{"id":`...)
+		dst = appendID(dst, rec, true)
+		dst = append(dst, `,"label":"","probs":{},"error":`...)
+		dst = appendJSONString(dst, rec.fail)
+		return append(dst, "}\n"...)
+	case FormatTSV:
+		dst = appendID(dst, rec, false)
+		dst = append(dst, "\t\t"...)
+		for k := 1; k < f.opt.TopK; k++ {
+			dst = append(dst, "\t\t"...)
+		}
+		if f.opt.Explain > 0 {
+			dst = append(dst, '\t')
+		}
+		return append(dst, '\n')
+	}
+	return append(dst, "?\n"...)
 }
 
 // topK returns the k most probable classes, the decided class first.
@@ -146,7 +188,7 @@ func (f *formatter) appendJSON(dst []byte, rec *record, pr model.Prediction, cla
 	}
 	dst = append(dst, `,"probs":{`...)
 	cls := top
-	if cls == nil {
+	if f.opt.TopK == 0 {
 		cls = model.TopK(pr.LogProbs, len(pr.LogProbs))
 	}
 	for i, c := range cls {
@@ -188,9 +230,11 @@ func appendID(dst []byte, rec *record, asJSON bool) []byte {
 	switch {
 	case rec.raw && asJSON:
 		dst = append(dst, '"')
+		dst = appendJSONInner(dst, rec.src)
 		dst = strconv.AppendInt(dst, int64(rec.n), 10)
 		return append(dst, '"')
 	case rec.raw:
+		dst = append(dst, sanitizeTSV(rec.src)...)
 		return strconv.AppendInt(dst, int64(rec.n), 10)
 	case asJSON:
 		return appendJSONString(dst, rec.id)
@@ -263,6 +307,12 @@ func sanitizeTSV(s string) string {
 // bytes become U+FFFD).
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
+	dst = appendJSONInner(dst, s)
+	return append(dst, '"')
+}
+
+// appendJSONInner writes s escaped as the inside of a JSON string.
+func appendJSONInner(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -291,5 +341,5 @@ func appendJSONString(dst []byte, s string) []byte {
 		}
 		i += size
 	}
-	return append(dst, '"')
+	return dst
 }

@@ -2,40 +2,13 @@ package predict
 
 import (
 	"encoding/json"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nbtext/nbtext/internal/golden"
 	"github.com/nbtext/nbtext/internal/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name.golden, or rewrites the file
-// when the test runs with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/predict -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (if the change is intended, run go test ./internal/predict -update and review the diff)\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 // goldenLines is the stdin of the golden tests: clear cases, a close
 // call, an empty line, words the model has never seen, capitals and
@@ -76,6 +49,9 @@ func TestGolden(t *testing.T) {
 		{"text-top-k", multi, Options{TopK: 2}, goldenLines},
 		{"text-explain", multi, Options{Explain: 2}, goldenLines},
 		{"text-threshold", multi, Options{Threshold: 0.6}, goldenLines},
+		{"text-top-k-threshold", multi, Options{TopK: 3, Threshold: 0.4}, goldenLines},
+		{"tsv-top-k-threshold", multi, Options{Format: FormatTSV, Header: true, TopK: 3, Threshold: 0.4}, goldenLines},
+		{"json-top-k-threshold", multi, Options{Format: FormatJSON, TopK: 3, Threshold: 0.4}, goldenLines},
 		{"tsv", multi, Options{Format: FormatTSV}, goldenLines},
 		{"tsv-header", multi, Options{Format: FormatTSV, Header: true}, goldenLines},
 		{"tsv-header-top-k", multi, Options{Format: FormatTSV, Header: true, TopK: 3}, goldenLines},
@@ -99,7 +75,7 @@ func TestGolden(t *testing.T) {
 			if tt.opt.Format == FormatJSON {
 				checkJSONLines(t, out)
 			}
-			golden(t, tt.name, out)
+			golden.Check(t, tt.name+".golden", out)
 		})
 	}
 }

@@ -20,12 +20,16 @@ import (
 // decodes: the reader goroutine only copies bytes, and a batch of short
 // lines costs no allocation per line.
 type record struct {
-	id     string // the id, except for raw records, whose id is n
+	id     string // the id, except for raw records, whose id is src then n
+	src    string // raw records: the id prefix of their source ("" for stdin, "NAME:" for a file)
 	n      int    // line (lines, jsonl) or record (nul) number, from 1
 	text   string
 	raw    bool
 	lo, hi int
 	extra  []field // JSONL: the input's other fields, passed through in order
+	// fail, when set, says why the document could not be read (too large,
+	// NUL bytes): it is answered with "?" and the message is a warning.
+	fail string
 }
 
 // field is a JSON member passed through from the input.
@@ -36,13 +40,19 @@ type field struct {
 
 // framer cuts a stream into records.
 type framer struct {
-	br    *bufio.Reader
-	name  string
-	input string
-	max   int
-	line  int // records read so far (line number for lines/jsonl)
-	done  bool
-	buf   []byte // assembles records longer than br's buffer
+	br     *bufio.Reader
+	name   string
+	prefix string // of the ids of numbered records: "" for stdin, "NAME:" for a file
+	input  string
+	max    int
+	// skipMax bounds the bytes skipped after the first max bytes of an
+	// oversized record while looking for its end (skipBytes); past it the
+	// stream is not text (cat /dev/zero) and framing stops with fatal.
+	skipMax int64
+	fatal   error
+	line    int // records read so far (line number for lines/jsonl)
+	done    bool
+	buf     []byte // assembles records longer than br's buffer
 	// wait, when set, is called before any read that may block, that is
 	// when br holds no complete record: the pipeline then sends the
 	// records it holds, so that a slow producer gets its answers at once.
@@ -58,14 +68,31 @@ const readerSize = 1 << 16
 // of the stream.
 const maxScratch = 4 << 20
 
+// skipBytes is how far an oversized record may go on past the bound
+// before the framer gives up on finding its end: 64 MiB, a fraction of a
+// second to skip.
+const skipBytes = 64 << 20
+
 func newFramer(r io.Reader, name, input string, max int) *framer {
-	return &framer{br: bufio.NewReaderSize(r, readerSize), name: name, input: input, max: max}
+	return &framer{br: bufio.NewReaderSize(r, readerSize), name: name, input: input, max: max, skipMax: skipBytes}
 }
+
+// errOversized is readRecord's report of a record larger than max, whose
+// rest it skipped.
+var errOversized = errors.New("oversized record")
+
+// id returns the id of record n of a non-raw record.
+func (f *framer) id(n int) string { return f.prefix + strconv.Itoa(n) }
 
 // next returns the next record, or io.EOF. For a raw record (lines, nul)
 // it also returns its bytes, which alias the framer's buffers until the
 // next call.
 func (f *framer) next() (record, []byte, error) {
+	if f.fatal != nil {
+		err := f.fatal
+		f.fatal, f.done = nil, true
+		return record{}, nil, err
+	}
 	if f.done {
 		return record{}, nil, io.EOF
 	}
@@ -75,10 +102,10 @@ func (f *framer) next() (record, []byte, error) {
 		if err != nil {
 			return record{}, nil, fmt.Errorf("%s: %w", f.name, err)
 		}
-		if len(b) > f.max {
-			return record{}, nil, errTooLarge(f.name, 1, f.max)
-		}
 		f.line = 1
+		if len(b) > f.max {
+			return record{id: f.name, n: 1, fail: errTooLarge(f.name, 0, f.max).Error()}, nil, nil
+		}
 		return record{id: f.name, n: 1, text: decodeInPlace(b)}, nil, nil
 	}
 	sep := byte('\n')
@@ -87,6 +114,10 @@ func (f *framer) next() (record, []byte, error) {
 	}
 	for {
 		b, err := f.readRecord(sep)
+		if err == errOversized {
+			f.line++
+			return record{id: f.id(f.line), n: f.line, fail: errTooLarge(f.name, f.line, f.max).Error()}, nil, nil
+		}
 		if err == io.EOF && b == nil {
 			f.done = true
 			return record{}, nil, io.EOF
@@ -115,16 +146,17 @@ func (f *framer) next() (record, []byte, error) {
 			// A long record assembled in f.buf: hand the buffer over
 			// rather than copy it into the batch.
 			f.buf = nil
-			return record{id: strconv.Itoa(f.line), n: f.line, text: decodeInPlace(b)}, nil, nil
+			return record{id: f.id(f.line), n: f.line, text: decodeInPlace(b)}, nil, nil
 		}
-		return record{n: f.line, raw: true}, b, nil
+		return record{src: f.prefix, n: f.line, raw: true}, b, nil
 	}
 }
 
 // readRecord reads up to sep (dropped). It returns (nil, io.EOF) at the end
-// of input and (b, io.EOF) for a last record without a separator. A record
-// longer than f.max is an error naming its line; the rest of it is
-// skipped.
+// of input and (b, io.EOF) for a last record without a separator. For a
+// record longer than f.max it returns errOversized after skipping the rest
+// of it, at most f.skipMax bytes: when the record goes on past that, it
+// sets f.fatal and the stream ends after this record.
 func (f *framer) readRecord(sep byte) ([]byte, error) {
 	if cap(f.buf) > maxScratch {
 		f.buf = nil
@@ -142,22 +174,27 @@ func (f *framer) readRecord(sep byte) ([]byte, error) {
 			n-- // the separator
 		}
 		if n > f.max {
-			if errors.Is(err, bufio.ErrBufferFull) {
-				f.drain(sep)
+			switch {
+			case errors.Is(err, bufio.ErrBufferFull):
+				if err := f.drain(sep); err != nil {
+					f.fatal = err
+				}
+			case err != nil && err != io.EOF:
+				f.fatal = fmt.Errorf("%s: %w", f.name, err)
 			}
-			return nil, errTooLarge(f.name, f.line+1, f.max)
+			return nil, errOversized
 		}
 		switch {
 		case err == nil:
 			if len(f.buf) == 0 {
 				return chunk[:len(chunk)-1], nil // aliases the reader's buffer until the next read
 			}
-			f.buf = append(f.buf, chunk[:len(chunk)-1]...)
+			f.appendBuf(chunk[:len(chunk)-1])
 			return f.buf, nil
 		case errors.Is(err, bufio.ErrBufferFull):
-			f.buf = append(f.buf, chunk...)
+			f.appendBuf(chunk)
 		case err == io.EOF:
-			f.buf = append(f.buf, chunk...)
+			f.appendBuf(chunk)
 			if len(f.buf) == 0 {
 				return nil, io.EOF
 			}
@@ -166,6 +203,21 @@ func (f *framer) readRecord(sep byte) ([]byte, error) {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
+}
+
+// appendBuf appends b to f.buf, which never needs more than f.max bytes
+// (readRecord checks the length first): growth stops at f.max, so an
+// oversized record costs at most 1.5·max bytes while it is assembled,
+// not the 3·max of append's doubling.
+func (f *framer) appendBuf(b []byte) {
+	need := len(f.buf) + len(b)
+	if need > cap(f.buf) {
+		c := min(max(2*cap(f.buf), need, readerSize), max(f.max, need))
+		nb := make([]byte, len(f.buf), c)
+		copy(nb, f.buf)
+		f.buf = nb
+	}
+	f.buf = append(f.buf, b...)
 }
 
 // complete reports whether the reader's buffer holds a whole record, so
@@ -179,17 +231,32 @@ func (f *framer) complete(sep byte) bool {
 	return bytes.IndexByte(b, sep) >= 0
 }
 
-// drain skips the rest of an oversized record.
-func (f *framer) drain(sep byte) {
+// drain skips the rest of an oversized record, at most f.skipMax bytes. It
+// returns the error that ends the stream when the record goes on past that
+// (a stream that is not text, such as /dev/zero, may never end it) or
+// reading fails.
+func (f *framer) drain(sep byte) error {
+	var skipped int64
 	for {
-		_, err := f.br.ReadSlice(sep)
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return
+		chunk, err := f.br.ReadSlice(sep)
+		skipped += int64(len(chunk))
+		switch {
+		case err == nil || err == io.EOF:
+			return nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return fmt.Errorf("%s: %w", f.name, err)
+		case skipped > f.skipMax:
+			return fmt.Errorf("%s:%d: no end of the document within %d MiB past --max-doc-bytes: stopping (is the input text?)", f.name, f.line+1, f.skipMax>>20)
 		}
 	}
 }
 
+// errTooLarge is the error for the document at line (0: the whole stream)
+// of name.
 func errTooLarge(name string, line, max int) error {
+	if line == 0 {
+		return fmt.Errorf("%s: document larger than %d bytes (raise --max-doc-bytes)", name, max)
+	}
 	return fmt.Errorf("%s:%d: document larger than %d bytes (raise --max-doc-bytes)", name, line, max)
 }
 
@@ -221,7 +288,7 @@ func (f *framer) parseJSON(b []byte) (record, error) {
 	if err != nil || tok != json.Delim('{') {
 		return record{}, fmt.Errorf("%s:%d: invalid JSON: want an object like {\"text\": \"...\"}", f.name, f.line)
 	}
-	r := record{id: strconv.Itoa(f.line), n: f.line}
+	r := record{id: f.id(f.line), n: f.line}
 	haveText := false
 	for dec.More() {
 		kt, err := dec.Token()

@@ -15,6 +15,7 @@ import (
 type framed struct {
 	id, text string
 	extra    string // JSONL: the passed-through fields, "key=value;..."
+	fail     string
 }
 
 // frames runs the framer over input and returns its records, and the
@@ -35,7 +36,7 @@ func frames(t *testing.T, input, mode string, max int) ([]framed, error) {
 		if err != nil {
 			return out, err
 		}
-		f := framed{id: rec.id, text: rec.text}
+		f := framed{id: rec.id, text: rec.text, fail: rec.fail}
 		if rec.raw {
 			f.id = fmt.Sprint(rec.n)
 			f.text = strings.Clone(decodeInPlace(text))
@@ -195,6 +196,8 @@ func TestFrameJSONLErrors(t *testing.T) {
 	}
 }
 
+// TestFrameOversized checks that a record over the bound becomes a failed
+// record in its place, naming its line, and that framing goes on after it.
 func TestFrameOversized(t *testing.T) {
 	const max = 11 // the shortest JSONL record, {"text":""}, fits
 	long := strings.Repeat("x", max+1)
@@ -204,37 +207,48 @@ func TestFrameOversized(t *testing.T) {
 		if mode == InputNUL {
 			sep = "\x00"
 		}
-		first := fits
+		first, last := fits, fits
 		if mode == InputJSONL {
-			first = `{"text":""}`
+			first, last = `{"text":""}`, `{"text":""}`
 		}
 		for _, input := range []string{
-			first + sep + long + sep + fits + sep, // oversized in the middle
+			first + sep + long + sep + last + sep, // oversized in the middle
 			first + sep + long,                    // oversized last line without a separator
 		} {
 			got, err := frames(t, input, mode, max)
-			want := "stdin:2: document larger than 11 bytes (raise --max-doc-bytes)"
-			if mode == InputDoc {
-				want = "stdin:1: document larger than 11 bytes"
-			}
-			if err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("%s %q: error %v, want %q", mode, input, err, want)
+			if err != nil {
+				t.Errorf("%s %q: error %v", mode, input, err)
 				continue
 			}
-			if mode != InputDoc && len(got) != 1 {
-				t.Errorf("%s %q: records before the error %q", mode, input, got)
+			want := "stdin:2: document larger than 11 bytes (raise --max-doc-bytes)"
+			n := 2 + boolInt(strings.HasSuffix(input, sep))
+			at := 1
+			if mode == InputDoc {
+				want, n, at = "stdin: document larger than 11 bytes (raise --max-doc-bytes)", 1, 0
+			}
+			if len(got) != n || got[at].fail != want || got[at].text != "" {
+				t.Errorf("%s %q: records %q, want %d with record %d failing with %q", mode, input, got, n, at+1, want)
+				continue
+			}
+			for i, r := range got {
+				if i != at && r.fail != "" {
+					t.Errorf("%s %q: record %d fails: %s", mode, input, i+1, r.fail)
+				}
+			}
+			if mode != InputDoc && n == 3 && got[2].id != "3" {
+				t.Errorf("%s %q: the record after has id %q, want 3", mode, input, got[2].id)
 			}
 		}
 	}
 	// Exactly max bytes fit, with or without the separator; a CR before
 	// the newline counts.
 	for _, input := range []string{fits + "\n", fits} {
-		if got, err := frames(t, input, InputLines, max); err != nil || len(got) != 1 {
+		if got, err := frames(t, input, InputLines, max); err != nil || len(got) != 1 || got[0].fail != "" {
 			t.Errorf("%q: %q, %v", input, got, err)
 		}
 	}
-	if _, err := frames(t, fits+"\r\n", InputLines, max); err == nil {
-		t.Errorf("%q: no error", fits+"\r\n")
+	if got, _ := frames(t, fits+"\r\n", InputLines, max); len(got) != 1 || got[0].fail == "" {
+		t.Errorf("%q: %q, want a failed record", fits+"\r\n", got)
 	}
 	// A line longer than the read buffer is assembled whole when it fits,
 	// and refused naming its line when it does not.
@@ -243,9 +257,60 @@ func TestFrameOversized(t *testing.T) {
 	if err != nil || len(got) != 3 || got[1].text != big || got[2].text != "b" {
 		t.Errorf("long line: %d records, %v", len(got), err)
 	}
-	_, err = frames(t, "a\n"+big+big+"\nb\n", InputLines, len(big)+1)
-	if err == nil || !strings.Contains(err.Error(), "stdin:2: document larger than") {
-		t.Errorf("oversized long line: %v", err)
+	got, err = frames(t, "a\n"+big+big+"\nb\n", InputLines, len(big)+1)
+	if err != nil || len(got) != 3 || !strings.HasPrefix(got[1].fail, "stdin:2: document larger than") || got[2].text != "b" {
+		t.Errorf("oversized long line: %q, %v", got, err)
+	}
+}
+
+// endless yields the byte c forever, as /dev/zero does 0.
+type endless byte
+
+func (e endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(e)
+	}
+	return len(p), nil
+}
+
+// TestFrameEndless is 'cat /dev/zero | nbtext predict': the first record
+// never ends. The framer answers it as too large, skips at most skipMax
+// more bytes looking for its end, then stops with an error naming the
+// line, in every framing that looks for an end.
+func TestFrameEndless(t *testing.T) {
+	for _, tt := range []struct {
+		mode string
+		in   io.Reader
+	}{
+		{InputLines, endless(0)},
+		{InputLines, io.MultiReader(strings.NewReader("the car\n"), endless('x'))},
+		{InputJSONL, endless(0)},
+		{InputJSONL, io.MultiReader(strings.NewReader(`{"text": "`), endless('x'))},
+		{InputNUL, endless('x')},
+	} {
+		fr := newFramer(tt.in, "stdin", tt.mode, 1000)
+		fr.skipMax = 1 << 20
+		var recs []record
+		var err error
+		for len(recs) < 3 {
+			var rec record
+			if rec, _, err = fr.next(); err != nil {
+				break
+			}
+			recs = append(recs, rec)
+		}
+		line := len(recs)
+		want := fmt.Sprintf("stdin:%d: no end of the document within 1 MiB", line)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || line == 0 || recs[line-1].fail != fmt.Sprintf("stdin:%d: document larger than 1000 bytes (raise --max-doc-bytes)", line) {
+			t.Errorf("%s: records %+v, error %v, want the last failing and %q...", tt.mode, recs, err, want)
+		}
+		if _, _, err := fr.next(); err != io.EOF {
+			t.Errorf("%s: after the error: %v, want EOF", tt.mode, err)
+		}
+	}
+	// A default framer gives up skipBytes past the bound.
+	if fr := newFramer(endless(0), "stdin", InputLines, 10); fr.skipMax != skipBytes {
+		t.Errorf("skipMax %d, want %d", fr.skipMax, skipBytes)
 	}
 }
 

@@ -31,7 +31,8 @@ type Options struct {
 	// their exact contribution to its log-odds (model.Scorer.Explain).
 	Explain int
 	// Threshold > 0 replaces the label by "?" (JSON: "") when the chosen
-	// class's probability is below it.
+	// class's probability is below it. With TopK, as in fastText, the
+	// labels below it are dropped from the list ("?" when none is left).
 	Threshold float64
 	// Costs are the class loss weights λ_y of the decision
 	// argmax_y λ_y P(y|x) (nil: MAP), as parsed by model.ParseCosts.
@@ -42,6 +43,10 @@ type Options struct {
 	MaxDocBytes int
 	// Header prints a header line first (TSV only).
 	Header bool
+	// Warn receives one message per document that could not be read (in
+	// output order, from the goroutine that writes) and per file a folder
+	// walk skips. Nil drops them; the answers still say "?".
+	Warn func(msg string)
 }
 
 // Validate reports the first option out of range, naming its flag, as

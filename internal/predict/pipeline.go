@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"runtime"
 	"sync"
 
@@ -22,9 +25,17 @@ const (
 
 // Stats count what a run saw.
 type Stats struct {
-	Docs     int // documents predicted
+	Docs     int // documents answered, Failed included
 	Empty    int // documents with no term of the vocabulary
 	Fallback int // documents predicted from the prior (see model.Prediction)
+	Failed   int // documents that could not be read, answered with "?"
+}
+
+func (s *Stats) add(o Stats) {
+	s.Docs += o.Docs
+	s.Empty += o.Empty
+	s.Fallback += o.Fallback
+	s.Failed += o.Failed
 }
 
 // batch is a run of consecutive documents and, once a worker is done with
@@ -63,6 +74,16 @@ func New(m *model.Model, opt Options) (*Predictor, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
+	if warn := opt.Warn; warn != nil {
+		// The writer reports unreadable documents while a folder walk on
+		// the reading goroutine may report skipped files.
+		var mu sync.Mutex
+		opt.Warn = func(msg string) {
+			mu.Lock()
+			defer mu.Unlock()
+			warn(msg)
+		}
+	}
 	opt.TopK = min(opt.TopK, m.NumClasses())
 	var strip corpus.Remove
 	if m.Vocab.Settings.Remove != "" {
@@ -90,45 +111,122 @@ func (p *Predictor) Header(w io.Writer) error {
 
 // Stream predicts every document framed out of r (named name in errors)
 // and writes the results to w in input order. It flushes w (when w has a
-// Flush method) each time it has answered everything read so far. A framing
-// error (invalid JSONL, an oversized document) is returned after the
+// Flush method) each time it has answered everything read so far. A
+// document that cannot be read (larger than MaxDocBytes) is answered with
+// "?" and reported to Options.Warn. A framing error (invalid JSONL, an
+// oversized record whose end cannot be found) is returned after the
 // results of the documents before it have been written. When ctx is
 // cancelled or w fails, Stream returns at once, but a read from r that
 // blocks keeps its goroutine until the read returns.
 func (p *Predictor) Stream(ctx context.Context, r io.Reader, name string, w io.Writer) (Stats, error) {
-	fr := newFramer(r, name, p.opt.Input, p.opt.MaxDocBytes)
 	return p.run(ctx, w, func(q *batcher) error {
-		fr.wait = q.flush
-		for {
-			rec, text, err := fr.next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if err := q.add(rec, text); err != nil {
-				return err
-			}
-		}
+		return q.frame(newFramer(r, name, p.opt.Input, p.opt.MaxDocBytes))
 	})
 }
 
-// Files predicts every file under each path (a file, a folder or an
-// archive; see corpus.Walk): each file is one document whose id is its
-// path.
-func (p *Predictor) Files(ctx context.Context, paths []string, w io.Writer, warn func(string)) (Stats, error) {
+// Stdin is the name of the path that stands for standard input in Files.
+const Stdin = "-"
+
+// Files predicts the documents at each path, in order, and writes the
+// results to w as Stream does:
+//
+//   - a plain file is framed as stdin is, by Options.Input (one document
+//     per line by default), decompressed first when its first bytes are
+//     those of gzip, zstd or bzip2 (corpus.Decompress); the id of record N
+//     is "PATH:N" (or, with --input doc, the path);
+//   - "-" is stdin (ids "stdin:N");
+//   - a folder or an archive (by name, see corpus.IsArchiveName) gives one
+//     document per file, whose id is its path (see corpus.Walk).
+//
+// Every path is checked before anything is read: a path that does not
+// exist or is neither a folder nor a regular file (a device, a FIFO) is an
+// error. A document that cannot be read (NUL bytes in a file of a folder or
+// archive, larger than MaxDocBytes) is answered with "?" and reported to
+// Options.Warn, so the answers always line up with the documents.
+func (p *Predictor) Files(ctx context.Context, paths []string, stdin io.Reader, w io.Writer) (Stats, error) {
+	for _, path := range paths {
+		if path == Stdin {
+			continue
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			return Stats{}, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		}
+		if !fi.IsDir() && !fi.Mode().IsRegular() {
+			_, err := corpus.OpenRegular(path) // names what it is
+			return Stats{}, err
+		}
+	}
 	return p.run(ctx, w, func(q *batcher) error {
 		for _, path := range paths {
-			err := corpus.Walk(path, corpus.Options{Warn: warn}, func(d corpus.Document) error {
-				return q.add(record{id: d.ID, text: d.Text}, nil)
-			})
-			if err != nil {
+			if err := q.path(path, stdin); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// unwrapPath drops the operation and path of a *fs.PathError, which the
+// caller names itself.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// path sends the documents at path to the batcher; see Files.
+func (q *batcher) path(path string, stdin io.Reader) error {
+	opt := &q.p.opt
+	if path == Stdin {
+		fr := newFramer(stdin, "stdin", opt.Input, opt.MaxDocBytes)
+		fr.prefix = "stdin:"
+		return q.frame(fr)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	if fi.IsDir() || corpus.IsArchiveName(path) {
+		return corpus.Walk(path, corpus.Options{Warn: opt.Warn, MaxDocBytes: opt.MaxDocBytes}, func(d corpus.Document, err error) error {
+			if err != nil {
+				return q.add(record{id: d.ID, fail: err.Error()}, nil)
+			}
+			return q.add(record{id: d.ID, text: d.Text}, nil)
+		})
+	}
+	f, err := corpus.OpenRegular(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := corpus.Decompress(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer r.Close()
+	fr := newFramer(r, path, opt.Input, opt.MaxDocBytes)
+	fr.prefix = path + ":"
+	return q.frame(fr)
+}
+
+// frame sends every record of fr to the batcher.
+func (q *batcher) frame(fr *framer) error {
+	fr.wait = q.flush
+	for {
+		rec, text, err := fr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := q.add(rec, text); err != nil {
+			return err
+		}
+	}
 }
 
 // batcher gathers records into batches on the producing goroutine and
@@ -238,9 +336,14 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 		if _, err := w.Write(b.out); err != nil {
 			return st, err
 		}
-		st.Docs += b.st.Docs
-		st.Empty += b.st.Empty
-		st.Fallback += b.st.Fallback
+		st.add(b.st)
+		if b.st.Failed > 0 && p.opt.Warn != nil {
+			for i := range b.recs {
+				if b.recs[i].fail != "" {
+					p.opt.Warn(b.recs[i].fail)
+				}
+			}
+		}
 		if b.err != nil {
 			if flusher != nil {
 				flusher.Flush()
@@ -272,6 +375,12 @@ func (p *Predictor) worker(jobs <-chan *batch) {
 		out := b.out[:0]
 		for i := range b.recs {
 			rec := &b.recs[i]
+			b.st.Docs++
+			if rec.fail != "" {
+				out = f.appendFailed(out, rec)
+				b.st.Failed++
+				continue
+			}
 			text := rec.text
 			if rec.raw {
 				text = decodeInPlace(b.arena[rec.lo:rec.hi])
@@ -283,7 +392,6 @@ func (p *Predictor) worker(jobs <-chan *batch) {
 			p.m.Vocab.WeightRow(ind, val)
 			pr := sc.Predict(ind, val)
 			out = f.append(out, rec, pr, sc, ind, val)
-			b.st.Docs++
 			if pr.Empty {
 				b.st.Empty++
 			}

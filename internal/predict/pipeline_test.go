@@ -1,8 +1,10 @@
 package predict
 
 import (
+	"archive/tar"
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -256,55 +258,203 @@ func TestStreamCancel(t *testing.T) {
 	}
 }
 
-// TestFiles checks that each file is one document with its path as id,
-// folders are walked in byte order, and files with NUL bytes are skipped
-// with a warning.
-func TestFiles(t *testing.T) {
-	m := toyModel(t, model.Multinomial)
+// writeFiles writes name → content under a new folder and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return p
 	}
-	one := write("one.txt", "the car engine\nneeds oil\n")
-	write("posts/b", "the senate votes on the tax bill")
-	write("posts/a", "a rocket put the satellite in orbit")
-	write("posts/sub/c", "")
-	write("posts/bin", "the car\x00\x01")
-	p := newPredictor(t, m, Options{Format: FormatTSV})
-	var out bytes.Buffer
+	return dir
+}
+
+// files runs Files with opt over paths (stdin: stdin) and returns the
+// output lines, the warnings and the error.
+func files(t *testing.T, m *model.Model, opt Options, stdin string, paths ...string) ([]string, []string, Stats, error) {
+	t.Helper()
 	var warnings []string
-	st, err := p.Files(context.Background(), []string{one, filepath.Join(dir, "posts")}, &out, func(msg string) { warnings = append(warnings, msg) })
+	opt.Warn = func(msg string) { warnings = append(warnings, msg) }
+	p := newPredictor(t, m, opt)
+	var out bytes.Buffer
+	st, err := p.Files(context.Background(), paths, strings.NewReader(stdin), &out)
+	return strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"), warnings, st, err
+}
+
+// TestFiles checks the arguments of predict: a plain file is framed as
+// stdin is (one document per line by default, ids FILE:N), "-" is stdin,
+// and in a folder or an archive each file is one document whose id is its
+// path, folders walked in byte order. A file with NUL bytes in a folder is
+// answered in its place with an empty label and a warning.
+func TestFiles(t *testing.T) {
+	m := toyModel(t, model.Multinomial)
+	dir := writeFiles(t, map[string]string{
+		"one.txt":     "the car engine\nthe senate votes on the tax bill\n\na rocket in orbit",
+		"posts/b":     "the senate votes on the tax bill",
+		"posts/a":     "a rocket put the satellite in orbit",
+		"posts/sub/c": "",
+		"posts/bin":   "the car\x00\x01",
+	})
+	one, posts := filepath.Join(dir, "one.txt"), filepath.Join(dir, "posts")
+	got, warnings, st, err := files(t, m, Options{Format: FormatTSV}, "the tax bill\n", one, posts, Stdin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := one + "\tautos\t" + "|" +
-		filepath.Join(dir, "posts", "a") + "\tspace\t|" +
-		filepath.Join(dir, "posts", "b") + "\tpolitics\t|" +
-		filepath.Join(dir, "posts", "sub", "c") + "\tautos\t"
-	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(got) != 4 {
-		t.Fatalf("output:\n%s", out.String())
+	want := []string{
+		one + ":1\tautos\t", one + ":2\tpolitics\t", one + ":3\tautos\t", one + ":4\tspace\t",
+		filepath.Join(posts, "a") + "\tspace\t",
+		filepath.Join(posts, "b") + "\tpolitics\t",
+		filepath.Join(posts, "bin") + "\t\t\n",
+		filepath.Join(posts, "sub", "c") + "\tautos\t",
+		"stdin:1\tpolitics\t",
 	}
-	for i, w := range strings.Split(want, "|") {
-		if !strings.HasPrefix(got[i], w) {
-			t.Errorf("line %d: %q, want %q...", i+1, got[i], w)
+	if len(got) != len(want) {
+		t.Fatalf("output:\n%s", strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		if w, exact := strings.CutSuffix(w, "\n"); exact && got[i] != w || !exact && !strings.HasPrefix(got[i], w) {
+			t.Errorf("line %d: %q, want %q", i+1, got[i], w)
 		}
 	}
-	if st.Docs != 4 || st.Empty != 1 {
-		t.Errorf("stats %+v, want 4 docs, 1 empty", st)
+	if st.Docs != 9 || st.Empty != 2 || st.Failed != 1 {
+		t.Errorf("stats %+v, want 9 docs, 2 empty, 1 failed", st)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "bin") || !strings.Contains(warnings[0], "NUL") {
+	if len(warnings) != 1 || warnings[0] != filepath.Join(posts, "bin")+": contains NUL bytes: not text" {
 		t.Errorf("warnings %q, want one about the NUL bytes of bin", warnings)
 	}
-	if _, err := p.Files(context.Background(), []string{filepath.Join(dir, "nope")}, io.Discard, nil); err == nil || !strings.Contains(err.Error(), "nope") {
-		t.Errorf("missing file: %v", err)
+	// The same file, line by line, as stdin gives the same text answers;
+	// with --input doc it is one document.
+	fromFile, _, _, err := files(t, m, Options{}, "", one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, _ := os.ReadFile(one)
+	if fromStdin := mustStream(t, m, Options{}, string(content)); strings.Join(fromFile, "\n")+"\n" != fromStdin {
+		t.Errorf("file %q, stdin %q", fromFile, fromStdin)
+	}
+	if got, _, _, err := files(t, m, Options{Input: InputDoc, Format: FormatTSV}, "", one); err != nil || len(got) != 1 || !strings.HasPrefix(got[0], one+"\t") {
+		t.Errorf("--input doc: %q, %v", got, err)
+	}
+	if got, _, _, err := files(t, m, Options{Input: InputJSONL, Format: FormatTSV}, "", writeFiles(t, map[string]string{"x.jsonl": `{"text": "orbit"}` + "\n"})+"/x.jsonl"); err != nil || len(got) != 1 || !strings.HasSuffix(strings.Split(got[0], "\t")[0], "x.jsonl:1") {
+		t.Errorf("--input jsonl: %q, %v", got, err)
+	}
+	// A compressed file is read as its content is, whatever its name.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(content)
+	zw.Close()
+	gzPath := filepath.Join(dir, "one.txt.gz")
+	if err := os.WriteFile(gzPath, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _, err := files(t, m, Options{}, "", gzPath); err != nil || strings.Join(got, "\n") != strings.Join(fromFile, "\n") {
+		t.Errorf("gzip file: %q, %v; want %q", got, err, fromFile)
+	}
+	if got, _, _, err := files(t, m, Options{Format: FormatTSV}, "", gzPath); err != nil || !strings.HasPrefix(got[3], gzPath+":4\t") {
+		t.Errorf("gzip file ids: %q, %v", got, err)
+	}
+	// Every path is checked before anything is written.
+	for _, bad := range []struct{ path, want string }{
+		{filepath.Join(dir, "nope"), filepath.Join(dir, "nope") + ": no such file or directory"},
+		{"/dev/zero", "/dev/zero: not a regular file (a character device); only stdin may be a device or a pipe"},
+	} {
+		if _, err := os.Stat(bad.path); bad.path == "/dev/zero" && err != nil {
+			continue
+		}
+		got, _, _, err := files(t, m, Options{}, "", one, bad.path)
+		if err == nil || err.Error() != bad.want || got[0] != "" {
+			t.Errorf("%s: output %q, error %v, want %q", bad.path, got, err, bad.want)
+		}
+	}
+}
+
+// writeTar writes the named files of dir into an archive and returns its
+// path.
+func writeTar(t *testing.T, dir string, names ...string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: n, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write(b)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "posts.tar")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestOutputLinesUp is the regression test of issue 12 item 11: a
+// document predict cannot read (NUL bytes, over --max-doc-bytes) used to
+// be dropped, so every later answer sat beside the wrong input. Each gets
+// its answer in its place now: "?" in text, an empty label in TSV, an
+// "error" field in JSON, and a warning, in order.
+func TestOutputLinesUp(t *testing.T) {
+	m := toyModel(t, model.Multinomial)
+	dir := writeFiles(t, map[string]string{
+		"1": "the car engine needs oil",
+		"2": "binary\x00junk",
+		"3": "the senate votes on the tax bill " + strings.Repeat("tax ", 30),
+		"4": "a rocket in orbit",
+		"5": "the tax bill",
+	})
+	in := "the car engine needs oil\n" + strings.Repeat("senate ", 30) + "\na rocket in orbit\n"
+	tar := writeTar(t, dir, "1", "2", "3", "4", "5")
+	for _, tt := range []struct {
+		name   string
+		opt    Options
+		stdin  string
+		paths  []string
+		want   []string
+		failed []int // 1-based output lines that failed
+	}{
+		{"folder text", Options{MaxDocBytes: 100}, "", []string{dir}, []string{"autos", "?", "?", "space", "politics"}, []int{2, 3}},
+		{"archive text", Options{MaxDocBytes: 100}, "", []string{tar}, []string{"autos", "?", "?", "space", "politics"}, []int{2, 3}},
+		{"stdin lines text", Options{MaxDocBytes: 100}, in, []string{Stdin}, []string{"autos", "?", "space"}, []int{2}},
+		{"folder tsv", Options{MaxDocBytes: 100, Format: FormatTSV, TopK: 2}, "", []string{dir}, []string{
+			filepath.Join(dir, "1") + "\tautos\t…", filepath.Join(dir, "2") + "\t\t\t\t", filepath.Join(dir, "3") + "\t\t\t\t",
+			filepath.Join(dir, "4") + "\tspace\t…", filepath.Join(dir, "5") + "\tpolitics\t…"}, []int{2, 3}},
+		{"stdin lines json", Options{MaxDocBytes: 100, Format: FormatJSON}, in, []string{Stdin}, []string{
+			`{"id":"stdin:1","label":"autos",…`,
+			`{"id":"stdin:2","label":"","probs":{},"error":"stdin:2: document larger than 100 bytes (raise --max-doc-bytes)"}`,
+			`{"id":"stdin:3","label":"space",…`}, []int{2}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, warnings, st, err := files(t, m, tt.opt, tt.stdin, tt.paths...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("%d answers for %d documents:\n%s", len(got), len(tt.want), strings.Join(got, "\n"))
+			}
+			for i, w := range tt.want {
+				// A want ending in "…" is a prefix; any other is exact.
+				if prefix, ok := strings.CutSuffix(w, "…"); ok && !strings.HasPrefix(got[i], prefix) || !ok && got[i] != w {
+					t.Errorf("answer %d: %q, want %q", i+1, got[i], w)
+				}
+			}
+			if st.Failed != len(tt.failed) || len(warnings) != len(tt.failed) {
+				t.Errorf("stats %+v, warnings %q, want %d failed", st, warnings, len(tt.failed))
+			}
+			if tt.opt.Format == FormatJSON {
+				checkJSONLines(t, strings.Join(got, "\n")+"\n")
+			}
+		})
 	}
 }
 

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// infoOptions are the flags of 'nbtext info'.
+type infoOptions struct {
+	top    int
+	format string
+}
+
+func (o *infoOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.IntVar(&o.top, "top", 10, "show the N terms that weigh most for each class")
+	fs.StringVar(&o.format, "format", "table", "output: table (for people) or json")
+}
+
+// Validate reports the first flag out of range.
+func (o *infoOptions) Validate() error {
+	if o.top < 0 {
+		return fmt.Errorf("--top must be ≥ 0, got %d", o.top)
+	}
+	if o.format != "table" && o.format != "json" {
+		return fmt.Errorf("--format must be table or json, got %q", o.format)
+	}
+	return nil
+}
+
+func newInfoCmd(g *globalOptions) *cobra.Command {
+	o := &infoOptions{}
+	cmd := &cobra.Command{
+		Use:   "info MODEL",
+		Short: "Show what a model file holds: kind, classes, settings, top terms",
+		Long: `Show what a model file written by 'nbtext train' holds: its kind, its
+classes with their training documents, the vocabulary size, the tokenizer
+and weighting settings, the training parameters, the nbtext version that
+wrote it, the file's size and SHA-256, and the --top terms that weigh most
+for each class (W[term,class] minus the term's mean weight over the classes:
+header words or names among them show what the model learnt from).
+
+--format json writes one object with "classes" (the class names in id
+order), "class_docs", "terms", "settings", "params", "top_terms" and the
+other fields shown in the table.`,
+		Example: `  nbtext info news.nbm
+  nbtext info news.nbm --top 20
+  nbtext info news.nbm --format json | jq -r '.classes[]'`,
+		Args:    cobra.ExactArgs(1),
+		PreRunE: func(cmd *cobra.Command, args []string) error { return withCode(exitUsage, o.Validate()) },
+		RunE:    func(cmd *cobra.Command, args []string) error { return runInfo(cmd, args[0], o) },
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func runInfo(cmd *cobra.Command, path string, o *infoOptions) error {
+	info, err := model.Inspect(path, o.top)
+	if err != nil {
+		return withCode(exitBadModel, err)
+	}
+	if o.format == "json" {
+		return info.WriteJSON(cmd.OutOrStdout())
+	}
+	return info.WriteTable(cmd.OutOrStdout())
+}
