@@ -66,7 +66,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
 	o.fixed = vocabFixedFlags(fs, addedFlags(fs, o.vec.AddModelFlags))
 	o.fit.AddFlags(fs)
-	fs.StringVar(&o.kind, "model", "multinomial", "estimator: bernoulli, multinomial, complement or logreg")
+	fs.StringVar(&o.kind, "model", "multinomial", "estimator: "+strings.Join(model.KindNames(), ", "))
 	fs.IntVar(&o.folds, "folds", train.DefaultFolds, "folds for --alpha auto and --C auto")
 	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
@@ -185,7 +185,7 @@ func (o *fitOptions) params(kind model.Kind, classes []string) (model.Params, bo
 				p.Beta = p.Alpha
 			}
 		}
-	} else {
+	} else if kind != model.Centroid {
 		c, isAuto, err := parseAuto("C", o.c, p.C)
 		if err != nil {
 			return p, false, err
@@ -332,7 +332,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
 	if kind.IsNB() {
 		fmt.Fprintf(s.Out, "alpha        %g\n", p.Alpha)
-	} else {
+	} else if kind != model.Centroid {
 		fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
 	}
 	switch {
@@ -340,7 +340,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		fmt.Fprintf(s.Out, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
 	case cal != nil:
 		fmt.Fprintf(s.Out, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
-	case kind.IsNB() && p.Temperature > 0:
+	case (kind.IsNB() || kind == model.Centroid) && p.Temperature > 0:
 		fmt.Fprintf(s.Out, "temperature  %.4g (given)\n", p.Temperature)
 	}
 	fmt.Fprintf(s.Out, "train acc    %.4f\n", acc)

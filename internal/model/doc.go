@@ -15,7 +15,9 @@
 // (McCallum & Nigam 1998) and complement NB with weight normalisation
 // (Rennie, Shih, Teevan & Karger 2003). Their statistics stay in the model,
 // so models of corpus shards can be merged (Model.Merge). Logistic
-// regression is fitted by package train and wrapped by NewLinear. This
+// regression is fitted by package train and wrapped by NewLinear. The
+// nearest-centroid model (NewCentroid) has W[t,c] = μ_ct/‖μ_c‖ and B = 0,
+// so it scores by cosine similarity. This
 // package reads no corpora and runs no optimizers.
 //
 // # Conventions
@@ -51,7 +53,8 @@
 //	offset   size   field
 //	0        8      magic: 0x89 'N' 'B' 'M' '\r' '\n' 0x1a '\n'
 //	8        2      format version, uint16 (this build writes 2 and reads 1..2)
-//	10       1      model kind, uint8: 1 bernoulli, 2 multinomial, 3 complement, 4 logreg
+//	10       1      model kind, uint8: 1 bernoulli, 2 multinomial, 3 complement, 4 logreg,
+//	                7 centroid
 //	11       1      reserved, 0
 //	12       8      payload length n, uint64 (at most MaxPayload, 1 GiB)
 //	20       n      payload (below)

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -36,7 +37,19 @@ func ParseKind(s string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown model %q (want bernoulli, multinomial, complement or logreg)", s)
+	return 0, fmt.Errorf("unknown model %q (want %s)", s, strings.Join(KindNames(), ", "))
+}
+
+// KindNames returns the names of the estimators this build knows, in the
+// order of their kind numbers.
+func KindNames() []string {
+	var names []string
+	for k := Kind(1); k != 0; k++ {
+		if s, ok := kindNames[k]; ok {
+			names = append(names, s)
+		}
+	}
+	return names
 }
 
 // IsNB reports whether k is a Naive Bayes estimator (fitted by counting).

@@ -27,6 +27,9 @@ func ValidateParams(k Kind, p Params, C int) error {
 			return fmt.Errorf("--temperature must be > 0, got %v", p.Temperature)
 		}
 	}
+	if k == Centroid && (!(p.Temperature >= 0) || math.IsInf(p.Temperature, 1)) {
+		return fmt.Errorf("--temperature must be > 0, got %v", p.Temperature)
+	}
 	switch p.Prior {
 	case "", "learned", "uniform":
 	case "given":
