@@ -87,6 +87,11 @@ type Params struct {
 	Epochs    int     `json:"epochs"`  // sgd epochs / lbfgs max iterations
 	BatchSize int     `json:"batch_size"`
 	Seed      int64   `json:"seed"`
+	// Record fields (see Fields): the Dirichlet α of categorical fields
+	// and the variance smoothing of numeric ones (a fraction of the
+	// largest variance); 0 in files without fields.
+	FieldAlpha   float64 `json:"field_alpha,omitempty"`
+	VarSmoothing float64 `json:"var_smoothing,omitempty"`
 }
 
 // Meta records who wrote a model. It is saved in the model file and has no
@@ -120,6 +125,10 @@ type Model struct {
 	W      []float64 // len(Vocab terms) * len(Classes), feature-major
 	B      []float64 // len(Classes)
 	Binary bool      // presence-only features (Bernoulli)
+
+	// Fields are the record fields scored beside the text (nil: none; see
+	// Fields and SetFields).
+	Fields *Fields
 
 	// NB sufficient statistics (nil for logistic regression), kept so that
 	// models trained on shards can be merged and updated.

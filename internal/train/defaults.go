@@ -327,6 +327,8 @@ func Defaults(kind model.Kind) (vectorize.Settings, model.Params) {
 		p.Epochs = DefaultEpochs(p.Solver)
 	case model.Centroid:
 		s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+	case model.Categorical, model.Gaussian:
+		p.FieldAlpha, p.VarSmoothing = model.DefaultFieldAlpha, model.DefaultVarSmoothing
 	}
 	return s, p
 }
