@@ -15,6 +15,13 @@ ifneq ($(wildcard $(SHARED_TARBALL)),)
 export NBTEXT_20NEWS_TARBALL := $(SHARED_TARBALL)
 endif
 endif
+# The same for the IMDB archive (aclImdb layout), read by the corpus tests.
+SHARED_IMDB := $(abspath ../shared/data/aclImdb.tar.gz)
+ifeq ($(NBTEXT_IMDB_TARBALL),)
+ifneq ($(wildcard $(SHARED_IMDB)),)
+export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
+endif
+endif
 
 .PHONY: all build test bench lint install demo clean help
 
