@@ -4,13 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // evalOptions are the flags of 'nbtext eval'.
@@ -19,6 +22,7 @@ type evalOptions struct {
 	corpus    corpusOptions
 	vec       vectorizeOptions
 	fit       fitOptions
+	rec       recordOptions
 	model     string
 	format    string
 	topK      int
@@ -33,6 +37,7 @@ func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
 	o.vec.AddModelFlags(fs)
 	o.fit.AddFlags(fs)
+	o.rec.AddFlags(fs)
 	fs.StringVarP(&o.model, "model", "m", "", "model file to evaluate; with --cv, the estimator to cross-validate (bernoulli, multinomial, complement, logreg)")
 	fs.StringVar(&o.format, "format", "table", "output: table, tsv or json")
 	fs.IntVar(&o.topK, "top-k", 0, "also report top-K accuracy")
@@ -92,10 +97,15 @@ func (o *evalOptions) validate() error {
 	if o.cv == 1 || o.cv < 0 {
 		return usageErrorf("--cv must be ≥ 2, got %d", o.cv)
 	}
+	kind := model.Multinomial // without --cv, the field flags only name fields
 	if o.cv > 0 {
-		if _, err := model.ParseKind(o.model); err != nil {
+		var err error
+		if kind, err = model.ParseKind(o.model); err != nil {
 			return usageErrorf("with --cv, --model names an estimator: %v", err)
 		}
+	}
+	if err := o.rec.validate(kind); err != nil {
+		return err
 	}
 	if err := o.gates.Validate(); err != nil {
 		return withCode(exitUsage, err)
@@ -107,6 +117,9 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
 	if o.cv > 0 {
 		return runCV(s, args, o)
+	}
+	if !o.rec.spec().Empty() {
+		return runEvalRecords(s, args, o)
 	}
 	// The model loads while the corpus is read: from the archive, the
 	// train split comes first and is decompressed before the first test
@@ -132,6 +145,9 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	}
 	if readErr != nil {
 		return readErr
+	}
+	if f := ss.Model().Fields; f != nil {
+		return usageErrorf("%s has record fields: name them with --categorical-field and --numeric-field (%s)", o.model, strings.Join(f.Names(), ", "))
 	}
 	labels := make([]string, len(c.Docs))
 	for i, d := range c.Docs {
@@ -199,6 +215,7 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if err := o.vec.apply(&settings); err != nil {
 		return err
 	}
+	o.rec.apply(&o.corpus, kind)
 	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
 	if err != nil {
 		return err
@@ -213,13 +230,34 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if auto {
 		return usageErrorf("--alpha auto and --C auto belong to train; eval --cv measures one configuration")
 	}
-	res, err := eval.CrossValidate(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, o.cv, uint64(p.Seed), eval.CVOptions{
-		Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
-	})
+	res, err := crossValidate(s, c, settings, kind, p, o)
 	if err != nil {
 		return err
 	}
-	switch o.format {
+	return writeCV(s, res, o.format)
+}
+
+// crossValidate runs eval --cv on c: CrossValidate, or CrossValidateRecords
+// when record fields are named.
+func crossValidate(s streams, c *corpus.Corpus, settings vectorize.Settings, kind model.Kind, p model.Params, o *evalOptions) (*eval.CVResult, error) {
+	if spec := o.rec.spec(); !spec.Empty() {
+		r, err := records(c, spec)
+		if err != nil {
+			return nil, err
+		}
+		o.rec.params(&p)
+		return eval.CrossValidateRecords(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, r, o.cv, uint64(p.Seed), eval.CVOptions{
+			Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
+		})
+	}
+	return eval.CrossValidate(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, o.cv, uint64(p.Seed), eval.CVOptions{
+		Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
+	})
+}
+
+// writeCV writes a cross-validation result in format.
+func writeCV(s streams, res *eval.CVResult, format string) error {
+	switch format {
 	case "json":
 		return res.WriteJSON(s.Out)
 	case "tsv":

@@ -53,6 +53,7 @@ type trainOptions struct {
 	corpus  corpusOptions
 	vec     vectorizeOptions
 	fit     fitOptions
+	rec     recordOptions
 	kind    string
 	folds   int
 	vocab   string
@@ -66,6 +67,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
 	o.fixed = vocabFixedFlags(fs, addedFlags(fs, o.vec.AddModelFlags))
 	o.fit.AddFlags(fs)
+	o.rec.AddFlags(fs)
 	fs.StringVar(&o.kind, "model", "multinomial", "estimator: "+strings.Join(model.KindNames(), ", "))
 	fs.IntVar(&o.folds, "folds", train.DefaultFolds, "folds for --alpha auto and --C auto")
 	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
@@ -110,8 +112,12 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if o.output == "-" {
 		return usageErrorf("-o -: a model is written to a file (atomically, via a temporary file), not to stdout")
 	}
-	if _, err := model.ParseKind(o.kind); err != nil {
+	kind, err := model.ParseKind(o.kind)
+	if err != nil {
 		return usageErrorf("--model: %v", err)
+	}
+	if err := o.rec.validate(kind); err != nil {
+		return err
 	}
 	if o.folds < 2 {
 		return usageErrorf("--folds must be ≥ 2, got %d", o.folds)
@@ -185,7 +191,7 @@ func (o *fitOptions) params(kind model.Kind, classes []string) (model.Params, bo
 				p.Beta = p.Alpha
 			}
 		}
-	} else if kind != model.Centroid {
+	} else if !kind.Generative() && kind != model.Centroid {
 		c, isAuto, err := parseAuto("C", o.c, p.C)
 		if err != nil {
 			return p, false, err
@@ -245,6 +251,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	settings, _ := train.Defaults(kind)
 	var vocab *vectorize.Vocabulary
 	co := o.corpus
+	o.rec.apply(&co, kind)
 	if o.vocab != "" {
 		f, err := os.Open(o.vocab)
 		if err != nil {
@@ -281,6 +288,11 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		}
 		y = c.LabelIDs()
 		X = train.PrepareWith(vocab, c.Texts(), o.workers)
+	} else if kind == model.Categorical || kind == model.Gaussian { // no text
+		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
+			return err
+		}
+		y = c.LabelIDs()
 	} else {
 		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, o.workers, o.global.quiet, true); err != nil {
 			return err
@@ -293,6 +305,13 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	}
 	if o.fit.changed("temperature") {
 		p.Temperature = o.fit.temperature
+	}
+	o.rec.params(&p)
+	var recs *train.Records
+	if spec := o.rec.spec(); !spec.Empty() {
+		if recs, err = records(c, spec); err != nil {
+			return err
+		}
 	}
 	if auto {
 		topt := train.TuneOptions{
@@ -312,16 +331,16 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		writeTuning(s.Out, t)
 		p = t.Apply(p)
 	}
-	m, cal, err := train.FitCalibrated(kind, X, y, c.Labels, vocab, p, train.Options{
+	m, cal, err := train.FitWithFields(kind, X, y, c.Labels, vocab, p, train.Options{
 		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"),
-	})
+	}, recs)
 	if err != nil {
 		return err
 	}
 	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
 	// The training accuracy is computed while the model is written.
 	accc := make(chan float64, 1)
-	go func() { accc <- train.Accuracy(m, X, y, o.workers) }()
+	go func() { accc <- train.AccuracyRecords(m, X, recs, y, o.workers) }()
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
@@ -329,10 +348,13 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	fmt.Fprintf(s.Out, "model        %s -> %s\n", kind, o.output)
 	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
 	fmt.Fprintf(s.Out, "classes      %d\n", len(c.Labels))
-	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
+	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
+	if m.Fields != nil {
+		fmt.Fprintf(s.Out, "fields       %d categorical, %d numeric\n", len(m.Fields.Categorical), len(m.Fields.Numeric))
+	}
 	if kind.IsNB() {
 		fmt.Fprintf(s.Out, "alpha        %g\n", p.Alpha)
-	} else if kind != model.Centroid {
+	} else if !kind.Generative() && kind != model.Centroid {
 		fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
 	}
 	switch {

@@ -25,6 +25,13 @@ type corpusOptions struct {
 	textFields  []string
 	header      bool
 	maxDocBytes int
+	// Set by commands, not flags: the record fields to read
+	// (corpus.Options.ExtraFields), multi-label reading, and text columns
+	// standing in when --text-field is not given (see records.go).
+	extra       []string
+	multiLabel  bool
+	labelSep    string
+	defaultText []string
 }
 
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
@@ -62,7 +69,8 @@ func (o *corpusOptions) options() (corpus.Options, error) {
 		return corpus.Options{}, usageErrorf("--input-format must be one of %s, got %q", strings.Join(corpus.Formats, ", "), o.inputFormat)
 	}
 	opts := corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes,
-		LabelPrefix: o.labelPrefix, Header: o.header, MaxDocBytes: o.maxDocBytes}
+		LabelPrefix: o.labelPrefix, Header: o.header, MaxDocBytes: o.maxDocBytes,
+		ExtraFields: o.extra, MultiLabel: o.multiLabel, LabelSep: o.labelSep, TextFields: o.defaultText}
 	if o.fs != nil && o.fs.Lookup("label-field") != nil {
 		switch {
 		case strings.TrimSpace(o.labelPrefix) == "":

@@ -80,10 +80,10 @@ func TestMixedMAPByHand(t *testing.T) {
 		value string
 		pa    float64 // P(a|x) by hand
 	}{
-		{"phone", (2.0 / 3 * 3 / 4) / (2.0/3*3/4 + 1.0/3*1/3)},   // 0.5/(0.5+1/9) = 9/11
-		{"tv", (2.0 / 3 * 1 / 4) / (2.0/3*1/4 + 1.0/3*2/3)},      // (1/6)/(1/6+2/9) = 3/7
-		{"radio", (2.0 / 3 * 1 / 4) / (2.0/3*1/4 + 1.0/3*1/3)},   // unseen: (1/6)/(1/6+1/9) = 3/5
-		{"", 2.0 / 3},                                            // missing: the prior
+		{"phone", (2.0 / 3 * 3 / 4) / (2.0/3*3/4 + 1.0/3*1/3)}, // 0.5/(0.5+1/9) = 9/11
+		{"tv", (2.0 / 3 * 1 / 4) / (2.0/3*1/4 + 1.0/3*2/3)},    // (1/6)/(1/6+2/9) = 3/7
+		{"radio", (2.0 / 3 * 1 / 4) / (2.0/3*1/4 + 1.0/3*1/3)}, // unseen: (1/6)/(1/6+1/9) = 3/5
+		{"", 2.0 / 3}, // missing: the prior
 	} {
 		p := s.PredictRecord(nil, nil, Record{Cat: []string{tc.value}})
 		if got := math.Exp(p.LogProbs[0]); math.Abs(got-tc.pa) > 1e-12 {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -366,4 +367,33 @@ func fitLogRegFields(X *vectorize.Matrix, y []int, classes []string, vocab *vect
 		return nil, err
 	}
 	return m, nil
+}
+
+// AccuracyRecords is Accuracy for a model with record fields: the fraction
+// of the documents (text rows X, nil for a record model, and records r)
+// that m predicts as y. Without fields (r nil) it is Accuracy.
+func AccuracyRecords(m *model.Model, X *vectorize.Matrix, r *Records, y []int, workers int) float64 {
+	if r == nil {
+		return Accuracy(m, X, y, workers)
+	}
+	if len(y) == 0 {
+		return 0
+	}
+	var ok atomic.Int64
+	parallel(workers, ceilDiv(len(y), 256), func(task int) {
+		s := m.NewScorer()
+		n := 0
+		for i := task * 256; i < min(len(y), (task+1)*256); i++ {
+			var ind []int32
+			var val []float32
+			if X != nil && m.NumTerms() > 0 {
+				ind, val = X.Row(i)
+			}
+			if s.PredictRecord(ind, val, r.Recs[i]).Class == y[i] {
+				n++
+			}
+		}
+		ok.Add(int64(n))
+	})
+	return float64(ok.Load()) / float64(len(y))
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
-	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // loadIris reads Fisher's iris data (testdata/iris.csv at the repository
@@ -54,24 +53,6 @@ func loadIris(t *testing.T) (*Records, []int, []string) {
 	return r, y, classes
 }
 
-// recordAccuracy scores the records rows of r (and the text rows of X,
-// which may be nil) with m.
-func recordAccuracy(m *model.Model, X *vectorize.Matrix, r *Records, y []int) float64 {
-	s := m.NewScorer()
-	ok := 0
-	for i, c := range y {
-		var ind []int32
-		var val []float32
-		if X != nil {
-			ind, val = X.Row(i)
-		}
-		if s.PredictRecord(ind, val, r.Recs[i]).Class == c {
-			ok++
-		}
-	}
-	return float64(ok) / float64(len(y))
-}
-
 // TestIrisGaussianNB runs Gaussian NB on Fisher's iris data in stratified
 // 10-fold cross-validation: scikit-learn's GaussianNB reaches about 0.95.
 func TestIrisGaussianNB(t *testing.T) {
@@ -91,7 +72,7 @@ func TestIrisGaussianNB(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sum += recordAccuracy(m, nil, r.Subset(held), yte)
+			sum += AccuracyRecords(m, nil, r.Subset(held), yte, 1)
 		}
 		accs = append(accs, sum/10)
 	}
@@ -227,7 +208,7 @@ func TestMixedBeatsText(t *testing.T) {
 			t.Fatal(err)
 		}
 		a0 := Accuracy(text, Xte, pick(y, te), 1)
-		a1 := recordAccuracy(mixed, Xte, r.Subset(te), pick(y, te))
+		a1 := AccuracyRecords(mixed, Xte, r.Subset(te), pick(y, te), 1)
 		t.Logf("%-11s held-out accuracy: text only %.4f, with the fields %.4f", kind, a0, a1)
 		if a1 < a0+0.2 {
 			t.Errorf("%s: with the fields %.4f, text only %.4f: want a gain of 0.2 or more", kind, a1, a0)
@@ -251,7 +232,7 @@ func TestMixedBeatsText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := recordAccuracy(m, nil, c.r.Subset(te), pick(y, te)); a < c.min {
+		if a := AccuracyRecords(m, nil, c.r.Subset(te), pick(y, te), 1); a < c.min {
 			t.Errorf("%s NB: held-out accuracy %.4f, want ≥ %.2f", c.kind, a, c.min)
 		}
 	}
