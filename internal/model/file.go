@@ -105,7 +105,8 @@ type fileHeader struct {
 	Stats     bool               `json:"stats"` // NB sufficient statistics follow B
 	Version   string             `json:"nbtext_version"`
 	CreatedBy string             `json:"created_by"`
-	Fields    *Fields            `json:"fields,omitempty"` // version 3
+	Fields    *Fields            `json:"fields,omitempty"`      // version 3
+	Multi     bool               `json:"multi_label,omitempty"` // version 3
 }
 
 // Encode writes m to w in the model file format, version FormatVersion
@@ -117,11 +118,11 @@ func Encode(w io.Writer, m *Model) error {
 		return fmt.Errorf("encode model: %w", err)
 	}
 	V, C := m.Vocab.Len(), len(m.Classes)
-	stats := m.Kind.IsNB()
+	stats := m.Kind.IsNB() && !m.MultiLabel
 	hdr, err := json.Marshal(fileHeader{
 		Classes: m.Classes, Params: m.Params, Settings: m.Vocab.Settings,
 		Terms: V, NDocs: m.Vocab.NDocs, Binary: m.Binary, Stats: stats,
-		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy, Fields: m.Fields,
+		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy, Fields: m.Fields, Multi: m.MultiLabel,
 	})
 	if err != nil {
 		return fmt.Errorf("encode model: %w", err)
@@ -208,7 +209,7 @@ func Encode(w io.Writer, m *Model) error {
 // has record fields, which a version 2 reader would ignore, else 2, so
 // that models without fields stay readable by builds that read 1..2.
 func (m *Model) formatVersion() uint16 {
-	if m.Fields != nil {
+	if m.Fields != nil || m.MultiLabel {
 		return 3
 	}
 	return 2
@@ -507,7 +508,7 @@ func (h *fileHeader) model(kind Kind, terms []string, df []int32, cf []int64) (*
 	m := &Model{
 		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
 		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
-		Binary: h.Binary,
+		Binary: h.Binary, MultiLabel: h.Multi,
 	}
 	if err := m.SetFields(h.Fields); err != nil {
 		return nil, err
@@ -532,7 +533,7 @@ func decodeHeader(c *cursor, kind Kind) (*fileHeader, error) {
 	if h.Terms < 0 || h.NDocs < 0 {
 		return nil, fmt.Errorf("header: %d terms, %d documents", h.Terms, h.NDocs)
 	}
-	if h.Stats != kind.IsNB() {
+	if h.Stats != (kind.IsNB() && !h.Multi) {
 		return nil, fmt.Errorf("%s model with stats = %v", kind, h.Stats)
 	}
 	return &h, nil

@@ -126,6 +126,11 @@ type Model struct {
 	B      []float64 // len(Classes)
 	Binary bool      // presence-only features (Bernoulli)
 
+	// MultiLabel marks a one-vs-rest multi-label model: Classes are the
+	// labels, and score[l] is the log-odds of label l being present, so
+	// P(l|x) = σ(score[l]) independently per label (see NewMultiLabel).
+	MultiLabel bool
+
 	// Fields are the record fields scored beside the text (nil: none; see
 	// Fields and SetFields).
 	Fields *Fields

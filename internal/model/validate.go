@@ -139,7 +139,7 @@ func (m *Model) validate() error {
 			return fmt.Errorf("B[%d] is %v in a %s model", c, b, m.Kind)
 		}
 	}
-	if !m.Kind.IsNB() {
+	if !m.Kind.IsNB() || m.MultiLabel {
 		if m.ClassDocs != nil || m.Counts != nil {
 			return fmt.Errorf("%s model with NB counts", m.Kind)
 		}
