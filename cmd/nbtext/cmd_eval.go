@@ -23,6 +23,7 @@ type evalOptions struct {
 	vec       vectorizeOptions
 	fit       fitOptions
 	rec       recordOptions
+	ml        multiLabelOptions
 	model     string
 	format    string
 	topK      int
@@ -38,6 +39,7 @@ func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 	o.vec.AddModelFlags(fs)
 	o.fit.AddFlags(fs)
 	o.rec.AddFlags(fs)
+	o.ml.AddFlags(fs, true)
 	fs.StringVarP(&o.model, "model", "m", "", "model file to evaluate; with --cv, the estimator to cross-validate (bernoulli, multinomial, complement, logreg)")
 	fs.StringVar(&o.format, "format", "table", "output: table, tsv or json")
 	fs.IntVar(&o.topK, "top-k", 0, "also report top-K accuracy")
@@ -107,6 +109,12 @@ func (o *evalOptions) validate() error {
 	if err := o.rec.validate(kind); err != nil {
 		return err
 	}
+	if err := o.ml.validate(); err != nil {
+		return err
+	}
+	if o.ml.multi && (o.cv > 0 || !o.rec.spec().Empty()) {
+		return usageErrorf("--multi-label evaluates a multi-label model file, without --cv or record fields")
+	}
 	if err := o.gates.Validate(); err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -120,6 +128,9 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	}
 	if !o.rec.spec().Empty() {
 		return runEvalRecords(s, args, o)
+	}
+	if o.ml.multi {
+		return runEvalMultiLabel(s, args, o)
 	}
 	// The model loads while the corpus is read: from the archive, the
 	// train split comes first and is decompressed before the first test
@@ -145,6 +156,9 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	}
 	if readErr != nil {
 		return readErr
+	}
+	if ss.Model().MultiLabel {
+		return usageErrorf("%s is a multi-label model: pass --multi-label", o.model)
 	}
 	if f := ss.Model().Fields; f != nil {
 		return usageErrorf("%s has record fields: name them with --categorical-field and --numeric-field (%s)", o.model, strings.Join(f.Names(), ", "))

@@ -54,6 +54,7 @@ type trainOptions struct {
 	vec     vectorizeOptions
 	fit     fitOptions
 	rec     recordOptions
+	ml      multiLabelOptions
 	kind    string
 	folds   int
 	vocab   string
@@ -68,6 +69,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	o.fixed = vocabFixedFlags(fs, addedFlags(fs, o.vec.AddModelFlags))
 	o.fit.AddFlags(fs)
 	o.rec.AddFlags(fs)
+	o.ml.AddFlags(fs, false)
 	fs.StringVar(&o.kind, "model", "multinomial", "estimator: "+strings.Join(model.KindNames(), ", "))
 	fs.IntVar(&o.folds, "folds", train.DefaultFolds, "folds for --alpha auto and --C auto")
 	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
@@ -118,6 +120,12 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if err := o.rec.validate(kind); err != nil {
 		return err
+	}
+	if err := o.ml.validate(); err != nil {
+		return err
+	}
+	if o.ml.multi && (!o.rec.spec().Empty() || kind == model.Categorical || kind == model.Gaussian) {
+		return usageErrorf("--multi-label takes text models without record fields")
 	}
 	if o.folds < 2 {
 		return usageErrorf("--folds must be ≥ 2, got %d", o.folds)
@@ -252,6 +260,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	var vocab *vectorize.Vocabulary
 	co := o.corpus
 	o.rec.apply(&co, kind)
+	o.ml.apply(&co)
 	if o.vocab != "" {
 		f, err := os.Open(o.vocab)
 		if err != nil {
@@ -307,6 +316,12 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		p.Temperature = o.fit.temperature
 	}
 	o.rec.params(&p)
+	if o.ml.multi {
+		if auto {
+			return usageErrorf("--alpha auto and --C auto do not apply to --multi-label")
+		}
+		return trainMultiLabel(s, o, kind, c, X, vocab, p, start)
+	}
 	var recs *train.Records
 	if spec := o.rec.spec(); !spec.Empty() {
 		if recs, err = records(c, spec); err != nil {

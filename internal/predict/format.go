@@ -40,6 +40,9 @@ func tsvHeader(opt Options) []byte {
 
 // append renders the result for rec onto dst.
 func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *model.Scorer, ind []int32, val []float32) []byte {
+	if f.m.MultiLabel {
+		return f.appendLabels(dst, rec, sc, ind, val)
+	}
 	class := pr.Class
 	if f.opt.Costs != nil {
 		class = model.Decide(pr.LogProbs, f.opt.Costs)
