@@ -82,6 +82,13 @@ func TestTrainRecords(t *testing.T) {
 			t.Errorf("%s: with fields %.4f, text only %.4f", kind, a1, a0)
 		}
 		check(t, nbtext(t, "", "eval", "-m", mixed, te, "--label-field", "team", "--categorical-field", "product"), 2, "has the fields product, amount")
+		// predict reads the fields from JSONL and explains them.
+		r = nbtext(t, `{"text":"please help","product":"laptop","amount":100}`+"\n", "predict", "-m", mixed, "--input", "jsonl", "--explain", "2")
+		check(t, r, 0)
+		if !strings.HasPrefix(r.out, "team2\t") || !strings.Contains(r.out, "product=laptop:+") || !strings.Contains(r.out, "amount=100:") {
+			t.Errorf("%s: predict --explain of a record: %q", kind, r.out)
+		}
+		check(t, nbtext(t, "please help\n", "predict", "-m", mixed), 2, "--input jsonl")
 	}
 	check(t, nbtext(t, "", append([]string{"train", tr, "--model", "complement", "-o", filepath.Join(dir, "c.nbm")}, fields...)...), 2, "record fields need")
 	bad := writeFile(t, dir, "bad.csv", "team,text,product,amount\nteam0,hello there,tv,12x\nteam1,hello there,phone,3\n")

@@ -20,6 +20,7 @@ type formatter struct {
 	opt     Options
 	order   []int // scratch: classes by probability
 	classes []string
+	rec     model.Record // the record fields of the document, for a model with fields
 }
 
 func newFormatter(m *model.Model, opt Options) *formatter {
@@ -57,6 +58,9 @@ func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *mod
 	var expl []model.Contribution
 	if f.opt.Explain > 0 {
 		expl = sc.Explain(ind, val, class, f.opt.Explain)
+		if f.m.Fields != nil {
+			expl = explainFields(expl, sc, f.rec, class, pr.LogProbs)
+		}
 	}
 	switch f.opt.Format {
 	case FormatJSON:
