@@ -171,6 +171,12 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
+	return finishEval(s, o, r)
+}
+
+// finishEval writes the report of an eval, warns of unknown labels and
+// applies the quality gates.
+func finishEval(s streams, o *evalOptions, r *eval.Report) error {
 	wo := eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
 	if err := writeReport(s.Out, o.format, r, wo); err != nil {
 		return err

@@ -155,14 +155,7 @@ func runEvalRecords(s streams, args []string, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
-	wo := eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
-	if err := writeReport(s.Out, o.format, rep, wo); err != nil {
-		return err
-	}
-	if len(rep.Unknown) > 0 {
-		note(s.Err, false, "nbtext: warning: %d documents have labels the model does not know (counted as errors): %s", rep.UnknownN(), unknownList(rep.Unknown))
-	}
-	return gateCode(o.gates.Check(rep))
+	return finishEval(s, o, rep)
 }
 
 func sortedCopy(xs []string) []string {

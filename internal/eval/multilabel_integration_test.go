@@ -46,15 +46,7 @@ func multiLabelNews(c *corpus.Corpus, seed uint64) (texts []string, sets [][]str
 // test split: micro F1 ≥ 0.85 (the target).
 func TestMultiLabelNews(t *testing.T) {
 	groups := []string{"comp.graphics", "rec.autos", "sci.space", "talk.politics.mideast"}
-	p := newsTarball(t)
-	tr, err := corpus.Read(p, corpus.Options{Split: "train", Classes: groups})
-	if err != nil {
-		t.Fatal(err)
-	}
-	te, err := corpus.Read(p, corpus.Options{Split: "test", Classes: groups})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, te := newsCorpora(t, groups)
 	texts, sets := multiLabelNews(tr, 1)
 	teTexts, teSets := multiLabelNews(te, 2)
 	for _, kind := range []model.Kind{model.LogReg, model.Multinomial} {

@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -130,21 +131,7 @@ func (f *formatter) topK(logProbs []float64, class, k int) []int {
 }
 
 func (f *formatter) appendJSON(dst []byte, rec *record, pr model.Prediction, class int, unsure bool, top []int, expl []model.Contribution) []byte {
-	dst = append(dst, '{')
-	for _, fl := range rec.extra {
-		if fl.key == "label" || fl.key == "probs" || fl.key == "empty" || fl.key == "explain" || fl.key == "fallback" {
-			continue // ours win
-		}
-		dst = appendJSONString(dst, fl.key)
-		dst = append(dst, ':')
-		dst = append(dst, compactRaw(fl.raw)...)
-		dst = append(dst, ',')
-	}
-	if !hasKey(rec.extra, "id") {
-		dst = append(dst, `"id":`...)
-		dst = appendID(dst, rec, true)
-		dst = append(dst, ',')
-	}
+	dst = appendJSONHead(dst, rec, "label", "probs", "empty", "explain", "fallback")
 	dst = append(dst, `"label":`...)
 	if unsure {
 		dst = append(dst, `""`...)
@@ -186,6 +173,28 @@ func (f *formatter) appendJSON(dst []byte, rec *record, pr model.Prediction, cla
 		dst = append(dst, ']')
 	}
 	return append(dst, "}\n"...)
+}
+
+// appendJSONHead opens the JSON object of rec: '{', the members of a
+// JSONL input passed through in order except those named ours (ours win),
+// and the id unless the input has one, each followed by a comma.
+func appendJSONHead(dst []byte, rec *record, ours ...string) []byte {
+	dst = append(dst, '{')
+	for _, fl := range rec.extra {
+		if slices.Contains(ours, fl.key) {
+			continue
+		}
+		dst = appendJSONString(dst, fl.key)
+		dst = append(dst, ':')
+		dst = append(dst, compactRaw(fl.raw)...)
+		dst = append(dst, ',')
+	}
+	if !hasKey(rec.extra, "id") {
+		dst = append(dst, `"id":`...)
+		dst = appendID(dst, rec, true)
+		dst = append(dst, ',')
+	}
+	return dst
 }
 
 // appendID writes the id of rec as a TSV field, or as a JSON string when

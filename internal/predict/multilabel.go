@@ -14,21 +14,7 @@ func (f *formatter) appendLabels(dst []byte, rec *record, sc *model.Scorer, ind 
 	keep := model.SelectLabels(probs, f.opt.Threshold, f.opt.TopK)
 	switch f.opt.Format {
 	case FormatJSON:
-		dst = append(dst, '{')
-		for _, fl := range rec.extra {
-			if fl.key == "labels" || fl.key == "probs" {
-				continue // ours win
-			}
-			dst = appendJSONString(dst, fl.key)
-			dst = append(dst, ':')
-			dst = append(dst, compactRaw(fl.raw)...)
-			dst = append(dst, ',')
-		}
-		if !hasKey(rec.extra, "id") {
-			dst = append(dst, `"id":`...)
-			dst = appendID(dst, rec, true)
-			dst = append(dst, ',')
-		}
+		dst = appendJSONHead(dst, rec, "labels", "probs")
 		dst = append(dst, `"labels":[`...)
 		for i, l := range keep {
 			if i > 0 {

@@ -126,18 +126,6 @@ func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, seed
 			}
 		}
 	})
-	obj := newTempObjective(scores, labels, C, workers)
-	if cal.Docs = obj.docs(); cal.Docs == 0 {
-		cal.Skipped = "no held-out document has a finite score for its own class"
-		return cal, nil
-	}
-	cal.LogLoss1, _, _ = obj.eval(1)
-	cal.LogLoss = cal.LogLoss1
-	tau, L, why := obj.minimize()
-	if why != "" {
-		cal.Skipped = why
-		return cal, nil
-	}
-	cal.Temperature, cal.LogLoss = tau, L
+	cal.fit(scores, labels, C, workers)
 	return cal, nil
 }

@@ -58,6 +58,22 @@ func (r *Records) num(i, j int) float64 {
 	return math.NaN()
 }
 
+// values returns the distinct values of categorical field j, sorted.
+func (r *Records) values(j int) []string {
+	seen := map[string]bool{}
+	for i := range r.Recs {
+		if v := r.cat(i, j); v != "" {
+			seen[v] = true
+		}
+	}
+	values := make([]string, 0, len(seen))
+	for v := range seen {
+		values = append(values, v)
+	}
+	sort.Strings(values)
+	return values
+}
+
 // Subset returns the records of the documents rows, in that order.
 func (r *Records) Subset(rows []int) *Records {
 	out := &Records{Spec: r.Spec, Recs: make([]model.Record, len(rows))}
@@ -81,17 +97,7 @@ func FitFieldsNB(r *Records, y []int, C int, p model.Params) (*model.Fields, err
 	}
 	f := &model.Fields{}
 	for j, name := range r.Spec.Categorical {
-		seen := map[string]bool{}
-		for i := range y {
-			if v := r.cat(i, j); v != "" {
-				seen[v] = true
-			}
-		}
-		values := make([]string, 0, len(seen))
-		for v := range seen {
-			values = append(values, v)
-		}
-		sort.Strings(values)
+		values := r.values(j)
 		idx := make(map[string]int, len(values))
 		for k, v := range values {
 			idx[v] = k
@@ -255,17 +261,7 @@ func linearFields(r *Records, C int) *model.Fields {
 	f := &model.Fields{}
 	n := len(r.Recs)
 	for j, name := range r.Spec.Categorical {
-		seen := map[string]bool{}
-		for i := 0; i < n; i++ {
-			if v := r.cat(i, j); v != "" {
-				seen[v] = true
-			}
-		}
-		values := make([]string, 0, len(seen))
-		for v := range seen {
-			values = append(values, v)
-		}
-		sort.Strings(values)
+		values := r.values(j)
 		f.Categorical = append(f.Categorical, model.CategoricalField{Name: name, Values: values, Weights: make([]float64, len(values)*C)})
 	}
 	for j, name := range r.Spec.Numeric {
