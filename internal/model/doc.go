@@ -107,9 +107,13 @@
 // sorted values and either NB counts N_vc with α or one-hot weights; for
 // each numeric field its name and either the per-class count, mean, ML
 // variance and ε or the standardisation and weights). Floats in JSON are
-// Go's shortest round-tripping decimals, so they load bit for bit. Models
-// without fields are still written as version 2, which older builds read;
-// a version 2 reader would ignore the fields, hence the bump. Categorical
+// Go's shortest round-tripping decimals, so they load bit for bit. A
+// one-vs-rest multi-label model (NewMultiLabel) is version 3 too, with
+// "multi_label": true: C is then the number of labels, W and B hold each
+// label's log-odds, and NB kinds store them as logistic regression does
+// (stats false, no counts). Models without fields or labels sets are still
+// written as version 2, which older builds read; a version 2 reader would
+// ignore the new keys and misread the model, hence the bump. Categorical
 // and Gaussian NB models (kinds 8, 9) have no terms (V = 0) and store B =
 // log P(c), with no stats.
 //

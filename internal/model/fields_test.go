@@ -56,6 +56,14 @@ func addRecordFixtures(t testing.TB, fx map[string]*Model) {
 	}
 	lr.Meta = Meta{Version: "fixture", CreatedBy: "model test"}
 	fx["logreg-fields"] = lr
+
+	ml, err := NewMultiLabel(Multinomial, []string{"politics", "sport", "tech"}, testVocab(t, "ball", "vote"),
+		Params{Alpha: 0.1, Prior: "learned"}, []float64{-1.5, 2, -0.5, 1.25, -2, -0.75}, []float64{-0.5, -1, -0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ml.Meta = Meta{Version: "fixture", CreatedBy: "model test: one-vs-rest multinomial NB"}
+	fx["multilabel"] = ml
 }
 
 // TestMixedMAPByHand checks the course's mixed MAP rule,
@@ -145,7 +153,7 @@ func TestFieldsFile(t *testing.T) {
 		if err := Encode(&buf, m); err != nil {
 			t.Fatal(err)
 		}
-		if v := buf.Bytes()[8]; (m.Fields != nil) != (v == 3) {
+		if v := buf.Bytes()[8]; (m.Fields != nil || m.MultiLabel) != (v == 3) {
 			t.Errorf("%s: written as version %d", name, v)
 		}
 		got, err := Decode(&buf, name)

@@ -69,7 +69,7 @@ func fixtures(t testing.TB) map[string]*Model {
 
 // fixtureSince is the first format version of the fixtures added after
 // version 1.
-var fixtureSince = map[string]int{"multinomial-scaled": 2, "centroid": 2, "mixed": 3, "gaussian": 3, "logreg-fields": 3}
+var fixtureSince = map[string]int{"multinomial-scaled": 2, "centroid": 2, "mixed": 3, "gaussian": 3, "logreg-fields": 3, "multilabel": 3}
 
 // fixturePath returns the file of fixture name in format version v.
 func fixturePath(name string, v int) string {
