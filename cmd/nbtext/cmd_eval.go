@@ -10,9 +10,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // evalFormats are the values of eval's --format.
@@ -24,6 +26,8 @@ type evalOptions struct {
 	corpus    corpusOptions
 	vec       vectorizeOptions
 	fit       fitOptions
+	rec       recordOptions
+	ml        multiLabelOptions
 	model     string
 	format    string
 	topK      int
@@ -43,6 +47,8 @@ func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 		o.vec.AddModelFlags(fs)
 		o.fit.AddFlags(fs)
 	})
+	o.rec.AddFlags(fs)
+	o.ml.AddFlags(fs, true)
 	fs.StringVarP(&o.model, "model", "m", "", "model file to evaluate; with --cv, the estimator to cross-validate (bernoulli, multinomial, complement, logreg)")
 	fs.StringVar(&o.format, "format", "table", "output: table, tsv or json")
 	fs.IntVar(&o.topK, "top-k", 0, "also report top-K accuracy")
@@ -109,10 +115,21 @@ func (o *evalOptions) validate(fs *pflag.FlagSet) error {
 	if o.cv == 1 || o.cv < 0 {
 		return usageErrorf("--cv must be ≥ 2, got %d", o.cv)
 	}
+	kind := model.Multinomial // without --cv, the field flags only name fields
 	if o.cv > 0 {
-		if _, err := model.ParseKind(o.model); err != nil {
+		var err error
+		if kind, err = model.ParseKind(o.model); err != nil {
 			return usageErrorf("with --cv, --model names an estimator: %v", err)
 		}
+	}
+	if err := o.rec.validate(kind); err != nil {
+		return err
+	}
+	if err := o.ml.validate(); err != nil {
+		return err
+	}
+	if o.ml.multi && (o.cv > 0 || !o.rec.spec().Empty()) {
+		return usageErrorf("--multi-label evaluates a multi-label model file, without --cv or record fields")
 	}
 	if err := o.gates.Validate(); err != nil {
 		return withCode(exitUsage, err)
@@ -124,6 +141,12 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
 	if o.cv > 0 {
 		return runCV(s, args, o)
+	}
+	if !o.rec.spec().Empty() {
+		return runEvalRecords(s, args, o)
+	}
+	if o.ml.multi {
+		return runEvalMultiLabel(s, args, o)
 	}
 	// The model loads while the corpus is read: from the archive, the
 	// train split comes first and is decompressed before the first test
@@ -150,6 +173,12 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	if readErr != nil {
 		return readErr
 	}
+	if ss.Model().MultiLabel {
+		return usageErrorf("%s is a multi-label model: pass --multi-label", o.model)
+	}
+	if f := ss.Model().Fields; f != nil {
+		return usageErrorf("%s has record fields: name them with --categorical-field and --numeric-field (%s)", o.model, strings.Join(f.Names(), ", "))
+	}
 	labels := make([]string, len(c.Docs))
 	for i, d := range c.Docs {
 		labels[i] = d.Label
@@ -161,6 +190,12 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	if err := checkSomeKnown(r, args); err != nil {
 		return err
 	}
+	return finishEval(s, o, r)
+}
+
+// finishEval writes the report of an eval, warns of unknown labels and
+// applies the quality gates.
+func finishEval(s streams, o *evalOptions, r *eval.Report) error {
 	wo := eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
 	if err := writeReport(s.Out, o.format, r, wo); err != nil {
 		return err
@@ -265,6 +300,7 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if err := o.vec.apply(&settings); err != nil {
 		return err
 	}
+	o.rec.apply(&o.corpus, kind)
 	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
 	if err != nil {
 		return err
@@ -279,13 +315,34 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if auto {
 		return usageErrorf("--alpha auto and --C auto belong to train; eval --cv measures one configuration")
 	}
-	res, err := eval.CrossValidate(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, o.cv, uint64(p.Seed), eval.CVOptions{
-		Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
-	})
+	res, err := crossValidate(s, c, settings, kind, p, o)
 	if err != nil {
 		return err
 	}
-	switch o.format {
+	return writeCV(s, res, o.format)
+}
+
+// crossValidate runs eval --cv on c: CrossValidate, or CrossValidateRecords
+// when record fields are named.
+func crossValidate(s streams, c *corpus.Corpus, settings vectorize.Settings, kind model.Kind, p model.Params, o *evalOptions) (*eval.CVResult, error) {
+	if spec := o.rec.spec(); !spec.Empty() {
+		r, err := records(c, spec)
+		if err != nil {
+			return nil, err
+		}
+		o.rec.params(&p)
+		return eval.CrossValidateRecords(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, r, o.cv, uint64(p.Seed), eval.CVOptions{
+			Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
+		})
+	}
+	return eval.CrossValidate(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, o.cv, uint64(p.Seed), eval.CVOptions{
+		Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
+	})
+}
+
+// writeCV writes a cross-validation result in format.
+func writeCV(s streams, res *eval.CVResult, format string) error {
+	switch format {
 	case "json":
 		return res.WriteJSON(s.Out)
 	case "tsv":

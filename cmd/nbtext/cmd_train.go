@@ -52,6 +52,8 @@ type trainOptions struct {
 	corpus  corpusOptions
 	vec     vectorizeOptions
 	fit     fitOptions
+	rec     recordOptions
+	ml      multiLabelOptions
 	kind    string
 	folds   int
 	vocab   string
@@ -65,7 +67,9 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
 	o.fixed = vocabFixedFlags(fs, addedFlags(fs, o.vec.AddModelFlags))
 	o.fit.AddFlags(fs)
-	fs.StringVar(&o.kind, "model", "multinomial", "estimator: bernoulli, multinomial, complement or logreg")
+	o.rec.AddFlags(fs)
+	o.ml.AddFlags(fs, false)
+	fs.StringVar(&o.kind, "model", "multinomial", "estimator: "+strings.Join(model.KindNames(), ", "))
 	fs.IntVar(&o.folds, "folds", train.DefaultFolds, "folds for --alpha auto and --C auto")
 	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
@@ -110,8 +114,18 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if o.output == "-" {
 		return usageErrorf("-o -: a model is written to a file (atomically, via a temporary file), not to stdout")
 	}
-	if _, err := model.ParseKind(o.kind); err != nil {
+	kind, err := model.ParseKind(o.kind)
+	if err != nil {
 		return usageErrorf("--model: %v", err)
+	}
+	if err := o.rec.validate(kind); err != nil {
+		return err
+	}
+	if err := o.ml.validate(); err != nil {
+		return err
+	}
+	if o.ml.multi && (!o.rec.spec().Empty() || kind == model.Categorical || kind == model.Gaussian) {
+		return usageErrorf("--multi-label takes text models without record fields")
 	}
 	if o.folds < 2 {
 		return usageErrorf("--folds must be ≥ 2, got %d", o.folds)
@@ -185,7 +199,7 @@ func (o *fitOptions) params(kind model.Kind, classes []string) (model.Params, bo
 				p.Beta = p.Alpha
 			}
 		}
-	} else {
+	} else if !kind.Generative() && kind != model.Centroid {
 		c, isAuto, err := parseAuto("C", o.c, p.C)
 		if err != nil {
 			return p, false, err
@@ -254,6 +268,8 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	settings, _ := train.Defaults(kind)
 	var vocab *vectorize.Vocabulary
 	co := o.corpus
+	o.rec.apply(&co, kind)
+	o.ml.apply(&co)
 	if o.vocab != "" {
 		f, err := os.Open(o.vocab)
 		if err != nil {
@@ -290,6 +306,11 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		}
 		y = c.LabelIDs()
 		X = train.PrepareWith(vocab, c.Texts(), o.workers)
+	} else if kind == model.Categorical || kind == model.Gaussian { // no text
+		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
+			return err
+		}
+		y = c.LabelIDs()
 	} else {
 		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, o.vec.softMinDF(), o.workers, o.global.quiet, true); err != nil {
 			return err
@@ -299,6 +320,19 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	p, auto, err := o.fit.params(kind, c.Labels)
 	if err != nil {
 		return err
+	}
+	o.rec.params(&p)
+	if o.ml.multi {
+		if auto {
+			return usageErrorf("--alpha auto and --C auto do not apply to --multi-label")
+		}
+		return trainMultiLabel(s, o, kind, c, X, vocab, p, start)
+	}
+	var recs *train.Records
+	if spec := o.rec.spec(); !spec.Empty() {
+		if recs, err = records(c, spec); err != nil {
+			return err
+		}
 	}
 	if auto {
 		topt := train.TuneOptions{
@@ -318,16 +352,16 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		writeTuning(s.Out, t)
 		p = t.Apply(p)
 	}
-	m, cal, err := train.FitCalibrated(kind, X, y, c.Labels, vocab, p, train.Options{
+	m, cal, err := train.FitWithFields(kind, X, y, c.Labels, vocab, p, train.Options{
 		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"),
-	})
+	}, recs)
 	if err != nil {
 		return err
 	}
 	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
 	// The training accuracy is computed while the model is written.
 	accc := make(chan float64, 1)
-	go func() { accc <- train.Accuracy(m, X, y, o.workers) }()
+	go func() { accc <- train.AccuracyRecords(m, X, recs, y, o.workers) }()
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
@@ -335,10 +369,13 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	fmt.Fprintf(s.Out, "model        %s -> %s\n", kind, o.output)
 	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
 	fmt.Fprintf(s.Out, "classes      %d\n", len(c.Labels))
-	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
+	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
+	if m.Fields != nil {
+		fmt.Fprintf(s.Out, "fields       %d categorical, %d numeric\n", len(m.Fields.Categorical), len(m.Fields.Numeric))
+	}
 	if kind.IsNB() {
 		fmt.Fprintf(s.Out, "alpha        %g\n", p.Alpha)
-	} else {
+	} else if !kind.Generative() && kind != model.Centroid {
 		fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
 	}
 	switch {
@@ -346,7 +383,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		fmt.Fprintf(s.Out, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
 	case cal != nil:
 		fmt.Fprintf(s.Out, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
-	case kind.IsNB() && p.Temperature > 0:
+	case (kind.IsNB() || kind == model.Centroid) && p.Temperature > 0:
 		fmt.Fprintf(s.Out, "temperature  %.4g (given)\n", p.Temperature)
 	}
 	fmt.Fprintf(s.Out, "train acc    %.4f\n", acc)

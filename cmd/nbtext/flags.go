@@ -31,6 +31,13 @@ type corpusOptions struct {
 	// defaultNoticed is set once the notice that no corpus was given and
 	// the cached one is read has been printed (compare reads it twice).
 	defaultNoticed bool
+	// Set by commands, not flags: the record fields to read
+	// (corpus.Options.ExtraFields), multi-label reading, and text columns
+	// standing in when --text-field is not given (see records.go).
+	extra       []string
+	multiLabel  bool
+	labelSep    string
+	defaultText []string
 }
 
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
@@ -68,7 +75,8 @@ func (o *corpusOptions) options() (corpus.Options, error) {
 		return corpus.Options{}, usageErrorf("--input-format must be one of %s, got %q", strings.Join(inputFormats, ", "), o.inputFormat)
 	}
 	opts := corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes,
-		LabelPrefix: o.labelPrefix, Header: o.header, MaxDocBytes: o.maxDocBytes}
+		LabelPrefix: o.labelPrefix, Header: o.header, MaxDocBytes: o.maxDocBytes,
+		ExtraFields: o.extra, MultiLabel: o.multiLabel, LabelSep: o.labelSep, TextFields: o.defaultText}
 	if o.fs != nil && o.fs.Lookup("label-field") != nil {
 		switch {
 		case strings.TrimSpace(o.labelPrefix) == "":

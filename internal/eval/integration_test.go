@@ -28,21 +28,29 @@ func newsTarball(tb testing.TB) string {
 // nil) and returns them as a CurveConfig without models.
 func newsSplits(tb testing.TB, classes []string) CurveConfig {
 	tb.Helper()
-	p := newsTarball(tb)
-	tr, err := corpus.Read(p, corpus.Options{Split: "train", Classes: classes})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	te, err := corpus.Read(p, corpus.Options{Split: "test", Classes: classes})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	tr, te := newsCorpora(tb, classes)
 	cfg, err := SplitsConfig(tr, te)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	cfg.Corpus, cfg.Seed = "20news-bydate", 1
 	return cfg
+}
+
+// newsCorpora reads the train and test splits of the given classes (all
+// when nil).
+func newsCorpora(tb testing.TB, classes []string) (tr, te *corpus.Corpus) {
+	tb.Helper()
+	p := newsTarball(tb)
+	tr, err := corpus.Read(p, corpus.Options{Split: "train", Classes: classes})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	te, err = corpus.Read(p, corpus.Options{Split: "test", Classes: classes})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tr, te
 }
 
 func specs(kinds ...model.Kind) []ModelSpec {

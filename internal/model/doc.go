@@ -15,7 +15,9 @@
 // (McCallum & Nigam 1998) and complement NB with weight normalisation
 // (Rennie, Shih, Teevan & Karger 2003). Their statistics stay in the model,
 // so models of corpus shards can be merged (Model.Merge). Logistic
-// regression is fitted by package train and wrapped by NewLinear. This
+// regression is fitted by package train and wrapped by NewLinear. The
+// nearest-centroid model (NewCentroid) has W[t,c] = μ_ct/‖μ_c‖ and B = 0,
+// so it scores by cosine similarity. This
 // package reads no corpora and runs no optimizers.
 //
 // # Conventions
@@ -50,8 +52,10 @@
 //
 //	offset   size   field
 //	0        8      magic: 0x89 'N' 'B' 'M' '\r' '\n' 0x1a '\n'
-//	8        2      format version, uint16 (this build writes 2 and reads 1..2)
-//	10       1      model kind, uint8: 1 bernoulli, 2 multinomial, 3 complement, 4 logreg
+//	8        2      format version, uint16 (this build writes 2, or 3 for a
+//	                model with record fields, and reads 1..3)
+//	10       1      model kind, uint8: 1 bernoulli, 2 multinomial, 3 complement, 4 logreg,
+//	                7 centroid, 8 categorical, 9 gaussian
 //	11       1      reserved, 0
 //	12       8      payload length n, uint64 (at most MaxPayload, 1 GiB)
 //	20       n      payload (below)
@@ -97,6 +101,21 @@
 // architectures.) The dense arrays a version 2 NB file expands to (16·V·C
 // bytes) are bounded by what a version 1 payload could hold (MaxPayload),
 // so a small file cannot make the reader allocate more.
+//
+// Version 3 is version 2 with one more JSON header field, "fields": the
+// record fields of the model (Fields: for each categorical field its name,
+// sorted values and either NB counts N_vc with α or one-hot weights; for
+// each numeric field its name and either the per-class count, mean, ML
+// variance and ε or the standardisation and weights). Floats in JSON are
+// Go's shortest round-tripping decimals, so they load bit for bit. A
+// one-vs-rest multi-label model (NewMultiLabel) is version 3 too, with
+// "multi_label": true: C is then the number of labels, W and B hold each
+// label's log-odds, and NB kinds store them as logistic regression does
+// (stats false, no counts). Models without fields or labels sets are still
+// written as version 2, which older builds read; a version 2 reader would
+// ignore the new keys and misread the model, hence the bump. Categorical
+// and Gaussian NB models (kinds 8, 9) have no terms (V = 0) and store B =
+// log P(c), with no stats.
 //
 // Version 1, still read: the same header and JSON, then
 //

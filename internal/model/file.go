@@ -21,8 +21,9 @@ import (
 
 // The model file format; the byte layout is documented in doc.go.
 const (
-	// FormatVersion is the format version this build writes.
-	FormatVersion = 2
+	// FormatVersion is the newest format version this build writes: 3
+	// for a model with record fields, 2 for any other (see doc.go).
+	FormatVersion = 3
 	// MinFormatVersion is the oldest format version this build reads.
 	MinFormatVersion = 1
 	// MaxPayload bounds the payload length a reader accepts (1 GiB), so
@@ -104,6 +105,8 @@ type fileHeader struct {
 	Stats     bool               `json:"stats"` // NB sufficient statistics follow B
 	Version   string             `json:"nbtext_version"`
 	CreatedBy string             `json:"created_by"`
+	Fields    *Fields            `json:"fields,omitempty"`      // version 3
+	Multi     bool               `json:"multi_label,omitempty"` // version 3
 }
 
 // Encode writes m to w in the model file format, version FormatVersion
@@ -115,11 +118,11 @@ func Encode(w io.Writer, m *Model) error {
 		return fmt.Errorf("encode model: %w", err)
 	}
 	V, C := m.Vocab.Len(), len(m.Classes)
-	stats := m.Kind.IsNB()
+	stats := m.Kind.IsNB() && !m.MultiLabel
 	hdr, err := json.Marshal(fileHeader{
 		Classes: m.Classes, Params: m.Params, Settings: m.Vocab.Settings,
 		Terms: V, NDocs: m.Vocab.NDocs, Binary: m.Binary, Stats: stats,
-		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy,
+		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy, Fields: m.Fields, Multi: m.MultiLabel,
 	})
 	if err != nil {
 		return fmt.Errorf("encode model: %w", err)
@@ -161,7 +164,7 @@ func Encode(w io.Writer, m *Model) error {
 	bw := bufio.NewWriterSize(io.MultiWriter(w, h), 1<<16)
 	e := &encoder{w: bw, buf: make([]byte, 0, 1<<12)}
 	e.bytes(magic[:])
-	e.u16(FormatVersion)
+	e.u16(m.formatVersion())
 	e.bytes([]byte{byte(m.Kind), 0})
 	e.u64(n)
 	e.u32(uint32(len(hdr)))
@@ -200,6 +203,16 @@ func Encode(w io.Writer, m *Model) error {
 		return fmt.Errorf("encode model: %w", e.err)
 	}
 	return nil
+}
+
+// formatVersion returns the format version Encode writes m in: 3 when it
+// has record fields, which a version 2 reader would ignore, else 2, so
+// that models without fields stay readable by builds that read 1..2.
+func (m *Model) formatVersion() uint16 {
+	if m.Fields != nil || m.MultiLabel {
+		return 3
+	}
+	return 2
 }
 
 // sameBits reports whether a and b hold the same float64 bit patterns.
@@ -492,11 +505,15 @@ func (h *fileHeader) model(kind Kind, terms []string, df []int32, cf []int64) (*
 	if err != nil {
 		return nil, err
 	}
-	return &Model{
+	m := &Model{
 		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
 		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
-		Binary: h.Binary,
-	}, nil
+		Binary: h.Binary, MultiLabel: h.Multi,
+	}
+	if err := m.SetFields(h.Fields); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // decodeHeader reads the JSON header that opens every payload version and
@@ -516,7 +533,7 @@ func decodeHeader(c *cursor, kind Kind) (*fileHeader, error) {
 	if h.Terms < 0 || h.NDocs < 0 {
 		return nil, fmt.Errorf("header: %d terms, %d documents", h.Terms, h.NDocs)
 	}
-	if h.Stats != kind.IsNB() {
+	if h.Stats != (kind.IsNB() && !h.Multi) {
 		return nil, fmt.Errorf("%s model with stats = %v", kind, h.Stats)
 	}
 	return &h, nil

@@ -62,12 +62,14 @@ func fixtures(t testing.TB) map[string]*Model {
 		scaled.B[c] *= 0.75
 	}
 	scaled.Meta = Meta{Version: "fixture", CreatedBy: "model test: weights scaled by 0.75"}
-	return map[string]*Model{"bernoulli": bern, "complement": comp, "logreg": lr, "multinomial-scaled": scaled}
+	fx := map[string]*Model{"bernoulli": bern, "complement": comp, "logreg": lr, "multinomial-scaled": scaled}
+	addRecordFixtures(t, fx)
+	return fx
 }
 
 // fixtureSince is the first format version of the fixtures added after
 // version 1.
-var fixtureSince = map[string]int{"multinomial-scaled": 2}
+var fixtureSince = map[string]int{"multinomial-scaled": 2, "centroid": 2, "mixed": 3, "gaussian": 3, "logreg-fields": 3, "multilabel": 3}
 
 // fixturePath returns the file of fixture name in format version v.
 func fixturePath(name string, v int) string {
@@ -85,7 +87,7 @@ func encode(t testing.TB, m *Model) []byte {
 
 func TestFixtures(t *testing.T) {
 	for name, m := range fixtures(t) {
-		current := fixturePath(name, FormatVersion)
+		current := fixturePath(name, int(m.formatVersion()))
 		if *update {
 			if err := Save(current, m); err != nil {
 				t.Fatal(err)
@@ -100,7 +102,7 @@ func TestFixtures(t *testing.T) {
 		}
 		// Every version this build reads decodes to the same model, and
 		// re-encodes to the current version's bytes.
-		for v := max(MinFormatVersion, fixtureSince[name]); v <= FormatVersion; v++ {
+		for v := max(MinFormatVersion, fixtureSince[name]); v <= int(m.formatVersion()); v++ {
 			path := fixturePath(name, v)
 			got, err := Load(path)
 			if err != nil {
@@ -130,7 +132,7 @@ func writeFuzzSeeds(t *testing.T) {
 	seeds := map[string][]byte{"empty": {}, "magic": magic[:]}
 	for name, m := range fixtures(t) {
 		b := encode(t, m)
-		seeds[fmt.Sprintf("%s-v%d", name, FormatVersion)] = b
+		seeds[fmt.Sprintf("%s-v%d", name, m.formatVersion())] = b
 		if strings.HasPrefix(name, "bernoulli") {
 			seeds["cut"] = b[:len(b)/2]
 			f := bytes.Clone(b)
@@ -254,11 +256,11 @@ func TestDamagedFiles(t *testing.T) {
 		{"wrong magic", append([]byte("PK\x03\x04"), good[4:]...), ErrNotModel, "m.nbm: not an nbtext model file"},
 		{"text", []byte("sci.crypt\tpassword\n"), ErrNotModel, "m.nbm: not an nbtext model file"},
 		{"crlf", append(append(bytes.Clone(good[:4]), '\r', '\r'), good[5:]...), ErrNotModel, "m.nbm: not an nbtext model file"},
-		{"raised version", withVersion(good, 9), ErrNewer, "m.nbm: written by a newer nbtext (format version 9, this build reads 1..2)"},
-		{"version 0", withVersion(good, 0), ErrCorrupt, "m.nbm: corrupt (format version 0, this build reads 1..2)"},
+		{"raised version", withVersion(good, 9), ErrNewer, "m.nbm: written by a newer nbtext (format version 9, this build reads 1..3)"},
+		{"version 0", withVersion(good, 0), ErrCorrupt, "m.nbm: corrupt (format version 0, this build reads 1..3)"},
 		{"huge length", flip(19, 0x40), ErrTooLarge, "m.nbm: too large (payload of …"},
 		{"trailing data", append(bytes.Clone(good), 0), ErrCorrupt, "m.nbm: corrupt (data after the checksum)"},
-		{"unknown kind", resum(func() []byte { b := bytes.Clone(good); b[10] = 9; return b }()), ErrNewer, "m.nbm: written by a newer nbtext (model kind 9, flags 0 unknown to this build)"},
+		{"unknown kind", resum(func() []byte { b := bytes.Clone(good); b[10] = 200; return b }()), ErrNewer, "m.nbm: written by a newer nbtext (model kind 200, flags 0 unknown to this build)"},
 		{"shorter length", withLength(good, -1), ErrCorrupt, "m.nbm: corrupt (data after the checksum)"},
 		{"longer length", withLength(good, 2), ErrTruncated, fmt.Sprintf("m.nbm: truncated (%d of %d bytes)", L, L+2)},
 	}

@@ -88,6 +88,11 @@ func FuzzDecodePayload(f *testing.F) {
 			if p := s.Predict(ind, val); hasNaN(p.LogProbs) {
 				t.Fatalf("NaN log-probabilities %v", p.LogProbs)
 			}
+			for _, r := range []Record{{Cat: []string{"tv", "x"}, Num: []float64{12, -3}}, {Num: []float64{0, 1e300}}} {
+				if p := s.PredictRecord(ind, val, r); hasNaN(p.LogProbs) {
+					t.Fatalf("NaN log-probabilities %v for record %v", p.LogProbs, r)
+				}
+			}
 		}
 		var buf bytes.Buffer
 		if err := Encode(&buf, m); err != nil {

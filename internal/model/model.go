@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -36,7 +37,19 @@ func ParseKind(s string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown model %q (want bernoulli, multinomial, complement or logreg)", s)
+	return 0, fmt.Errorf("unknown model %q (want %s)", s, strings.Join(KindNames(), ", "))
+}
+
+// KindNames returns the names of the estimators this build knows, in the
+// order of their kind numbers.
+func KindNames() []string {
+	var names []string
+	for k := Kind(1); k != 0; k++ {
+		if s, ok := kindNames[k]; ok {
+			names = append(names, s)
+		}
+	}
+	return names
 }
 
 // IsNB reports whether k is a Naive Bayes estimator (fitted by counting).
@@ -74,6 +87,11 @@ type Params struct {
 	Epochs    int     `json:"epochs"`  // sgd epochs / lbfgs max iterations
 	BatchSize int     `json:"batch_size"`
 	Seed      int64   `json:"seed"`
+	// Record fields (see Fields): the Dirichlet α of categorical fields
+	// and the variance smoothing of numeric ones (a fraction of the
+	// largest variance); 0 in files without fields.
+	FieldAlpha   float64 `json:"field_alpha,omitempty"`
+	VarSmoothing float64 `json:"var_smoothing,omitempty"`
 }
 
 // Meta records who wrote a model. It is saved in the model file and has no
@@ -107,6 +125,15 @@ type Model struct {
 	W      []float64 // len(Vocab terms) * len(Classes), feature-major
 	B      []float64 // len(Classes)
 	Binary bool      // presence-only features (Bernoulli)
+
+	// MultiLabel marks a one-vs-rest multi-label model: Classes are the
+	// labels, and score[l] is the log-odds of label l being present, so
+	// P(l|x) = σ(score[l]) independently per label (see NewMultiLabel).
+	MultiLabel bool
+
+	// Fields are the record fields scored beside the text (nil: none; see
+	// Fields and SetFields).
+	Fields *Fields
 
 	// NB sufficient statistics (nil for logistic regression), kept so that
 	// models trained on shards can be merged and updated.

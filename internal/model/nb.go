@@ -334,6 +334,8 @@ func (m *Model) Merge(other *Model) error {
 	switch {
 	case !m.Kind.IsNB():
 		return fmt.Errorf("merge: %s models cannot be merged (no counts)", m.Kind)
+	case m.Fields != nil || other.Fields != nil:
+		return errors.New("merge: models with record fields cannot be merged")
 	case other.Kind != m.Kind:
 		return fmt.Errorf("merge: cannot merge a %s model into a %s model", other.Kind, m.Kind)
 	case !slices.Equal(m.Classes, other.Classes):

@@ -180,8 +180,12 @@ func (p Prediction) Prob(c int) float64 { return math.Exp(p.LogProbs[c]) }
 // probabilities and most probable class. It allocates nothing; the
 // returned LogProbs is overwritten by the next call.
 func (s *Scorer) Predict(ind []int32, val []float32) Prediction {
-	sc := s.Scores(ind, val)
-	p := Prediction{LogProbs: s.lp[:s.nc], Empty: len(ind) == 0}
+	return s.predictScores(s.Scores(ind, val), len(ind) == 0)
+}
+
+// predictScores turns the scores sc of a document into a Prediction.
+func (s *Scorer) predictScores(sc []float64, empty bool) Prediction {
+	p := Prediction{LogProbs: s.lp[:s.nc], Empty: empty}
 	ok := LogProbs(p.LogProbs, sc)
 	if !ok || (p.Empty && s.m.Kind == Complement) {
 		copy(p.LogProbs, s.d.logPrior)

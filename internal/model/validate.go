@@ -16,6 +16,12 @@ func ValidateParams(k Kind, p Params, C int) error {
 	if !k.Valid() {
 		return fmt.Errorf("unknown model kind %d", uint8(k))
 	}
+	if p.FieldAlpha < 0 || math.IsInf(p.FieldAlpha, 1) || math.IsNaN(p.FieldAlpha) {
+		return fmt.Errorf("--field-alpha must be > 0, got %v", p.FieldAlpha)
+	}
+	if p.VarSmoothing < 0 || math.IsInf(p.VarSmoothing, 1) || math.IsNaN(p.VarSmoothing) {
+		return fmt.Errorf("--var-smoothing must be ≥ 0, got %v", p.VarSmoothing)
+	}
 	if k.IsNB() {
 		if !(p.Alpha >= 0) || math.IsInf(p.Alpha, 1) {
 			return fmt.Errorf("--alpha must be ≥ 0, got %v", p.Alpha)
@@ -26,6 +32,9 @@ func ValidateParams(k Kind, p Params, C int) error {
 		if !(p.Temperature >= 0) || math.IsInf(p.Temperature, 1) {
 			return fmt.Errorf("--temperature must be > 0, got %v", p.Temperature)
 		}
+	}
+	if k == Centroid && (!(p.Temperature >= 0) || math.IsInf(p.Temperature, 1)) {
+		return fmt.Errorf("--temperature must be > 0, got %v", p.Temperature)
 	}
 	switch p.Prior {
 	case "", "learned", "uniform":
@@ -90,6 +99,14 @@ func (m *Model) validate() error {
 	if m.Vocab == nil {
 		return errors.New("model has no vocabulary")
 	}
+	if (m.Kind == Categorical || m.Kind == Gaussian) && m.Fields == nil {
+		return fmt.Errorf("%s model without fields", m.Kind)
+	}
+	if m.Fields != nil {
+		if err := checkFieldKinds(m.Kind, m.Fields); err != nil {
+			return err
+		}
+	}
 	V := m.Vocab.Len()
 	if len(m.W) != V*C {
 		return fmt.Errorf("W has %d weights, want %d terms × %d classes = %d", len(m.W), V, C, V*C)
@@ -122,7 +139,7 @@ func (m *Model) validate() error {
 			return fmt.Errorf("B[%d] is %v in a %s model", c, b, m.Kind)
 		}
 	}
-	if !m.Kind.IsNB() {
+	if !m.Kind.IsNB() || m.MultiLabel {
 		if m.ClassDocs != nil || m.Counts != nil {
 			return fmt.Errorf("%s model with NB counts", m.Kind)
 		}

@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,6 +21,7 @@ type formatter struct {
 	opt     Options
 	order   []int // scratch: classes by probability
 	classes []string
+	rec     model.Record // the record fields of the document, for a model with fields
 }
 
 func newFormatter(m *model.Model, opt Options) *formatter {
@@ -40,6 +42,9 @@ func tsvHeader(opt Options) []byte {
 
 // append renders the result for rec onto dst.
 func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *model.Scorer, ind []int32, val []float32) []byte {
+	if f.m.MultiLabel {
+		return f.appendLabels(dst, rec, sc, ind, val)
+	}
 	class := pr.Class
 	if f.opt.Costs != nil {
 		class = model.Decide(pr.LogProbs, f.opt.Costs)
@@ -57,6 +62,9 @@ func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *mod
 	var expl []model.Contribution
 	if f.opt.Explain > 0 {
 		expl = sc.Explain(ind, val, class, f.opt.Explain)
+		if f.m.Fields != nil {
+			expl = explainFields(expl, sc, f.rec, class, pr.LogProbs)
+		}
 	}
 	if unsure {
 		label = "?"
@@ -165,21 +173,7 @@ func (f *formatter) topK(logProbs []float64, class, k int) []int {
 }
 
 func (f *formatter) appendJSON(dst []byte, rec *record, pr model.Prediction, class int, unsure bool, top []int, expl []model.Contribution) []byte {
-	dst = append(dst, '{')
-	for _, fl := range rec.extra {
-		if fl.key == "label" || fl.key == "probs" || fl.key == "empty" || fl.key == "explain" || fl.key == "fallback" {
-			continue // ours win
-		}
-		dst = appendJSONString(dst, fl.key)
-		dst = append(dst, ':')
-		dst = append(dst, compactRaw(fl.raw)...)
-		dst = append(dst, ',')
-	}
-	if !hasKey(rec.extra, "id") {
-		dst = append(dst, `"id":`...)
-		dst = appendID(dst, rec, true)
-		dst = append(dst, ',')
-	}
+	dst = appendJSONHead(dst, rec, "label", "probs", "empty", "explain", "fallback")
 	dst = append(dst, `"label":`...)
 	if unsure {
 		dst = append(dst, `""`...)
@@ -221,6 +215,28 @@ func (f *formatter) appendJSON(dst []byte, rec *record, pr model.Prediction, cla
 		dst = append(dst, ']')
 	}
 	return append(dst, "}\n"...)
+}
+
+// appendJSONHead opens the JSON object of rec: '{', the members of a
+// JSONL input passed through in order except those named ours (ours win),
+// and the id unless the input has one, each followed by a comma.
+func appendJSONHead(dst []byte, rec *record, ours ...string) []byte {
+	dst = append(dst, '{')
+	for _, fl := range rec.extra {
+		if slices.Contains(ours, fl.key) {
+			continue
+		}
+		dst = appendJSONString(dst, fl.key)
+		dst = append(dst, ':')
+		dst = append(dst, compactRaw(fl.raw)...)
+		dst = append(dst, ',')
+	}
+	if !hasKey(rec.extra, "id") {
+		dst = append(dst, `"id":`...)
+		dst = appendID(dst, rec, true)
+		dst = append(dst, ',')
+	}
+	return dst
 }
 
 // appendID writes the id of rec as a TSV field, or as a JSON string when

@@ -68,6 +68,9 @@ func New(m *model.Model, opt Options) (*Predictor, error) {
 	if m.Vocab == nil {
 		return nil, errors.New("the model has no vocabulary")
 	}
+	if m.Fields != nil && opt.Input != InputJSONL {
+		return nil, errFieldsInput
+	}
 	if opt.Costs != nil && len(opt.Costs) != m.NumClasses() {
 		return nil, errCosts(len(opt.Costs), m.NumClasses())
 	}
@@ -371,6 +374,7 @@ func (p *Predictor) worker(jobs <-chan *batch) {
 	vz := p.m.Vocab.NewVectorizer()
 	sc := p.m.NewScorer()
 	f := newFormatter(p.m, p.opt)
+	fields := p.m.Fields
 	for b := range jobs {
 		out := b.out[:0]
 		for i := range b.recs {
@@ -390,7 +394,13 @@ func (p *Predictor) worker(jobs <-chan *batch) {
 			}
 			ind, val := vz.Vectorize(text)
 			p.m.Vocab.WeightRow(ind, val)
-			pr := sc.Predict(ind, val)
+			var pr model.Prediction
+			if fields != nil {
+				recordOf(fields, rec, &f.rec)
+				pr = sc.PredictRecord(ind, val, f.rec)
+			} else {
+				pr = sc.Predict(ind, val)
+			}
 			out = f.append(out, rec, pr, sc, ind, val)
 			if pr.Empty {
 				b.st.Empty++

@@ -116,20 +116,28 @@ func calibrate(m *model.Model, X *vectorize.Matrix, y []int, workers int) (*Cali
 	if err != nil {
 		return nil, err
 	}
-	obj := newTempObjective(scores, labels, m.NumClasses(), workers)
+	cal.fit(scores, labels, m.NumClasses(), workers)
+	return cal, nil
+}
+
+// fit chooses the temperature that minimises the mean log-loss of the
+// held-out scores (row-major, C per document) of documents labelled
+// labels, and records it in cal with the log-loss before and after, or
+// why it was skipped.
+func (cal *Calibration) fit(scores []float64, labels []int, C, workers int) {
+	obj := newTempObjective(scores, labels, C, workers)
 	if cal.Docs = obj.docs(); cal.Docs == 0 {
 		cal.Skipped = "no held-out document has a finite score for its own class"
-		return cal, nil
+		return
 	}
 	cal.LogLoss1, _, _ = obj.eval(1)
 	cal.LogLoss = cal.LogLoss1
 	tau, L, why := obj.minimize()
 	if why != "" {
 		cal.Skipped = why
-		return cal, nil
+		return
 	}
 	cal.Temperature, cal.LogLoss = tau, L
-	return cal, nil
 }
 
 // applyTemperature gives m, an NB model built with no temperature, the

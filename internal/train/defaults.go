@@ -203,6 +203,34 @@ import (
 // 0.7423; multinomial 0.7321 (α = 0.1: 0.7346), logreg 0.7060. The field
 // terms add nothing there: the header is gone.
 
+// # Nearest centroid
+//
+// The centroid model (Rocchio's classifier, cosine similarity) was added
+// later and chosen on the held-out later posts above and on a held-out part
+// of IMDB's train split (its 25,000 labelled reviews sorted by file id
+// within each class, the last 25% held out: 18750 train, 6250 scored).
+// Held-out accuracy, the other settings as the default row:
+//
+//	                                       20NG later posts   IMDB
+//	tfidf, sublinear, l2, stop words, subject:2,
+//	  min_df 2 ←                           0.8565             0.8253
+//	  min_df 1                             0.8587             0.8256
+//	  min_df 3                             0.8530             -
+//	  no sublinear tf (min_df 1)           0.8396             0.8074
+//	  no stop words (min_df 1)             0.8537             0.8243
+//	  no field terms (min_df 1)            0.8446             -
+//	  max_df 0.5 (min_df 1 / 2)            0.8583 / 0.8555    -
+//	  (multinomial NB, its defaults        0.8950             0.7555)
+//
+// min_df 2 loses 0.2 points on 20NG and nothing on IMDB against min_df 1,
+// and fits as fast as multinomial NB (the same 60660 terms; go test
+// ./internal/train -bench 'FitCentroid|FitMultinomial' -benchtime 5x on
+// the 20NG train split: median 37 ms each), where min_df 1 takes 2.3 times
+// as long and twice the memory. Test split (measured after the choice):
+// 0.8310 (min_df 1: 0.8324; scikit-learn's NearestCentroid on tf-idf
+// about 0.80). Probabilities are calibrated by a temperature (τ ≈ 110;
+// held-out log-loss 2.90 → 0.40, test 0.674).
+
 // DefaultFolds is k of the stratified k-fold search behind --alpha auto and
 // --C auto, and of the cross-fit that calibrates NB probabilities.
 const DefaultFolds = 5
@@ -297,6 +325,10 @@ func Defaults(kind model.Kind) (vectorize.Settings, model.Params) {
 		s.MinDF = 1
 		p.C, p.Penalty, p.Solver, p.BatchSize = 100, "l2", "sgd", 1
 		p.Epochs = DefaultEpochs(p.Solver)
+	case model.Centroid:
+		s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+	case model.Categorical, model.Gaussian:
+		p.FieldAlpha, p.VarSmoothing = model.DefaultFieldAlpha, model.DefaultVarSmoothing
 	}
 	return s, p
 }

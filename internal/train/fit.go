@@ -11,7 +11,8 @@ import (
 // vocabulary's settings say (Prepare and PrepareWith do that): FitNB for
 // the Naive Bayes kinds, followed by the temperature calibration of their
 // probabilities for the kinds DefaultCalibrate names (unless
-// opt.NoCalibrate), and FitLogReg for model.LogReg. FitCalibrated also
+// opt.NoCalibrate), FitLogReg for model.LogReg and FitCentroid (calibrated
+// alike) for model.Centroid. FitCalibrated also
 // returns the calibration. opt is otherwise used by logistic regression
 // only.
 func Fit(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, error) {
@@ -46,6 +47,8 @@ func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 	case kind == model.LogReg:
 		m, err := FitLogReg(X, y, classes, vocab, p, opt)
 		return m, nil, err
+	case kind == model.Centroid:
+		return FitCentroid(X, y, classes, vocab, p, opt)
 	}
 	return nil, nil, fmt.Errorf("unknown model kind %s", kind)
 }

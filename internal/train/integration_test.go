@@ -26,6 +26,7 @@ func TestDefaultsOnNews(t *testing.T) {
 		{model.Multinomial, 0.860, 0.85},
 		{model.Complement, 0.860, 0.86},
 		{model.LogReg, 0.865, 0.87},
+		{model.Centroid, 0.825, 0.80},
 	} {
 		start := time.Now()
 		s, p := Defaults(tc.kind)

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// defaultLabelThreshold is the probability a label of a multi-label model
+// needs to be predicted, unless --threshold says otherwise.
+const defaultLabelThreshold = 0.5
+
+// multiLabelOptions are the multi-label flags of train and eval.
+type multiLabelOptions struct {
+	multi     bool
+	sep       string
+	threshold float64 // eval only
+}
+
+func (o *multiLabelOptions) AddFlags(fs *pflag.FlagSet, eval bool) {
+	fs.BoolVar(&o.multi, "multi-label", false, "documents carry one or more labels (fastText lines with several labels, a JSON array, --label-sep): one-vs-rest, one binary model per label")
+	fs.StringVar(&o.sep, "label-sep", "", "with --multi-label: split a label field (csv, tsv, jsonl) at this separator")
+	if eval {
+		fs.Float64Var(&o.threshold, "threshold", defaultLabelThreshold, "multi-label: predict the labels of probability ≥ this")
+	}
+}
+
+func (o *multiLabelOptions) validate() error {
+	if o.sep != "" && !o.multi {
+		return usageErrorf("--label-sep needs --multi-label")
+	}
+	if o.threshold < 0 || o.threshold > 1 || o.threshold != o.threshold {
+		return usageErrorf("--threshold must be between 0 and 1, got %g", o.threshold)
+	}
+	return nil
+}
+
+// apply makes the corpus reader keep every label of a record.
+func (o *multiLabelOptions) apply(co *corpusOptions) {
+	if o.multi {
+		co.multiLabel, co.labelSep = true, o.sep
+	}
+}
+
+// labelSets returns each document's labels (its Label when the reader
+// gave no Labels) and the sorted set of all of them.
+func labelSets(c *corpus.Corpus) (sets [][]string, labels []string) {
+	seen := map[string]bool{}
+	sets = make([][]string, len(c.Docs))
+	for i, d := range c.Docs {
+		sets[i] = d.Labels
+		if sets[i] == nil && d.Label != "" {
+			sets[i] = []string{d.Label}
+		}
+		for _, l := range sets[i] {
+			if !seen[l] {
+				seen[l] = true
+				labels = append(labels, l)
+			}
+		}
+	}
+	slices.Sort(labels)
+	return sets, labels
+}
+
+// trainMultiLabel is the end of 'nbtext train --multi-label': one binary
+// model per label over the shared vocabulary (train.FitMultiLabel), saved
+// in one file.
+func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corpus, X *vectorize.Matrix, vocab *vectorize.Vocabulary, p model.Params, start time.Time) error {
+	sets, labels := labelSets(c)
+	if len(labels) < 2 {
+		return fmt.Errorf("--multi-label needs at least two labels, got %d", len(labels))
+	}
+	Y, _ := eval.MapLabelSets(labels, sets)
+	m, err := train.FitMultiLabel(kind, X, Y, labels, vocab, p, train.Options{
+		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting labels"),
+	})
+	if err != nil {
+		return err
+	}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	if err := model.Save(o.output, m); err != nil {
+		return err
+	}
+	pred, probs := eval.PredictLabels(m, X, defaultLabelThreshold, 0, o.workers)
+	rep, err := eval.EvaluateMultiLabel(labels, Y, pred, probs, 1, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "model        %s, multi-label (one-vs-rest) -> %s\n", kind, o.output)
+	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
+	fmt.Fprintf(s.Out, "labels       %d\n", len(labels))
+	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
+	fmt.Fprintf(s.Out, "train micro F1 %.4f\n", rep.MicroF1)
+	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
+	return nil
+}
+
+// runEvalMultiLabel is 'nbtext eval --multi-label': a multi-label model on
+// a corpus whose records carry label sets.
+func runEvalMultiLabel(s streams, args []string, o *evalOptions) error {
+	m, err := model.Load(o.model)
+	if err != nil {
+		return withCode(exitBadModel, err)
+	}
+	if !m.MultiLabel {
+		return usageErrorf("%s is not a multi-label model: leave out --multi-label", o.model)
+	}
+	co := o.corpus
+	o.ml.apply(&co)
+	if !co.changedRemove() {
+		co.remove = m.Vocab.Settings.Remove
+	}
+	c, err := loadCorpus(s, args, &co, "test", o.global.quiet)
+	if err != nil {
+		return err
+	}
+	sets, _ := labelSets(c)
+	k := max(o.topK, 1)
+	rep, err := eval.EvaluateMultiLabelTexts(m, c.Texts(), sets, o.ml.threshold, 0, k, o.workers)
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		return rep.WriteJSON(s.Out)
+	}
+	return rep.WriteTable(s.Out)
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+)
+
+// recordOptions are the flags of record fields, shared by train and eval.
+type recordOptions struct {
+	fs           *pflag.FlagSet
+	categorical  []string
+	numeric      []string
+	fieldAlpha   float64
+	varSmoothing float64
+}
+
+func (o *recordOptions) AddFlags(fs *pflag.FlagSet) {
+	o.fs = fs
+	fs.StringSliceVar(&o.categorical, "categorical-field", nil, "csv, tsv with a header, jsonl: categorical fields of each record (NB: a Dirichlet-smoothed distribution per class; logreg: one-hot)")
+	fs.StringSliceVar(&o.numeric, "numeric-field", nil, "csv, tsv with a header, jsonl: numeric fields of each record (NB: a Gaussian per class; logreg: standardised)")
+	fs.Float64Var(&o.fieldAlpha, "field-alpha", model.DefaultFieldAlpha, "categorical fields: Dirichlet smoothing α > 0 (1: add-one)")
+	fs.Float64Var(&o.varSmoothing, "var-smoothing", model.DefaultVarSmoothing, "numeric fields of NB: fraction of the largest variance added to every variance")
+}
+
+// spec returns the fields named on the command line.
+func (o *recordOptions) spec() train.FieldSpec {
+	return train.FieldSpec{Categorical: o.categorical, Numeric: o.numeric}
+}
+
+// validate checks the field flags against the model kind.
+func (o *recordOptions) validate(kind model.Kind) error {
+	spec := o.spec()
+	names := append(slices.Clone(spec.Categorical), spec.Numeric...)
+	for i, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return usageErrorf("--categorical-field and --numeric-field must not name an empty field")
+		}
+		if slices.Contains(names[:i], n) {
+			return usageErrorf("field %q is named twice", n)
+		}
+	}
+	switch {
+	case kind == model.Categorical && (len(spec.Categorical) == 0 || len(spec.Numeric) > 0):
+		return usageErrorf("--model categorical needs --categorical-field and no --numeric-field")
+	case kind == model.Gaussian && (len(spec.Numeric) == 0 || len(spec.Categorical) > 0):
+		return usageErrorf("--model gaussian needs --numeric-field and no --categorical-field")
+	case !spec.Empty() && kind != model.Categorical && kind != model.Gaussian && kind != model.Bernoulli && kind != model.Multinomial && kind != model.LogReg:
+		return usageErrorf("record fields need --model bernoulli, multinomial, logreg, categorical or gaussian, not %s", kind)
+	case !(o.fieldAlpha > 0):
+		return usageErrorf("--field-alpha must be > 0, got %v", o.fieldAlpha)
+	case !(o.varSmoothing >= 0):
+		return usageErrorf("--var-smoothing must be ≥ 0, got %v", o.varSmoothing)
+	}
+	return nil
+}
+
+// apply asks the corpus reader for the fields; a record model, which reads
+// no text, lets its first field stand in for the text column when
+// --text-field is not given.
+func (o *recordOptions) apply(co *corpusOptions, kind model.Kind) {
+	spec := o.spec()
+	co.extra = append(slices.Clone(spec.Categorical), spec.Numeric...)
+	if (kind == model.Categorical || kind == model.Gaussian) && !co.fs.Changed("text-field") && len(co.extra) > 0 {
+		co.defaultText = co.extra[:1]
+	}
+}
+
+// params sets the field smoothing of p when fields are used.
+func (o *recordOptions) params(p *model.Params) {
+	if !o.spec().Empty() {
+		p.FieldAlpha, p.VarSmoothing = o.fieldAlpha, o.varSmoothing
+	}
+}
+
+// records returns the record fields of the documents of c, for the fields
+// of spec; a numeric value that does not parse is an error naming the
+// document and the field.
+func records(c *corpus.Corpus, spec train.FieldSpec) (*train.Records, error) {
+	f := &model.Fields{}
+	for _, n := range spec.Categorical {
+		f.Categorical = append(f.Categorical, model.CategoricalField{Name: n})
+	}
+	for _, n := range spec.Numeric {
+		f.Numeric = append(f.Numeric, model.NumericField{Name: n})
+	}
+	return fieldRecords(c, f, spec)
+}
+
+// fieldRecords converts the raw fields of c's documents by f's layout.
+func fieldRecords(c *corpus.Corpus, f *model.Fields, spec train.FieldSpec) (*train.Records, error) {
+	r := &train.Records{Spec: spec, Recs: make([]model.Record, len(c.Docs))}
+	for i, d := range c.Docs {
+		rec, err := f.Record(d.Fields)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.ID, err)
+		}
+		r.Recs[i] = rec
+	}
+	return r, nil
+}
+
+// modelRecords returns the records of c's documents for the fields of m.
+func modelRecords(c *corpus.Corpus, m *model.Model) (*train.Records, error) {
+	var spec train.FieldSpec
+	for _, f := range m.Fields.Categorical {
+		spec.Categorical = append(spec.Categorical, f.Name)
+	}
+	for _, f := range m.Fields.Numeric {
+		spec.Numeric = append(spec.Numeric, f.Name)
+	}
+	return fieldRecords(c, m.Fields, spec)
+}
+
+// runEvalRecords is eval of a model with record fields: the corpus is read
+// with the model's fields, stripped as the model was trained unless
+// --remove is given, and scored with eval.EvaluateRecords.
+func runEvalRecords(s streams, args []string, o *evalOptions) error {
+	m, err := model.Load(o.model)
+	if err != nil {
+		return withCode(exitBadModel, err)
+	}
+	if m.Fields == nil {
+		return usageErrorf("%s has no record fields: leave out --categorical-field and --numeric-field", o.model)
+	}
+	spec := o.rec.spec()
+	if names := append(slices.Clone(spec.Categorical), spec.Numeric...); !slices.Equal(sortedCopy(names), sortedCopy(m.Fields.Names())) {
+		return usageErrorf("%s has the fields %s, not %s", o.model, strings.Join(m.Fields.Names(), ", "), strings.Join(names, ", "))
+	}
+	co := o.corpus
+	o.rec.apply(&co, m.Kind)
+	if !co.changedRemove() {
+		co.remove = m.Vocab.Settings.Remove
+	}
+	c, err := loadCorpus(s, args, &co, "test", o.global.quiet)
+	if err != nil {
+		return err
+	}
+	r, err := modelRecords(c, m)
+	if err != nil {
+		return err
+	}
+	labels := make([]string, len(c.Docs))
+	for i, d := range c.Docs {
+		labels[i] = d.Label
+	}
+	rep, err := eval.EvaluateRecords(m, c.Texts(), r.Recs, labels, eval.Options{TopK: o.topK}, o.workers)
+	if err != nil {
+		return err
+	}
+	return finishEval(s, o, rep)
+}
+
+func sortedCopy(xs []string) []string {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return out
+}

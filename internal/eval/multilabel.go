@@ -1,0 +1,256 @@
+package eval
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// LabelScores are one label's counts and scores in a multi-label
+// evaluation.
+type LabelScores struct {
+	Label     string  `json:"label"`
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	F1        float64 `json:"f1"`
+	Support   int     `json:"support"` // documents that carry the label
+	TP        int     `json:"tp"`
+	FP        int     `json:"fp"`
+	FN        int     `json:"fn"`
+}
+
+// MultiLabelReport is the evaluation of multi-label predictions. With
+// TP, FP and FN summed over every (document, label) pair, n documents and
+// L labels:
+//
+//	micro P = TP/(TP+FP),  micro R = TP/(TP+FN),  micro F1 = 2TP/(2TP+FP+FN)
+//	macro F1 = mean over labels of 2TP_l/(2TP_l+FP_l+FN_l)
+//	Hamming loss = (FP+FN)/(n·L)
+//	subset accuracy = fraction of documents whose predicted set is exactly their set
+//	precision@k = mean_i |top_k(i) ∩ Y_i| / k
+//	recall@k = mean over documents with a label of |top_k(i) ∩ Y_i| / |Y_i|
+//
+// where top_k(i) are document i's k most probable labels whatever the
+// threshold. A ratio whose denominator is 0 is 0 (scikit-learn's
+// zero_division=0).
+type MultiLabelReport struct {
+	N              int           `json:"n"`
+	K              int           `json:"k"`
+	MicroPrecision float64       `json:"micro_precision"`
+	MicroRecall    float64       `json:"micro_recall"`
+	MicroF1        float64       `json:"micro_f1"`
+	MacroF1        float64       `json:"macro_f1"`
+	HammingLoss    float64       `json:"hamming_loss"`
+	SubsetAccuracy float64       `json:"subset_accuracy"`
+	PrecisionAtK   float64       `json:"precision_at_k"`
+	RecallAtK      float64       `json:"recall_at_k"`
+	Labels         []LabelScores `json:"labels"`
+	// Unknown counts the true labels the model does not know, by name;
+	// they count as missed (FN of no label of the model).
+	Unknown map[string]int `json:"unknown,omitempty"`
+}
+
+// EvaluateMultiLabel scores multi-label predictions: truth[i] and pred[i]
+// are the label ids (into labels) of document i, true and predicted;
+// probs, row-major n×L, ranks the labels for precision@k and recall@k (k ≥
+// 1). A true label id of -1 is a label the model does not know (see
+// MapLabelSets): a false negative of no label, and its document is never
+// an exact match; unknown, their count by name, goes into the report (it
+// may be nil).
+func EvaluateMultiLabel(labels []string, truth, pred [][]int, probs []float64, k int, unknown map[string]int) (*MultiLabelReport, error) {
+	n, L := len(truth), len(labels)
+	if len(pred) != n || len(probs) != n*L {
+		return nil, fmt.Errorf("%d documents, %d predictions and %d probabilities for %d labels", n, len(pred), len(probs), L)
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("no documents to evaluate")
+	}
+	if k < 1 {
+		return nil, fmt.Errorf("k must be ≥ 1, got %d", k)
+	}
+	r := &MultiLabelReport{N: n, K: k, Labels: make([]LabelScores, L), Unknown: unknown}
+	for l := range r.Labels {
+		r.Labels[l].Label = labels[l]
+	}
+	extraFN := 0
+	inTruth := make([]bool, L)
+	subset, recallDocs := 0, 0
+	var pAtK, rAtK float64
+	for i := range truth {
+		clear(inTruth)
+		nTrue, same := 0, true
+		for _, l := range truth[i] {
+			switch {
+			case l == -1:
+				extraFN++
+				nTrue++
+				same = false
+				continue
+			case l < 0 || l >= L:
+				return nil, fmt.Errorf("document %d: label id %d out of range", i, l)
+			}
+			inTruth[l] = true
+		}
+		for l, t := range inTruth {
+			if t {
+				nTrue++
+				r.Labels[l].Support++
+			}
+		}
+		inPred := make([]bool, L)
+		for _, l := range pred[i] {
+			if l < 0 || l >= L {
+				return nil, fmt.Errorf("document %d: predicted label id %d out of range", i, l)
+			}
+			inPred[l] = true
+		}
+		for l := range inTruth {
+			switch {
+			case inTruth[l] && inPred[l]:
+				r.Labels[l].TP++
+			case inPred[l]:
+				r.Labels[l].FP++
+				same = false
+			case inTruth[l]:
+				r.Labels[l].FN++
+				same = false
+			}
+		}
+		if same {
+			subset++
+		}
+		hits := 0
+		for _, l := range model.TopK(probs[i*L:(i+1)*L], k) {
+			if inTruth[l] {
+				hits++
+			}
+		}
+		pAtK += float64(hits) / float64(k)
+		if nTrue > 0 {
+			rAtK += float64(hits) / float64(nTrue)
+			recallDocs++
+		}
+	}
+	var tp, fp, fn int
+	for l := range r.Labels {
+		s := &r.Labels[l]
+		s.Precision = ratio(s.TP, s.TP+s.FP)
+		s.Recall = ratio(s.TP, s.TP+s.FN)
+		s.F1 = ratio(2*s.TP, 2*s.TP+s.FP+s.FN)
+		r.MacroF1 += s.F1 / float64(L)
+		tp, fp, fn = tp+s.TP, fp+s.FP, fn+s.FN
+	}
+	fn += extraFN
+	r.MicroPrecision = ratio(tp, tp+fp)
+	r.MicroRecall = ratio(tp, tp+fn)
+	r.MicroF1 = ratio(2*tp, 2*tp+fp+fn)
+	r.HammingLoss = ratio(fp+fn, n*L)
+	r.SubsetAccuracy = ratio(subset, n)
+	r.PrecisionAtK = pAtK / float64(n)
+	if recallDocs > 0 {
+		r.RecallAtK = rAtK / float64(recallDocs)
+	}
+	return r, nil
+}
+
+// MapLabelSets turns label names into ids of labels; a name not among
+// labels becomes -1 (once per document) and is counted in the returned
+// map (nil when none).
+func MapLabelSets(labels []string, sets [][]string) ([][]int, map[string]int) {
+	idx := make(map[string]int, len(labels))
+	for l, s := range labels {
+		idx[s] = l
+	}
+	var unknown map[string]int
+	out := make([][]int, len(sets))
+	for i, set := range sets {
+		for _, s := range set {
+			l, ok := idx[s]
+			if !ok {
+				if unknown == nil {
+					unknown = map[string]int{}
+				}
+				unknown[s]++
+				l = -1
+			}
+			if l == -1 || !slices.Contains(out[i], l) {
+				out[i] = append(out[i], l)
+			}
+		}
+	}
+	return out, unknown
+}
+
+// WriteTable writes r for people: the per-label scores, then the summary.
+func (r *MultiLabelReport) WriteTable(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	width := len("label")
+	for _, s := range r.Labels {
+		width = max(width, len(s.Label))
+	}
+	fmt.Fprintf(bw, "%*s  %9s %9s %9s %9s\n", width, "label", "precision", "recall", "f1-score", "support")
+	for _, s := range r.Labels {
+		fmt.Fprintf(bw, "%*s  %9.4f %9.4f %9.4f %9d\n", width, s.Label, s.Precision, s.Recall, s.F1, s.Support)
+	}
+	fmt.Fprintf(bw, "\ndocuments        %d\n", r.N)
+	fmt.Fprintf(bw, "micro F1         %.4f (precision %.4f, recall %.4f)\n", r.MicroF1, r.MicroPrecision, r.MicroRecall)
+	fmt.Fprintf(bw, "macro F1         %.4f\n", r.MacroF1)
+	fmt.Fprintf(bw, "hamming loss     %.4f\n", r.HammingLoss)
+	fmt.Fprintf(bw, "subset accuracy  %.4f\n", r.SubsetAccuracy)
+	fmt.Fprintf(bw, "precision@%d      %.4f\n", r.K, r.PrecisionAtK)
+	fmt.Fprintf(bw, "recall@%d         %.4f\n", r.K, r.RecallAtK)
+	return bw.Flush()
+}
+
+// WriteJSON writes r as one indented JSON object: n, k, micro_precision,
+// micro_recall, micro_f1, macro_f1, hamming_loss, subset_accuracy,
+// precision_at_k, recall_at_k, labels (per label: label, precision,
+// recall, f1, support, tp, fp, fn) and, when any, unknown.
+func (r *MultiLabelReport) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// PredictLabels scores the rows of X (weighted as m's vocabulary says)
+// with the multi-label model m on workers goroutines: each document's
+// label probabilities (row-major n×L) and the labels model.SelectLabels
+// keeps (probability ≥ threshold, or the top k when k > 0).
+func PredictLabels(m *model.Model, X *vectorize.Matrix, threshold float64, k, workers int) ([][]int, []float64) {
+	n, L := X.Rows(), m.NumClasses()
+	pred := make([][]int, n)
+	probs := make([]float64, n*L)
+	parallelChunks(n, scoreChunk, workers, func() func(lo, hi int) {
+		s := m.NewScorer()
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				p := s.LabelProbs(X.Row(i))
+				copy(probs[i*L:(i+1)*L], p)
+				pred[i] = model.SelectLabels(p, threshold, k)
+			}
+		}
+	})
+	return pred, probs
+}
+
+// EvaluateMultiLabelTexts evaluates the multi-label model m on texts with
+// label sets sets: labels are predicted as PredictLabels does (threshold,
+// or top selectK when > 0) and ranked for precision@atK and recall@atK.
+func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, threshold float64, selectK, atK, workers int) (*MultiLabelReport, error) {
+	if !m.MultiLabel {
+		return nil, fmt.Errorf("not a multi-label model (train it with --multi-label)")
+	}
+	if len(texts) != len(sets) {
+		return nil, fmt.Errorf("%d texts for %d label sets", len(texts), len(sets))
+	}
+	X := train.PrepareWith(m.Vocab, texts, workers)
+	pred, probs := PredictLabels(m, X, threshold, selectK, workers)
+	truth, unknown := MapLabelSets(m.Classes, sets)
+	return EvaluateMultiLabel(m.Classes, truth, pred, probs, atK, unknown)
+}

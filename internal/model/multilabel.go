@@ -1,0 +1,84 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// NewMultiLabel builds a one-vs-rest multi-label model of kind over one
+// shared vocabulary: labels are its Classes, and W (feature-major, V×L) and
+// B (L) hold, per label l, the log-odds of a binary classifier of l
+// against its absence:
+//
+//	score[l] = B[l] + Σ_t v_t · W[t*L + l],   P(l ∈ labels(x) | x) = σ(score[l])
+//
+// train fits each binary model (two classes, "absent" and "present") and
+// keeps present − absent of its weights and biases, which for NB is the
+// log-odds of the posterior, for logistic regression its logit, and for
+// the calibrated complement NB and centroid their calibrated log-odds.
+// Weights must be finite (NB with α > 0). A multi-label model is written
+// as format version 3, without NB counts.
+func NewMultiLabel(kind Kind, labels []string, vocab *vectorize.Vocabulary, p Params, W, B []float64) (*Model, error) {
+	if !kind.Valid() || kind == Categorical || kind == Gaussian {
+		return nil, fmt.Errorf("multi-label: %s models cannot be multi-label", kind)
+	}
+	if !allFinite(W) || !allFinite(B) {
+		return nil, errors.New("multi-label: weights must be finite (NB needs α > 0)")
+	}
+	m := &Model{Kind: kind, Classes: labels, Vocab: vocab, Params: p, W: W, B: B, Binary: kind == Bernoulli, MultiLabel: true}
+	if err := m.validate(); err != nil {
+		return nil, err
+	}
+	m.d = derive(m)
+	return m, nil
+}
+
+// LabelProbs returns P(l|x) = σ(score[l]) for every label of a multi-label
+// model (for a single-label model, the softmax probabilities). The result
+// is an internal buffer, overwritten by the next call.
+func (s *Scorer) LabelProbs(ind []int32, val []float32) []float64 {
+	sc := s.Scores(ind, val)
+	out := s.lp[:s.nc]
+	if !s.m.MultiLabel {
+		LogProbs(out, sc)
+		for c, x := range out {
+			out[c] = math.Exp(x)
+		}
+		return out
+	}
+	for l, x := range sc {
+		out[l] = Sigmoid(x)
+	}
+	return out
+}
+
+// Sigmoid returns σ(x) = 1/(1 + e^-x), computed without overflow.
+func Sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// SelectLabels returns the ids of the labels a multi-label prediction
+// keeps: with k > 0 the k most probable (ties to the lower id), else every
+// label with probability ≥ threshold, by probability descending (ties to
+// the lower id). It may be empty.
+func SelectLabels(probs []float64, threshold float64, k int) []int {
+	ids := make([]int, 0, len(probs))
+	for l, p := range probs {
+		if k > 0 || p >= threshold {
+			ids = append(ids, l)
+		}
+	}
+	sort.SliceStable(ids, func(a, b int) bool { return probs[ids[a]] > probs[ids[b]] })
+	if k > 0 && len(ids) > k {
+		ids = ids[:k]
+	}
+	return ids
+}

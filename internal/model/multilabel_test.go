@@ -1,0 +1,59 @@
+package model
+
+import (
+	"bytes"
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestMultiLabelModel(t *testing.T) {
+	vocab := testVocab(t, "ball", "vote", "goal")
+	// Labels sport and politics: log-odds per term.
+	m, err := NewMultiLabel(LogReg, []string{"politics", "sport"}, vocab, Params{C: 1, Penalty: "l2", Solver: "sgd", Epochs: 1, BatchSize: 1},
+		[]float64{-2, 3, 4, -1, -1, 2}, []float64{-1, -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.NewScorer()
+	// "ball vote": politics -1 - 2 + 4 = 1, sport -1 + 3 - 1 = 1.
+	p := s.LabelProbs([]int32{0, 1}, []float32{1, 1})
+	want := 1 / (1 + math.Exp(-1))
+	if math.Abs(p[0]-want) > 1e-15 || math.Abs(p[1]-want) > 1e-15 {
+		t.Errorf("probs %v, want both σ(1) = %v", p, want)
+	}
+	if got := SelectLabels(p, 0.5, 0); !slices.Equal(got, []int{0, 1}) {
+		t.Errorf("labels ≥ 0.5: %v", got)
+	}
+	// "goal": politics -1 - 1 = -2, sport -1 + 2 = 1.
+	p = s.LabelProbs([]int32{2}, []float32{1})
+	if got := SelectLabels(p, 0.5, 0); !slices.Equal(got, []int{1}) {
+		t.Errorf("labels of goal ≥ 0.5: %v (probs %v)", got, p)
+	}
+	if got := SelectLabels(p, 0.99, 0); len(got) != 0 {
+		t.Errorf("labels ≥ 0.99: %v", got)
+	}
+	if got := SelectLabels(p, 0.99, 2); !slices.Equal(got, []int{1, 0}) {
+		t.Errorf("top 2: %v", got)
+	}
+	var buf bytes.Buffer
+	if err := Encode(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	if v := buf.Bytes()[8]; v != 3 {
+		t.Errorf("multi-label model written as version %d", v)
+	}
+	got, err := Decode(&buf, "ml.nbm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.MultiLabel || !sameBits(got.W, m.W) {
+		t.Errorf("decoded multi-label %v, W %v", got.MultiLabel, got.W)
+	}
+	if _, err := NewMultiLabel(Multinomial, []string{"a", "b"}, vocab, Params{Alpha: 1}, []float64{math.Inf(-1), 0, 0, 0, 0, 0}, []float64{0, 0}); err == nil {
+		t.Error("infinite weights accepted")
+	}
+	if Sigmoid(-800) != 0 || Sigmoid(800) != 1 || Sigmoid(0) != 0.5 {
+		t.Error("sigmoid at the extremes")
+	}
+}

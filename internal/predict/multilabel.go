@@ -1,0 +1,57 @@
+package predict
+
+import "github.com/nbtext/nbtext/internal/model"
+
+// appendLabels renders the result of a multi-label model (model.Model.MultiLabel)
+// for rec: the labels model.SelectLabels keeps (probability ≥
+// Options.Threshold, or the top Options.TopK), most probable first. Text:
+// the labels separated by spaces, each followed by its probability when
+// TopK > 0 (an empty line when none is kept); TSV: id, then label and
+// probability pairs; JSON: the record's own keys, id, "labels": [...] and
+// "probs" with every label's probability.
+func (f *formatter) appendLabels(dst []byte, rec *record, sc *model.Scorer, ind []int32, val []float32) []byte {
+	probs := sc.LabelProbs(ind, val)
+	keep := model.SelectLabels(probs, f.opt.Threshold, f.opt.TopK)
+	switch f.opt.Format {
+	case FormatJSON:
+		dst = appendJSONHead(dst, rec, "labels", "probs")
+		dst = append(dst, `"labels":[`...)
+		for i, l := range keep {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONString(dst, f.classes[l])
+		}
+		dst = append(dst, `],"probs":{`...)
+		for i, l := range model.SelectLabels(probs, 0, len(probs)) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONString(dst, f.classes[l])
+			dst = append(dst, ':')
+			dst = appendProb(dst, probs[l])
+		}
+		return append(dst, "}}\n"...)
+	case FormatTSV:
+		dst = appendID(dst, rec, false)
+		for _, l := range keep {
+			dst = append(dst, '\t')
+			dst = appendTSVField(dst, f.classes[l])
+			dst = append(dst, '\t')
+			dst = appendProb(dst, probs[l])
+		}
+		return append(dst, '\n')
+	default:
+		for i, l := range keep {
+			if i > 0 {
+				dst = append(dst, ' ')
+			}
+			dst = append(dst, f.classes[l]...)
+			if f.opt.TopK > 0 {
+				dst = append(dst, ' ')
+				dst = appendProb(dst, probs[l])
+			}
+		}
+		return append(dst, '\n')
+	}
+}

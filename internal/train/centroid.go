@@ -1,0 +1,131 @@
+package train
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// FitCentroid fits the nearest-centroid classifier (Rocchio's, with cosine
+// similarity; model.NewCentroid states the model) on the rows of X, which
+// should be l2-normalised tf-idf (Defaults(model.Centroid)), with label ids
+// y. Fitting is one pass over the non-zeros of X that sums each class's
+// rows, as multinomial NB's counting pass does, and one normalisation.
+//
+// Cosine similarities lie in [-1, 1], so softmax of them is close to
+// uniform: unless p.Temperature > 0 (a given τ) or opt.NoCalibrate, the
+// scores are scaled by a temperature τ fitted on held-out scores, as
+// CalibrateNB fits NB's: the documents of the first folds of a stratified
+// k = DefaultFolds split (seed p.Seed), until CalibrationDocs documents are
+// held out, are each scored by the centroids of all the other documents
+// (leave-one-out, exact and cheap; see calibrateCentroid), and τ minimises
+// their mean log-loss. Decisions do not depend
+// on τ. The returned Calibration is nil when none was attempted.
+func FitCentroid(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, *Calibration, error) {
+	if err := checkData(X, y, classes, vocab); err != nil {
+		return nil, nil, err
+	}
+	if err := ValidateParams(model.Centroid, p, len(classes)); err != nil {
+		return nil, nil, err
+	}
+	C := len(classes)
+	sums, err := classSums(X, y, C)
+	if err != nil {
+		return nil, nil, err
+	}
+	var cal *Calibration
+	if !(p.Temperature > 0) && !opt.NoCalibrate {
+		if cal, err = calibrateCentroid(X, y, C, sums, uint64(p.Seed), opt.workers()); err != nil {
+			return nil, nil, err
+		}
+		p.Temperature = cal.Temperature
+	}
+	m, err := model.NewCentroid(classes, vocab, p, sums)
+	return m, cal, err
+}
+
+// classSums returns the feature-major V×C sums of the rows of X by class,
+// summed in row order. Values must be finite.
+func classSums(X *vectorize.Matrix, y []int, C int) ([]float64, error) {
+	sums := make([]float64, X.Cols*C)
+	for i, c := range y {
+		ind, val := X.Row(i)
+		for j, t := range ind {
+			v := float64(val[j])
+			if v-v != 0 {
+				return nil, fmt.Errorf("document %d, term %d: feature value %g is not finite", i, t, v)
+			}
+			sums[int(t)*C+c] += v
+		}
+	}
+	return sums, nil
+}
+
+// calibrateCentroid chooses the temperature of the centroids of sums (the
+// totals of every row of X) on held-out scores; see FitCentroid. Each
+// held-out document is scored by the centroids of all the other documents
+// (leave-one-out), which need no refit: only its own class's sum changes,
+// to s_y − x, so with d_c = x·s_c
+//
+//	x·(s_y − x) = d_y − ‖x‖²,   ‖s_y − x‖² = ‖s_y‖² − 2·d_y + ‖x‖²
+//
+// and one pass over the document's non-zeros gives all its scores. The
+// documents scored are the first folds of a stratified split, as for NB.
+func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, seed uint64, workers int) (*Calibration, error) {
+	cal := &Calibration{Temperature: 1, LogLoss1: math.NaN(), LogLoss: math.NaN()}
+	k := DefaultFolds
+	if len(y) < 2*k {
+		cal.Skipped = fmt.Sprintf("%d documents are too few for %d folds", len(y), k)
+		return cal, nil
+	}
+	folds, err := corpus.StratifiedKFold(y, k, seed)
+	if err != nil {
+		return nil, err
+	}
+	cal.Folds = k
+	var held []int
+	for ; cal.FoldsUsed < k && len(held) < CalibrationDocs; cal.FoldsUsed++ {
+		held = append(held, folds[cal.FoldsUsed]...)
+	}
+	norm2 := make([]float64, C)
+	for o := 0; o+C <= len(sums); o += C {
+		for c, x := range sums[o : o+C] {
+			norm2[c] += x * x
+		}
+	}
+	scores := make([]float64, len(held)*C)
+	labels := make([]int, len(held))
+	parallel(workers, ceilDiv(len(held), tempChunk), func(task int) {
+		for j := task * tempChunk; j < min(len(held), (task+1)*tempChunk); j++ {
+			i := held[j]
+			sc := scores[j*C : (j+1)*C]
+			ind, val := X.Row(i)
+			xx := 0.0
+			for k, t := range ind {
+				v := float64(val[k])
+				xx += v * v
+				for c, s := range sums[int(t)*C : int(t)*C+C] {
+					sc[c] += v * s
+				}
+			}
+			yc := y[i]
+			labels[j] = yc
+			for c := range sc {
+				dot, nn := sc[c], norm2[c]
+				if c == yc {
+					dot, nn = dot-xx, nn-2*dot+xx
+				}
+				if nn > 1e-12*norm2[c] {
+					sc[c] = dot / math.Sqrt(nn)
+				} else {
+					sc[c] = 0 // the document was its class's only non-zero one
+				}
+			}
+		}
+	})
+	cal.fit(scores, labels, C, workers)
+	return cal, nil
+}

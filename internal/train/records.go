@@ -1,0 +1,395 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"sync/atomic"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// FieldSpec names the record fields a model uses beside (or instead of)
+// the text: categorical fields first, then numeric ones, in this order in
+// every model.Record.
+type FieldSpec struct {
+	Categorical []string
+	Numeric     []string
+}
+
+// Empty reports whether s names no field.
+func (s FieldSpec) Empty() bool { return len(s.Categorical) == 0 && len(s.Numeric) == 0 }
+
+// Records pairs a FieldSpec with the fields of each document of a training
+// set, in document order (len(Recs) = number of documents).
+type Records struct {
+	Spec FieldSpec
+	Recs []model.Record
+}
+
+// check verifies that r has one record per document and no more values
+// than fields.
+func (r *Records) check(n int) error {
+	if len(r.Recs) != n {
+		return fmt.Errorf("%d records for %d documents", len(r.Recs), n)
+	}
+	for i, rec := range r.Recs {
+		if len(rec.Cat) > len(r.Spec.Categorical) || len(rec.Num) > len(r.Spec.Numeric) {
+			return fmt.Errorf("record %d has %d categorical and %d numeric values, want at most %d and %d", i, len(rec.Cat), len(rec.Num), len(r.Spec.Categorical), len(r.Spec.Numeric))
+		}
+	}
+	return nil
+}
+
+func (r *Records) cat(i, j int) string {
+	if c := r.Recs[i].Cat; j < len(c) {
+		return c[j]
+	}
+	return ""
+}
+
+func (r *Records) num(i, j int) float64 {
+	if x := r.Recs[i].Num; j < len(x) {
+		return x[j]
+	}
+	return math.NaN()
+}
+
+// values returns the distinct values of categorical field j, sorted.
+func (r *Records) values(j int) []string {
+	seen := map[string]bool{}
+	for i := range r.Recs {
+		if v := r.cat(i, j); v != "" {
+			seen[v] = true
+		}
+	}
+	values := make([]string, 0, len(seen))
+	for v := range seen {
+		values = append(values, v)
+	}
+	sort.Strings(values)
+	return values
+}
+
+// Subset returns the records of the documents rows, in that order.
+func (r *Records) Subset(rows []int) *Records {
+	out := &Records{Spec: r.Spec, Recs: make([]model.Record, len(rows))}
+	for k, i := range rows {
+		out.Recs[k] = r.Recs[i]
+	}
+	return out
+}
+
+// FitFieldsNB estimates the naive Bayes parameters of the fields of r
+// from documents with label ids y among C classes (model.Fields states the
+// model): for each categorical field the counts N_vc of each training
+// value v, with the Dirichlet α = p.FieldAlpha; for each numeric field the
+// per-class count, maximum-likelihood mean and variance of its values, and
+// ε = p.VarSmoothing times the largest variance of any numeric field over
+// all its values (scikit-learn's var_smoothing). Missing values are
+// skipped. Sums run in document order, so the result is deterministic.
+func FitFieldsNB(r *Records, y []int, C int, p model.Params) (*model.Fields, error) {
+	if err := r.check(len(y)); err != nil {
+		return nil, err
+	}
+	f := &model.Fields{}
+	for j, name := range r.Spec.Categorical {
+		values := r.values(j)
+		idx := make(map[string]int, len(values))
+		for k, v := range values {
+			idx[v] = k
+		}
+		counts := make([]float64, len(values)*C)
+		for i, c := range y {
+			if v := r.cat(i, j); v != "" {
+				counts[idx[v]*C+c]++
+			}
+		}
+		f.Categorical = append(f.Categorical, model.CategoricalField{Name: name, Values: values, Counts: counts, Alpha: p.FieldAlpha})
+	}
+	maxVar := 0.0
+	for j, name := range r.Spec.Numeric {
+		nf := model.NumericField{Name: name, N: make([]float64, C), Mean: make([]float64, C), Var: make([]float64, C)}
+		var all []float64
+		for i, c := range y {
+			if x := r.num(i, j); x == x {
+				nf.N[c]++
+				nf.Mean[c] += x
+				all = append(all, x)
+			}
+		}
+		for c := range nf.Mean {
+			if nf.N[c] > 0 {
+				nf.Mean[c] /= nf.N[c]
+			}
+		}
+		for i, c := range y {
+			if x := r.num(i, j); x == x {
+				d := x - nf.Mean[c]
+				nf.Var[c] += d * d
+			}
+		}
+		for c := range nf.Var {
+			if nf.N[c] > 0 {
+				nf.Var[c] /= nf.N[c]
+			}
+		}
+		_, v := meanVar(all)
+		maxVar = max(maxVar, v)
+		f.Numeric = append(f.Numeric, nf)
+	}
+	eps := p.VarSmoothing * maxVar
+	if eps == 0 {
+		// Every field is constant: smooth on the unit scale, so that a
+		// variance is never 0.
+		eps = max(p.VarSmoothing, math.SmallestNonzeroFloat64)
+	}
+	for j := range f.Numeric {
+		f.Numeric[j].Epsilon = eps
+	}
+	return f, nil
+}
+
+// meanVar returns the mean and the maximum-likelihood variance of xs (0, 0
+// when empty).
+func meanVar(xs []float64) (mean, v float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		v += (x - mean) * (x - mean)
+	}
+	return mean, v / float64(len(xs))
+}
+
+// FitRecords fits categorical or Gaussian naive Bayes (kind
+// model.Categorical or model.Gaussian), which read only the fields of a
+// record: P(c) from the class frequencies (or p.Prior) and each field's
+// likelihood as FitFieldsNB estimates it; model.NewRecordModel states the
+// model. The fields must all be of kind's sort.
+func FitRecords(kind model.Kind, r *Records, y []int, classes []string, p model.Params) (*model.Model, error) {
+	if kind != model.Categorical && kind != model.Gaussian {
+		return nil, fmt.Errorf("FitRecords needs a categorical or gaussian model, got %s", kind)
+	}
+	if len(y) == 0 {
+		return nil, errors.New("no training records")
+	}
+	if len(classes) < 2 {
+		return nil, fmt.Errorf("need at least two classes to train, got %d", len(classes))
+	}
+	if err := ValidateParams(kind, p, len(classes)); err != nil {
+		return nil, err
+	}
+	classDocs := make([]float64, len(classes))
+	for i, c := range y {
+		if c < 0 || c >= len(classes) {
+			return nil, fmt.Errorf("record %d: label id %d out of range [0, %d)", i, c, len(classes))
+		}
+		classDocs[c]++
+	}
+	f, err := FitFieldsNB(r, y, len(classes), p)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewRecordModel(kind, classes, p, classDocs, f)
+}
+
+// FitWithFields fits a model of kind on the text rows X and the record
+// fields r of the same documents:
+//
+//   - model.Categorical, model.Gaussian: FitRecords (X is ignored and may
+//     be nil);
+//   - Bernoulli or multinomial NB: the text model as FitCalibrated fits
+//     it, and the fields' likelihoods (FitFieldsNB): the mixed naive
+//     Bayes of model.Fields, whose MAP rule adds each field's
+//     log-likelihood to the text's log joint probability;
+//   - logistic regression: the fields become features beside the terms,
+//     categorical ones one-hot and numeric ones standardised with the mean
+//     and standard deviation of their training values (missing values are
+//     0, the mean), and the weights of all are fitted together.
+//
+// Without fields (r nil or naming none) it is FitCalibrated. A
+// p.FieldAlpha of 0 means model.DefaultFieldAlpha.
+func FitWithFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, r *Records) (*model.Model, *Calibration, error) {
+	if r != nil && !r.Spec.Empty() && p.FieldAlpha == 0 {
+		p.FieldAlpha = model.DefaultFieldAlpha
+	}
+	if kind == model.Categorical || kind == model.Gaussian {
+		if r == nil {
+			return nil, nil, fmt.Errorf("a %s model needs record fields", kind)
+		}
+		m, err := FitRecords(kind, r, y, classes, p)
+		return m, nil, err
+	}
+	if r == nil || r.Spec.Empty() {
+		return FitCalibrated(kind, X, y, classes, vocab, p, opt)
+	}
+	if err := r.check(len(y)); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case kind == model.Bernoulli || kind == model.Multinomial:
+		m, cal, err := FitCalibrated(kind, X, y, classes, vocab, p, opt)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := FitFieldsNB(r, y, len(classes), m.Params)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := m.SetFields(f); err != nil {
+			return nil, nil, err
+		}
+		return m, cal, nil
+	case kind == model.LogReg:
+		m, err := fitLogRegFields(X, y, classes, vocab, p, opt, r)
+		return m, nil, err
+	}
+	return nil, nil, fmt.Errorf("record fields need bernoulli, multinomial, logreg, categorical or gaussian, not %s", kind)
+}
+
+// linearFields returns the one-hot values and standardisation of the
+// fields of r on the training documents (the weights still zero).
+func linearFields(r *Records, C int) *model.Fields {
+	f := &model.Fields{}
+	n := len(r.Recs)
+	for j, name := range r.Spec.Categorical {
+		values := r.values(j)
+		f.Categorical = append(f.Categorical, model.CategoricalField{Name: name, Values: values, Weights: make([]float64, len(values)*C)})
+	}
+	for j, name := range r.Spec.Numeric {
+		var xs []float64
+		for i := 0; i < n; i++ {
+			if x := r.num(i, j); x == x {
+				xs = append(xs, x)
+			}
+		}
+		mean, v := meanVar(xs)
+		scale := math.Sqrt(v)
+		if !(scale > 0) {
+			scale = 1
+		}
+		f.Numeric = append(f.Numeric, model.NumericField{Name: name, Center: mean, Scale: scale, Weights: make([]float64, C)})
+	}
+	return f
+}
+
+// fieldColumns appends the field features of record i (one-hot, then
+// standardised numeric) to a row, as ids from V on: see FitWithFields.
+func fieldColumns(f *model.Fields, rec model.Record, V int, ind []int32, val []float32) ([]int32, []float32) {
+	col := V
+	for j := range f.Categorical {
+		cf := &f.Categorical[j]
+		if j < len(rec.Cat) && rec.Cat[j] != "" {
+			if k, ok := slices.BinarySearch(cf.Values, rec.Cat[j]); ok {
+				ind = append(ind, int32(col+k))
+				val = append(val, 1)
+			}
+		}
+		col += len(cf.Values)
+	}
+	for j := range f.Numeric {
+		nf := &f.Numeric[j]
+		if j < len(rec.Num) && rec.Num[j] == rec.Num[j] {
+			if z := (rec.Num[j] - nf.Center) / nf.Scale; z != 0 {
+				ind = append(ind, int32(col))
+				val = append(val, float32(z))
+			}
+		}
+		col++
+	}
+	return ind, val
+}
+
+// fitLogRegFields fits logistic regression on the terms and the fields of
+// r together; see FitWithFields.
+func fitLogRegFields(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, r *Records) (*model.Model, error) {
+	C := len(classes)
+	f := linearFields(r, C)
+	V := vocab.Len()
+	// The extended vocabulary: the terms, then one pseudo-term per field
+	// feature (never seen by the tokenizer: they hold a NUL byte).
+	terms := slices.Clone(vocab.Terms)
+	for _, cf := range f.Categorical {
+		for _, v := range cf.Values {
+			terms = append(terms, "\x00"+cf.Name+"="+v)
+		}
+	}
+	for _, nf := range f.Numeric {
+		terms = append(terms, "\x00"+nf.Name)
+	}
+	df := make([]int32, len(terms))
+	cf := make([]int64, len(terms))
+	copy(df, vocab.DF)
+	copy(cf, vocab.CF)
+	xv, err := vectorize.NewVocabulary(vocab.Settings, terms, df, cf, vocab.NDocs)
+	if err != nil {
+		return nil, err
+	}
+	xX := &vectorize.Matrix{Indptr: make([]int, 1, X.Rows()+1), Cols: len(terms)}
+	for i := 0; i < X.Rows(); i++ {
+		ind, val := X.Row(i)
+		xX.Indices = append(xX.Indices, ind...)
+		xX.Values = append(xX.Values, val...)
+		xX.Indices, xX.Values = fieldColumns(f, r.Recs[i], V, xX.Indices, xX.Values)
+		xX.Indptr = append(xX.Indptr, len(xX.Indices))
+	}
+	lm, err := FitLogReg(xX, y, classes, xv, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	o := V * C
+	for j := range f.Categorical {
+		k := len(f.Categorical[j].Values) * C
+		copy(f.Categorical[j].Weights, lm.W[o:o+k])
+		o += k
+	}
+	for j := range f.Numeric {
+		copy(f.Numeric[j].Weights, lm.W[o:o+C])
+		o += C
+	}
+	m, err := model.NewLinear(model.LogReg, classes, vocab, lm.Params, lm.W[:V*C:V*C], lm.B)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.SetFields(f); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// AccuracyRecords is Accuracy for a model with record fields: the fraction
+// of the documents (text rows X, nil for a record model, and records r)
+// that m predicts as y. Without fields (r nil) it is Accuracy.
+func AccuracyRecords(m *model.Model, X *vectorize.Matrix, r *Records, y []int, workers int) float64 {
+	if r == nil {
+		return Accuracy(m, X, y, workers)
+	}
+	if len(y) == 0 {
+		return 0
+	}
+	var ok atomic.Int64
+	parallel(workers, ceilDiv(len(y), 256), func(task int) {
+		s := m.NewScorer()
+		n := 0
+		for i := task * 256; i < min(len(y), (task+1)*256); i++ {
+			var ind []int32
+			var val []float32
+			if X != nil && m.NumTerms() > 0 {
+				ind, val = X.Row(i)
+			}
+			if s.PredictRecord(ind, val, r.Recs[i]).Class == y[i] {
+				n++
+			}
+		}
+		ok.Add(int64(n))
+	})
+	return float64(ok.Load()) / float64(len(y))
+}
