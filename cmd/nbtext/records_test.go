@@ -70,7 +70,7 @@ func TestTrainRecords(t *testing.T) {
 	for _, kind := range []string{"multinomial", "logreg"} {
 		text, mixed := filepath.Join(dir, kind+"-text.nbm"), filepath.Join(dir, kind+"-mixed.nbm")
 		check(t, nbtext(t, "", "train", tr, "--model", kind, "--label-field", "team", "-q", "-o", text), 0)
-		r := nbtext(t, "", append([]string{"train", tr, "--model", kind, "-q", "-o", mixed}, fields...)...)
+		r := nbtext(t, "", append([]string{"train", tr, "--model", kind, "-o", mixed}, fields...)...)
 		check(t, r, 0)
 		if !strings.Contains(r.out, "fields       1 categorical, 1 numeric") {
 			t.Errorf("train output: %s", r.out)

@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -141,8 +142,8 @@ func TestInspect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if info.Size != int64(len(b)) || info.SHA256 != hex.EncodeToString(sum[:]) || info.FormatVersion != FormatVersion {
-			t.Errorf("%s: size %d, sha256 %s, version %d; want %d, %x, %d", tt.name, info.Size, info.SHA256, info.FormatVersion, len(b), sum, FormatVersion)
+		if info.Size != int64(len(b)) || info.SHA256 != hex.EncodeToString(sum[:]) || info.FormatVersion != int(binary.LittleEndian.Uint16(b[8:10])) {
+			t.Errorf("%s: size %d, sha256 %s, version %d; want %d, %x, %d", tt.name, info.Size, info.SHA256, info.FormatVersion, len(b), sum, binary.LittleEndian.Uint16(b[8:10]))
 		}
 		if info.Kind != tt.m.Kind.String() || !reflect.DeepEqual(info.Classes, tt.m.Classes) || !reflect.DeepEqual(info.ClassDocs, tt.classDocs) || info.Terms != 2 || !reflect.DeepEqual(info.Params, tt.m.Params) {
 			t.Errorf("%s: %+v", tt.name, info)
