@@ -361,12 +361,12 @@ func ReadFile(path string) (*Counts, error) {
 // and only those (bufio.Reader over a hashing TeeReader would hash what
 // it reads ahead, the checksum included).
 type hashReader struct {
-	r        io.Reader
-	h        hash.Hash
-	buf      []byte // buf[pos:] is unread; buf[hashed:pos] is read but not yet hashed
-	pos      int
-	hashed   int
-	err      error
+	r      io.Reader
+	h      hash.Hash
+	buf    []byte // buf[pos:] is unread; buf[hashed:pos] is read but not yet hashed
+	pos    int
+	hashed int
+	err    error
 }
 
 // fill makes at least n unread bytes available, or fails.

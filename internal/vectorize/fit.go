@@ -241,7 +241,7 @@ var ErrEmptyVocabulary = errors.New("empty vocabulary: the documents hold no tok
 // vocabulary pruned from counts is the one Fit builds.
 func Prune(s Settings, df []int32, cdf []int32, classDocs []int, n int) ([]int32, error) {
 	k, _ := s.SelectK()
-	maxDoc := s.MaxDF * float64(n) // as scikit-learn: df ≤ max_df·n, in floating point
+	maxDoc := s.MaxDF * float64(n)    // as scikit-learn: df ≤ max_df·n, in floating point
 	keep := make([]int32, 0, len(df)) // ids kept, ascending
 	for id, d := range df {
 		if int(d) >= s.MinDF && float64(d) <= maxDoc {
