@@ -58,6 +58,8 @@ type trainOptions struct {
 	vocab   string
 	output  string
 	workers int
+	// fromCounts is a counts file to fit from (cmd_count.go).
+	fromCounts string
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
 }
@@ -71,6 +73,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
+	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
 }
 
 func newTrainCmd(g *globalOptions) *cobra.Command {
@@ -118,6 +121,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.workers < 0 {
 		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
+	}
+	if o.fromCounts != "" {
+		return o.validateFromCounts(fs)
 	}
 	if o.vocab != "" {
 		return checkVocabConflicts(fs, o.fixed)
@@ -240,6 +246,9 @@ func indexOf(xs []string, x string) int {
 
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if o.fromCounts != "" {
+		return runTrainFromCounts(s, args, o)
+	}
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
 	settings, _ := train.Defaults(kind)

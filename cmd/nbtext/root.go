@@ -116,6 +116,8 @@ NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
 	root.AddCommand(
 		newVocabCmd(g),
 		newTrainCmd(g),
+		newCountCmd(g),
+		newMergeCmd(g),
 		newPredictCmd(g),
 		newEvalCmd(g),
 		newCompareCmd(g),

@@ -199,10 +199,10 @@ func newReader(r io.Reader, name string) (*reader, error) {
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rd.hdr); err != nil {
-		return nil, fmt.Errorf("%s: header: %w", name, err)
+		return nil, fmt.Errorf("%s: header: %w: the file is damaged", name, err)
 	}
 	if err := checkHeader(&rd.hdr); err != nil {
-		return nil, fmt.Errorf("%s: header: %w", name, err)
+		return nil, fmt.Errorf("%s: header: %w: the file is damaged", name, err)
 	}
 	return rd, nil
 }

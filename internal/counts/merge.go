@@ -217,7 +217,7 @@ func Merge(parts []*Counts, names []string) (*Counts, error) {
 // atomically and only when every part was read to its end and its
 // checksum matched; it may not be one of the parts.
 func MergeFiles(out string, paths []string) (*Header, error) {
-	if err := checkOutput(out, paths); err != nil {
+	if err := fsutil.CheckOutput(out, paths...); err != nil {
 		return nil, err
 	}
 	files := make([]*os.File, 0, len(paths))
@@ -255,18 +255,4 @@ func MergeFiles(out string, paths []string) (*Header, error) {
 		return cw.close()
 	})
 	return h, err
-}
-
-// checkOutput refuses an output that is one of the inputs.
-func checkOutput(out string, inputs []string) error {
-	fo, err := os.Stat(out)
-	if err != nil {
-		return nil // does not exist yet
-	}
-	for _, in := range inputs {
-		if fi, err := os.Stat(in); err == nil && os.SameFile(fi, fo) {
-			return fmt.Errorf("-o %s is also an input: writing it would destroy that input", out)
-		}
-	}
-	return nil
 }
