@@ -176,24 +176,9 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 		return withCode(exitUsage, err)
 	}
 	defer ctr.Close()
-	seq, docs := 0, 0
-	add := func(text, label string) error {
-		if seq%n == i-1 {
-			if err := ctr.Add(text, label); err != nil {
-				return err
-			}
-			docs++
-		}
-		seq++
-		return nil
-	}
-	if len(args) == 0 {
-		args = []string{""} // the cached 20 Newsgroups
-	}
-	for _, src := range args {
-		if err := countSource(s, src, &co, o.global.quiet, add); err != nil {
-			return err
-		}
+	seq, docs, err := countInto(s, args, &co, o.global.quiet, ctr, i, n)
+	if err != nil {
+		return err
 	}
 	h, err := ctr.WriteFile(o.output)
 	if err != nil {
@@ -224,6 +209,31 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// countInto counts shard i of n of the corpora args (none: the cached 20
+// Newsgroups) with ctr, and returns how many documents it saw and
+// counted.
+func countInto(s streams, args []string, co *corpusOptions, quiet bool, ctr *counts.Counter, i, n int) (seq, docs int, err error) {
+	add := func(text, label string) error {
+		if seq%n == i-1 {
+			if err := ctr.Add(text, label); err != nil {
+				return err
+			}
+			docs++
+		}
+		seq++
+		return nil
+	}
+	if len(args) == 0 {
+		args = []string{""} // the cached 20 Newsgroups
+	}
+	for _, src := range args {
+		if err := countSource(s, src, co, quiet, add); err != nil {
+			return 0, 0, err
+		}
+	}
+	return seq, docs, nil
 }
 
 // countSource reads the corpus src ("": the cached 20 Newsgroups; "-":
@@ -326,6 +336,105 @@ func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
 	}
 	writeCountsModel(s.Out, m, cs, o.output, p, time.Since(start))
 	return nil
+}
+
+// runTrainStream is 'nbtext train --stream': an NB model counted in
+// bounded memory, in-process, as count, merge and train --from-counts
+// would: one pass over the corpus, or two for the weightings that need
+// the document frequencies of the whole corpus (stdin is spooled to a
+// temporary file for the second).
+func runTrainStream(s streams, args []string, o *trainOptions) error {
+	start := time.Now()
+	kind, _ := model.ParseKind(o.kind)
+	if !kind.IsNB() {
+		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement), not %s", kind)
+	}
+	settings, _ := train.Defaults(kind)
+	if err := o.vec.apply(&settings); err != nil {
+		return err
+	}
+	remove, err := o.corpus.removeSetting()
+	if err != nil {
+		return err
+	}
+	settings.Remove = remove
+	co := o.corpus
+	if len(args) == 1 && args[0] == "-" && counts.NeedsVocab(settings) {
+		spool, err := spoolStdin(s.In)
+		if err != nil {
+			return err
+		}
+		defer os.Remove(spool)
+		args = []string{spool}
+		if co.inputFormat == corpus.FormatAuto {
+			co.inputFormat = corpus.FormatTSV
+		}
+	}
+	opt := counts.Options{Workers: o.workers}
+	cs, err := countRound(s, args, &co, o.global.quiet, settings, nil, opt)
+	if err != nil {
+		return err
+	}
+	if counts.NeedsVocab(settings) {
+		v, _, err := cs.Vocabulary()
+		if err != nil {
+			return err
+		}
+		if cs, err = countRound(s, args, &co, o.global.quiet, settings, v, opt); err != nil {
+			return err
+		}
+	}
+	p, auto, err := o.fit.params(kind, cs.Classes)
+	if err != nil {
+		return err
+	}
+	if auto {
+		return usageErrorf("--alpha auto cross-validates on documents, which --stream does not keep: give --alpha")
+	}
+	if o.fit.changed("temperature") {
+		p.Temperature = o.fit.temperature
+	}
+	m, err := train.FitNBCounts(kind, cs, p)
+	if err != nil {
+		return err
+	}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	if err := model.Save(o.output, m); err != nil {
+		return err
+	}
+	writeCountsModel(s.Out, m, cs, o.output, p, time.Since(start))
+	return nil
+}
+
+// countRound counts the corpora args in one Counter and returns the
+// counts.
+func countRound(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, vocab *vectorize.Vocabulary, opt counts.Options) (*counts.Counts, error) {
+	ctr, err := counts.NewCounter(settings, vocab, opt)
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	defer ctr.Close()
+	if _, _, err := countInto(s, args, co, quiet, ctr, 1, 1); err != nil {
+		return nil, err
+	}
+	return ctr.Counts()
+}
+
+// spoolStdin copies r to a temporary file, so that it can be read twice.
+func spoolStdin(r io.Reader) (string, error) {
+	f, err := os.CreateTemp("", "nbtext-stdin-*")
+	if err != nil {
+		return "", fmt.Errorf("spool stdin: %w", err)
+	}
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("spool stdin to %s: %w", f.Name(), err)
+	}
+	return f.Name(), nil
 }
 
 // validateFromCounts rejects the train flags that --from-counts makes

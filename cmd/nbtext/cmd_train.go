@@ -58,8 +58,10 @@ type trainOptions struct {
 	vocab   string
 	output  string
 	workers int
-	// fromCounts is a counts file to fit from (cmd_count.go).
+	// fromCounts is a counts file to fit from, stream counts in bounded
+	// memory (cmd_count.go).
 	fromCounts string
+	stream     bool
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
 }
@@ -74,6 +76,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
 	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
+	fs.BoolVar(&o.stream, "stream", false, "naive bayes: count the corpus in bounded memory instead of holding it (two passes for tf-idf; no probability calibration: give --temperature)")
 }
 
 func newTrainCmd(g *globalOptions) *cobra.Command {
@@ -248,6 +251,9 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
 	if o.fromCounts != "" {
 		return runTrainFromCounts(s, args, o)
+	}
+	if o.stream {
+		return runTrainStream(s, args, o)
 	}
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)

@@ -157,6 +157,26 @@ func TestCountMergeToy(t *testing.T) {
 	}
 }
 
+// TestTrainStream: train --stream, from a file and from stdin (spooled
+// for tf-idf's second pass), fits the model in-memory train fits.
+func TestTrainStream(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	corpus := strings.Repeat(toyTSV, 3) + "crypt\tclipper chip escrow\n"
+	tsv := writeFile(t, dir, "c.tsv", corpus)
+	for _, kind := range []string{"multinomial", "bernoulli", "complement"} {
+		mem, file, stdin := filepath.Join(dir, kind+"-mem.nbm"), filepath.Join(dir, kind+"-file.nbm"), filepath.Join(dir, kind+"-stdin.nbm")
+		mustRun(t, "train", tsv, "--model", kind, "--temperature", "1", "-o", mem)
+		mustRun(t, "train", tsv, "--stream", "--model", kind, "--temperature", "1", "-o", file)
+		if r := nbtext(t, corpus, "train", "-", "--stream", "--model", kind, "--temperature", "1", "-o", stdin); r.code != 0 {
+			t.Fatalf("train - --stream: exit %d: %s", r.code, r.err)
+		}
+		sameModels(t, mem, file)
+		sameModels(t, mem, stdin)
+	}
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "logreg", "-o", filepath.Join(dir, "x.nbm")), 2, "naive bayes")
+}
+
 // TestCountsIntegration is the exactness contract on 20 Newsgroups: 4
 // shards merged flat, merged as a tree, counted whole and counted with a
 // tiny --mem are the same bytes, in both rounds; models fitted from them
