@@ -149,6 +149,7 @@ func (t *table) counts(h Header) *Counts {
 	}
 	out := &Counts{Header: h, Terms: make([]string, 0, len(order)), Start: make([]int, 1, len(order)+1), Cells: make([]Cell, 0, nCells)}
 	for _, id := range order {
+		n0 := len(out.Cells)
 		for k, cid := range byName {
 			c := &t.cols[cid]
 			if c.docs[id] == 0 {
@@ -159,6 +160,9 @@ func (t *table) counts(h Header) *Counts {
 				cell.Sum = c.sum[id]
 			}
 			out.Cells = append(out.Cells, cell)
+		}
+		if len(out.Cells) == n0 {
+			continue // a vocabulary term these documents do not hold
 		}
 		out.Terms = append(out.Terms, t.terms[id])
 		out.Start = append(out.Start, len(out.Cells))
