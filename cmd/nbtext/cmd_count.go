@@ -139,6 +139,9 @@ func parseSize(flag, s string) (int64, error) {
 
 func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if o.global.quiet {
+		s.Out = io.Discard // as train: the summary is all count prints
+	}
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
 	settings, _ := train.Defaults(kind)
