@@ -96,9 +96,6 @@ func (o *countOptions) validate(fs *pflag.FlagSet) error {
 	if _, err := parseSize("mem", o.mem); err != nil {
 		return err
 	}
-	if o.workers < 0 {
-		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
-	}
 	if o.vocab != "" {
 		return checkFixedFlags(fs, append(o.fixed, "model"), "--vocab", "the round-one counts fix the vectorizer settings")
 	}
