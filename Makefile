@@ -26,7 +26,7 @@ export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
 endif
 endif
 
-.PHONY: all build test bench lint install man demo clean help
+.PHONY: all build test bench bench-scale lint install man demo clean help
 
 all: build
 
@@ -43,6 +43,9 @@ test: ## run all tests (integration tests use NBTEXT_20NEWS_TARBALL when set)
 
 bench: ## run the benchmarks (speed targets) on the real corpus when available
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+bench-scale: build ## streaming NB training on synthetic corpora of 10^5 and 10^6 documents: RSS and MB/s
+	NBTEXT=$(BIN) bash scripts/bench-scale.sh
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

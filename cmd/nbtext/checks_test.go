@@ -100,6 +100,7 @@ func TestWorkers(t *testing.T) {
 	runs := map[string][]string{
 		"vocab":   {"vocab", tsv, "--top", "3"},
 		"train":   {"train", tsv, "-o", filepath.Join(dir, "m.nbm"), "-q"},
+		"count":   {"count", tsv, "-o", filepath.Join(dir, "p.nbc"), "-q"},
 		"predict": {"predict", "-m", model},
 		"eval":    {"eval", "-m", model, tsv},
 		"compare": {"compare", tsv, "--test", tsv, "--models", "multinomial", "--repeats", "1", "--sizes", "2"},

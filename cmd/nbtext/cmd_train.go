@@ -59,6 +59,10 @@ type trainOptions struct {
 	vocab   string
 	output  string
 	workers int
+	// fromCounts is a counts file to fit from, stream counts in bounded
+	// memory (cmd_count.go).
+	fromCounts string
+	stream     bool
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
 }
@@ -74,6 +78,8 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
+	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
+	fs.BoolVar(&o.stream, "stream", false, "naive bayes: count the corpus in bounded memory instead of holding it (two passes for tf-idf; no probability calibration: give --temperature)")
 }
 
 func newTrainCmd(g *globalOptions) *cobra.Command {
@@ -132,6 +138,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.workers < 0 {
 		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
+	}
+	if o.fromCounts != "" {
+		return o.validateFromCounts(fs)
 	}
 	if o.vocab != "" {
 		return checkVocabConflicts(fs, o.fixed)
@@ -262,6 +271,12 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
 	if o.global.quiet {
 		s.Out = io.Discard // the summary is all train prints
+	}
+	if o.fromCounts != "" {
+		return runTrainFromCounts(s, args, o)
+	}
+	if o.stream {
+		return runTrainStream(s, args, o)
 	}
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)

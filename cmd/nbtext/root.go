@@ -106,6 +106,8 @@ Unknown config keys and NBTEXT_* variables are named in one warning.
 	root.AddCommand(
 		newVocabCmd(g),
 		newTrainCmd(g),
+		newCountCmd(g),
+		newMergeCmd(g),
 		newPredictCmd(g),
 		newEvalCmd(g),
 		newCompareCmd(g),

@@ -43,6 +43,12 @@ func vocabFixedFlags(fs *pflag.FlagSet, vecFlags []string) []string {
 // variables or the config file gave them are general defaults, not a
 // request for this run, and are ignored (see setOnCommandLine).
 func checkVocabConflicts(fs *pflag.FlagSet, names []string) error {
+	return checkFixedFlags(fs, names, "--vocab", "the vocabulary file fixes the vectorizer settings, so pass such flags to 'nbtext vocab' when building it")
+}
+
+// checkFixedFlags is checkVocabConflicts for any flag (with) whose file
+// fixes the settings of names; why says so and what to do instead.
+func checkFixedFlags(fs *pflag.FlagSet, names []string, with, why string) error {
 	set := givenOnCommandLine(fs, names)
 	if len(set) == 0 {
 		return nil
@@ -51,8 +57,8 @@ func checkVocabConflicts(fs *pflag.FlagSet, names []string) error {
 	if len(set) > 1 {
 		verb = "are"
 	}
-	return usageErrorf("%s %s not allowed with --vocab: the vocabulary file fixes the vectorizer settings, so pass such flags to 'nbtext vocab' when building it (NBTEXT_* and config-file values of them are ignored with --vocab)",
-		strings.Join(set, ", "), verb)
+	return usageErrorf("%s %s not allowed with %s: %s (NBTEXT_* and config-file values of them are ignored with %s)",
+		strings.Join(set, ", "), verb, with, why, with)
 }
 
 // givenOnCommandLine returns, as "--name", the flags of names that were

@@ -3,7 +3,9 @@ package train
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
+	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -41,20 +43,70 @@ func FitNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, voca
 }
 
 // nbCounts returns N_c and the feature-major V*C statistics N_cd described
-// at FitNB, in one pass over the non-zeros of X. Sums run in row order, so
-// the result is deterministic.
+// at FitNB, in one pass over the non-zeros of X. Values that are not all
+// whole numbers (tf-idf, normalized rows) are summed in fixed point
+// (counts.Fixed), as counting in shards sums them, so that the result is
+// the same bits as a model fitted from merged counts (counts.Counts.NB);
+// whole numbers sum exactly in float64 already.
 func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int) (classDocs, counts []float64, err error) {
 	classDocs = make([]float64, nClasses)
 	counts = make([]float64, X.Cols*nClasses)
-	if err := addCounts(kind, X, y, nil, classDocs, counts); err != nil {
+	if kind != model.Bernoulli && !wholeValues(X) {
+		err = addFixedCounts(X, y, classDocs, counts)
+	} else {
+		err = addCounts(kind, X, y, nil, classDocs, counts)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	return classDocs, counts, nil
 }
 
+// wholeValues reports whether every value of X is a whole number.
+func wholeValues(X *vectorize.Matrix) bool {
+	for _, v := range X.Values {
+		if v != float32(int32(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// addFixedCounts adds the statistics of every row of X to classDocs and
+// counts (both zero), summing the values in fixed point.
+func addFixedCounts(X *vectorize.Matrix, y []int, classDocs, stats []float64) error {
+	C := len(classDocs)
+	// The integer parts live in stats' own memory until the end, the
+	// fractions beside them: 8 more bytes per cell, not 16.
+	his := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(stats))), len(stats))
+	los := make([]uint64, len(stats))
+	for i, c := range y {
+		classDocs[c]++
+		ind, val := X.Row(i)
+		for j, t := range ind {
+			f, err := counts.FixedOf(val[j])
+			if err != nil {
+				return fmt.Errorf("document %d, term %d: feature value %g: %w (naive bayes needs counts or non-negative weights)", i, t, val[j], err)
+			}
+			k := int(t)*C + c
+			sum, over := counts.Fixed{Hi: his[k], Lo: los[k]}.Add(f)
+			if over {
+				return fmt.Errorf("term %d: the sum of its values overflows", t)
+			}
+			his[k], los[k] = sum.Hi, sum.Lo
+		}
+	}
+	for k, hi := range his {
+		if hi != 0 || los[k] != 0 {
+			stats[k] = counts.Fixed{Hi: hi, Lo: los[k]}.Float64()
+		}
+	}
+	return nil
+}
+
 // addCounts adds the statistics of the rows of X listed in rows (all rows
 // when rows is nil), in the order given, to classDocs and counts.
-func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classDocs, counts []float64) error {
+func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classDocs, stats []float64) error {
 	C := len(classDocs)
 	presence := kind == model.Bernoulli
 	n := len(rows)
@@ -79,9 +131,9 @@ func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classD
 				return fmt.Errorf("document %d, term %d: feature value %g is not a finite non-negative number (naive bayes needs counts or non-negative weights)", i, t, v)
 			}
 			if presence {
-				counts[int(t)*C+c]++
+				stats[int(t)*C+c]++
 			} else {
-				counts[int(t)*C+c] += float64(v)
+				stats[int(t)*C+c] += float64(v)
 			}
 		}
 	}
@@ -121,4 +173,33 @@ func checkData(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.
 		}
 	}
 	return nil
+}
+
+// FitNBCounts fits a Naive Bayes estimator of kind from counts (merged
+// shards, see internal/counts): the vocabulary is cs's terms pruned with
+// its settings as vectorize.Fit prunes them (round one) or the vocabulary
+// its weighted sums were counted over (round two), and the statistics are
+// those FitNB sums over the rows of the same documents, bit for bit. So
+// the model equals FitNB's on those documents with those settings; only
+// the temperature calibration, which needs the documents, is not done
+// (p.Temperature applies as given).
+func FitNBCounts(kind model.Kind, cs *counts.Counts, p model.Params) (*model.Model, error) {
+	if !kind.IsNB() {
+		return nil, fmt.Errorf("a model from counts is a naive bayes model (bernoulli, multinomial or complement), got %s", kind)
+	}
+	if len(cs.Classes) < 2 {
+		return nil, fmt.Errorf("need at least two classes to train, got %d", len(cs.Classes))
+	}
+	if err := ValidateParams(kind, p, len(cs.Classes)); err != nil {
+		return nil, err
+	}
+	vocab, keep, err := cs.Vocabulary()
+	if err != nil {
+		return nil, err
+	}
+	classDocs, stats, err := cs.NB(kind == model.Bernoulli, keep)
+	if err != nil {
+		return nil, err
+	}
+	return model.NewNB(kind, cs.Classes, vocab, p, classDocs, stats)
 }

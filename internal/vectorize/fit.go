@@ -173,9 +173,6 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 			pos[q] = int32(i)
 		}
 	}
-	k, _ := s.SelectK()
-	maxDoc := s.MaxDF * float64(n) // as scikit-learn: df ≤ max_df·n, in floating point
-
 	// Statistics of each worker's terms, then their sorted order.
 	var wg sync.WaitGroup
 	for _, w := range ws {
@@ -191,43 +188,23 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 	// Merge the workers' sorted terms into their sorted union.
 	g := mergeTerms(ws, nClasses)
 	if len(g.terms) == 0 {
-		return nil, nil, errors.New("empty vocabulary: the documents hold no tokens, or only stop words")
+		return nil, nil, ErrEmptyVocabulary
 	}
 
 	// Prune.
-	keep := make([]int32, 0, len(g.terms)) // global ids kept, ascending
-	prune := func() {
-		for id, d := range g.df {
-			if int(d) >= s.MinDF && float64(d) <= maxDoc {
-				keep = append(keep, int32(id))
-			}
-		}
-	}
-	prune()
-	if len(keep) == 0 && relaxMinDF && s.MinDF > 1 {
+	if relaxMinDF && s.MinDF > 1 && !anyWithinDF(s, g.df, n) {
 		s.MinDF = 1 // recorded in the vocabulary's settings
-		prune()
 	}
-	if s.MaxFeatures > 0 && len(keep) > s.MaxFeatures {
-		slices.SortStableFunc(keep, func(a, b int32) int { return cmp.Compare(g.df[b], g.df[a]) })
-		keep = keep[:s.MaxFeatures]
-		slices.Sort(keep)
-	}
-	if k > 0 && len(keep) > k {
-		classDocs := make([]int, nClasses)
+	var classDocs []int
+	if k, _ := s.SelectK(); k > 0 {
+		classDocs = make([]int, nClasses)
 		for _, l := range labels {
 			classDocs[l]++
 		}
-		mi := make([]float64, len(g.terms))
-		for _, id := range keep {
-			mi[id] = MutualInformation(g.cdf[int(id)*nClasses:int(id+1)*nClasses], classDocs, int(g.df[id]), n)
-		}
-		slices.SortStableFunc(keep, func(a, b int32) int { return cmp.Compare(mi[b], mi[a]) })
-		keep = keep[:k]
-		slices.Sort(keep)
 	}
-	if len(keep) == 0 {
-		return nil, nil, fmt.Errorf("no terms left after pruning: lower --min-df (%d) or raise --max-df (%g)", s.MinDF, s.MaxDF)
+	keep, err := Prune(s, g.df, g.cdf, classDocs, n)
+	if err != nil {
+		return nil, nil, err
 	}
 	final := make([]int32, len(g.terms)) // global id → final id, or -1
 	for i := range final {
@@ -254,6 +231,62 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 		m = assemble(batches, g.local, final, df, n, order, pos, workers)
 	}
 	return v, m, nil
+}
+
+// anyWithinDF reports whether a term of document frequencies df (of n
+// documents) is within s's MinDF and MaxDF.
+func anyWithinDF(s Settings, df []int32, n int) bool {
+	maxDoc := s.MaxDF * float64(n)
+	for _, d := range df {
+		if int(d) >= s.MinDF && float64(d) <= maxDoc {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrEmptyVocabulary is the error of Fit when the documents hold no term.
+var ErrEmptyVocabulary = errors.New("empty vocabulary: the documents hold no tokens, or only stop words")
+
+// Prune returns the ids of the terms that s keeps, ascending, as Fit
+// prunes them (see Fit: document frequency, then MaxFeatures, then Select
+// "mi:K"). Term id t (ids in ascending term order) is in df[t] of n
+// documents; when s.Select is set, cdf[t*C+c] of them are in class c,
+// which holds classDocs[c] documents (C = len(classDocs)); otherwise cdf
+// and classDocs may be nil. It fails when no term is left. Fit and the
+// training of NB models from counts (internal/counts) share it, so a
+// vocabulary pruned from counts is the one Fit builds.
+func Prune(s Settings, df []int32, cdf []int32, classDocs []int, n int) ([]int32, error) {
+	k, _ := s.SelectK()
+	maxDoc := s.MaxDF * float64(n)    // as scikit-learn: df ≤ max_df·n, in floating point
+	keep := make([]int32, 0, len(df)) // ids kept, ascending
+	for id, d := range df {
+		if int(d) >= s.MinDF && float64(d) <= maxDoc {
+			keep = append(keep, int32(id))
+		}
+	}
+	if s.MaxFeatures > 0 && len(keep) > s.MaxFeatures {
+		slices.SortStableFunc(keep, func(a, b int32) int { return cmp.Compare(df[b], df[a]) })
+		keep = keep[:s.MaxFeatures]
+		slices.Sort(keep)
+	}
+	if k > 0 && len(keep) > k {
+		nClasses := len(classDocs)
+		if len(cdf) != len(df)*nClasses {
+			return nil, fmt.Errorf("--select %s needs the class document frequencies of every term", s.Select)
+		}
+		mi := make([]float64, len(df))
+		for _, id := range keep {
+			mi[id] = MutualInformation(cdf[int(id)*nClasses:int(id+1)*nClasses], classDocs, int(df[id]), n)
+		}
+		slices.SortStableFunc(keep, func(a, b int32) int { return cmp.Compare(mi[b], mi[a]) })
+		keep = keep[:k]
+		slices.Sort(keep)
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("no terms left after pruning: lower --min-df (%d) or raise --max-df (%g)", s.MinDF, s.MaxDF)
+	}
+	return keep, nil
 }
 
 // MutualInformation returns the mutual information between the presence of

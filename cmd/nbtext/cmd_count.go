@@ -1,0 +1,455 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// countOptions are the flags of 'nbtext count'.
+type countOptions struct {
+	global  *globalOptions
+	corpus  corpusOptions
+	vec     vectorizeOptions
+	kind    string
+	shard   string
+	vocab   string
+	mem     string
+	tmpDir  string
+	output  string
+	workers int
+	// fixed are the flags whose settings a --vocab file replaces.
+	fixed []string
+}
+
+func (o *countOptions) AddFlags(fs *pflag.FlagSet) {
+	o.corpus.AddFlags(fs)
+	o.fixed = vocabFixedFlags(fs, addedFlags(fs, o.vec.AddModelFlags))
+	fs.StringVar(&o.kind, "model", "multinomial", "count with the vectorizer settings of this model's defaults: bernoulli, multinomial or complement (flags override them)")
+	fs.StringVar(&o.shard, "shard", "", "count only shard i of N (1 ≤ i ≤ N): documents i, i+N, i+2N, ... of the inputs, in order")
+	fs.StringVar(&o.vocab, "vocab", "", "round two: the merged round-one counts whose pruned vocabulary and document frequencies the weighted sums follow (its settings replace the vectorizer flags)")
+	fs.StringVar(&o.mem, "mem", "", "bound the count table's memory (e.g. 512MiB, 2G): past half of it, sorted runs spill to disk and are merged at the end (default: no bound)")
+	fs.StringVar(&o.tmpDir, "tmp-dir", "", "folder for spilled runs (default: the system's temporary folder)")
+	fs.StringVarP(&o.output, "output", "o", "", "counts file to write (required)")
+	fs.IntVar(&o.workers, "workers", 0, "tokenizer goroutines (0: one per core)")
+}
+
+func newCountCmd(g *globalOptions) *cobra.Command {
+	o := &countOptions{global: g}
+	cmd := &cobra.Command{
+		Use:   "count [CORPUS...] [--shard i/N] -o PART.nbc",
+		Short: "Count the Naive Bayes statistics of a corpus or one shard of it",
+		Long: `Count the sufficient statistics of the Naive Bayes models (per-class
+documents, per-term and class documents, occurrences and weighted sums) of
+the documents of CORPUS..., or of one shard of them, and write them as a
+counts file (.nbc). Counts add: 'nbtext merge' sums parts counted anywhere,
+in any order or tree, to the same bytes as one count of everything, and
+'nbtext train --from-counts' fits the model that 'nbtext train' fits on
+those documents. Without CORPUS it reads the train split of the cached 20
+Newsgroups archive.
+
+The vectorizer settings are those of 'train --model M', overridden by the
+flags given. Every term is kept: pruning (--min-df, --max-df,
+--max-features, --select) needs the whole corpus and applies when a model
+is fitted. Weightings that need the document frequencies of the whole
+corpus (tfidf, --norm l2, the defaults of multinomial and complement NB)
+count in two rounds: merge the parts of round one, then count the same
+documents again with --vocab ROUND1.nbc and merge those.`,
+		Example: `  nbtext count corpus.tsv --shard 1/4 -o part1.nbc
+  nbtext count --model bernoulli -o all.nbc
+  nbtext count corpus.tsv --shard 1/4 --vocab round1.nbc -o part1.r2.nbc
+  nbtext count big.jsonl --mem 256MiB -o big.nbc`,
+		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
+		RunE:    func(cmd *cobra.Command, args []string) error { return runCount(cmd, args, o) },
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func (o *countOptions) validate(fs *pflag.FlagSet) error {
+	if o.output == "" {
+		return usageErrorf("-o PART.nbc is required")
+	}
+	if o.output == "-" {
+		return usageErrorf("-o -: counts are written to a file (atomically, via a temporary file), not to stdout")
+	}
+	if k, err := model.ParseKind(o.kind); err != nil || !k.IsNB() {
+		return usageErrorf("--model must be bernoulli, multinomial or complement, got %q", o.kind)
+	}
+	if _, _, err := parseShard(o.shard); err != nil {
+		return err
+	}
+	if _, err := parseSize("mem", o.mem); err != nil {
+		return err
+	}
+	if o.vocab != "" {
+		return checkFixedFlags(fs, append(o.fixed, "model"), "--vocab", "the round-one counts fix the vectorizer settings")
+	}
+	return nil
+}
+
+// parseShard parses --shard i/N (1 ≤ i ≤ N); empty is the one shard 1/1.
+func parseShard(s string) (i, n int, err error) {
+	if s == "" {
+		return 1, 1, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, usageErrorf("--shard must be i/N with 1 ≤ i ≤ N, got %q", s)
+	}
+	return i, n, nil
+}
+
+// parseSize parses a byte size such as 512MiB, 2G, 100k or 1048576 (k, M,
+// G and T are powers of 1024, with or without "iB" or "B"); empty is 0.
+func parseSize(flag, s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	t := strings.TrimSpace(s)
+	num := strings.TrimRightFunc(t, func(r rune) bool { return r < '0' || r > '9' })
+	unit := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(t[len(num):], "B"), "i"))
+	shift := map[string]uint{"": 0, "k": 10, "m": 20, "g": 30, "t": 40}
+	sh, ok := shift[unit]
+	n, err := strconv.ParseInt(num, 10, 64)
+	if !ok || err != nil || n <= 0 || n > 1<<(62-sh) {
+		return 0, usageErrorf("--%s must be a size such as 512MiB, 2G or 100000 bytes, got %q", flag, s)
+	}
+	return n << sh, nil
+}
+
+func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
+	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if o.global.quiet {
+		s.Out = io.Discard // as train: the summary is all count prints
+	}
+	start := time.Now()
+	kind, _ := model.ParseKind(o.kind)
+	settings, _ := train.Defaults(kind)
+	co := o.corpus
+	var vocab *vectorize.Vocabulary
+	if o.vocab != "" {
+		r1, err := counts.ReadFile(o.vocab)
+		if err != nil {
+			return err
+		}
+		if r1.Weighted() {
+			return fmt.Errorf("%s: --vocab takes round-one counts (counted without --vocab), these are of round two", o.vocab)
+		}
+		if vocab, _, err = r1.Vocabulary(); err != nil {
+			return fmt.Errorf("%s: %w", o.vocab, err)
+		}
+		settings = r1.Settings
+		co.remove = settings.Remove
+	} else if err := o.vec.apply(&settings); err != nil {
+		return err
+	}
+	remove, err := co.removeSetting()
+	if err != nil {
+		return err
+	}
+	settings.Remove = remove
+	i, n, _ := parseShard(o.shard)
+	mem, _ := parseSize("mem", o.mem)
+	inputs := append([]string{o.vocab}, args...)
+	if err := fsutil.CheckOutput(o.output, inputs...); err != nil {
+		return err
+	}
+	ctr, err := counts.NewCounter(settings, vocab, counts.Options{Workers: o.workers, Mem: mem, TempDir: o.tmpDir})
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer ctr.Close()
+	seq, docs, err := countInto(s, args, &co, o.global.quiet, ctr, i, n)
+	if err != nil {
+		return err
+	}
+	h, err := ctr.WriteFile(o.output)
+	if err != nil {
+		return err
+	}
+	round := "one"
+	if h.Weighted() {
+		round = "two"
+	}
+	fmt.Fprintf(s.Out, "counts       %s\n", o.output)
+	fmt.Fprintf(s.Out, "documents    %d of %d (shard %d/%d)\n", docs, seq, i, n)
+	fmt.Fprintf(s.Out, "classes      %d\n", len(h.Classes))
+	fmt.Fprintf(s.Out, "round        %s\n", round)
+	if ctr.Runs() > 0 {
+		fmt.Fprintf(s.Out, "runs         %d spilled under --mem %s\n", ctr.Runs(), o.mem)
+	}
+	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
+	if !h.Weighted() && counts.NeedsVocab(settings) {
+		note(s.Err, o.global.quiet, "nbtext: these are round-one counts: weighting %s with norm %s needs the document frequencies of the whole corpus, so merge the parts of this round (nbtext merge PARTS... -o round1.nbc), count the same documents again with --vocab round1.nbc, and train from the merge of that round",
+			settings.Weighting, orNone(settings.Norm))
+	}
+	return nil
+}
+
+// orNone returns s, or "none" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// countInto counts shard i of n of the corpora args (none: the cached 20
+// Newsgroups) with ctr, and returns how many documents it saw and
+// counted.
+func countInto(s streams, args []string, co *corpusOptions, quiet bool, ctr *counts.Counter, i, n int) (seq, docs int, err error) {
+	add := func(text, label string) error {
+		if seq%n == i-1 {
+			if err := ctr.Add(text, label); err != nil {
+				return err
+			}
+			docs++
+		}
+		seq++
+		return nil
+	}
+	if len(args) == 0 {
+		args = []string{""} // the cached 20 Newsgroups
+	}
+	for _, src := range args {
+		if err := countSource(s, src, co, quiet, add); err != nil {
+			return 0, 0, err
+		}
+	}
+	return seq, docs, nil
+}
+
+// countSource reads the corpus src ("": the cached 20 Newsgroups; "-":
+// stdin) and calls add with each document. Line formats (TSV, JSONL,
+// stdin) stream, a document at a time, so memory does not grow with their
+// length; folders and archives are read whole (they are sorted by label
+// and name first).
+func countSource(s streams, src string, co *corpusOptions, quiet bool, add func(text, label string) error) error {
+	opts, err := co.options()
+	if err != nil {
+		return err
+	}
+	if f := lineFormat(src, opts.Format); f != "" && opts.Split == "" && len(opts.Classes) == 0 {
+		opts.Format = f
+		opts.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
+		fn := func(d corpus.Document, err error) error {
+			if err != nil {
+				return err // training reads every document or none
+			}
+			if d.Label == "" {
+				return fmt.Errorf("%s: a document without a label", d.ID)
+			}
+			return add(d.Text, d.Label)
+		}
+		if src == "-" {
+			return corpus.WalkFrom(s.In, "stdin", opts, fn)
+		}
+		return corpus.Walk(src, opts, fn)
+	}
+	var args []string
+	if src != "" {
+		args = []string{src}
+	}
+	c, err := loadCorpus(s, args, co, "train", quiet)
+	if err != nil {
+		return err
+	}
+	for k := range c.Docs {
+		d := &c.Docs[k]
+		if err := add(d.Text, d.Label); err != nil {
+			return err
+		}
+		d.Text = "" // counted: let it go
+	}
+	return nil
+}
+
+// lineFormat returns the line format (tsv or jsonl) of src, forced or by
+// its name, or "" for other sources.
+func lineFormat(src, forced string) string {
+	switch forced {
+	case corpus.FormatTSV, corpus.FormatJSONL:
+		return forced
+	case corpus.FormatAuto, "":
+	default:
+		return ""
+	}
+	n := strings.ToLower(src)
+	switch {
+	case src == "-", strings.HasSuffix(n, ".tsv"), strings.HasSuffix(n, ".txt"):
+		return corpus.FormatTSV
+	case strings.HasSuffix(n, ".jsonl"), strings.HasSuffix(n, ".ndjson"):
+		return corpus.FormatJSONL
+	}
+	return ""
+}
+
+// runTrainFromCounts is 'nbtext train --from-counts FILE': an NB model
+// fitted from merged counts (train.FitNBCounts).
+func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
+	if len(args) > 0 {
+		return usageErrorf("--from-counts fits from the counts file alone: drop the corpus argument %q", args[0])
+	}
+	start := time.Now()
+	kind, _ := model.ParseKind(o.kind)
+	if !kind.IsNB() {
+		return usageErrorf("--from-counts fits naive bayes models (bernoulli, multinomial, complement), not %s", kind)
+	}
+	if err := fsutil.CheckOutput(o.output, o.fromCounts); err != nil {
+		return err
+	}
+	cs, err := counts.ReadFile(o.fromCounts)
+	if err != nil {
+		return err
+	}
+	if err := fitCounts(s, o, kind, cs, start, "counts do not hold"); err != nil {
+		return fmt.Errorf("%s: %w", o.fromCounts, err)
+	}
+	return nil
+}
+
+// fitCounts fits an NB model of kind from cs with the estimator flags of
+// o, saves it to o.output and prints the summary. why says why --alpha
+// auto cannot be (what does not keep the documents).
+func fitCounts(s streams, o *trainOptions, kind model.Kind, cs *counts.Counts, start time.Time, why string) error {
+	p, auto, err := o.fit.params(kind, cs.Classes)
+	if err != nil {
+		return err
+	}
+	if auto {
+		return usageErrorf("--alpha auto cross-validates on documents, which %s: give --alpha", why)
+	}
+	if o.fit.changed("temperature") {
+		p.Temperature = o.fit.temperature
+	}
+	m, err := train.FitNBCounts(kind, cs, p)
+	if err != nil {
+		return err
+	}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	if err := model.Save(o.output, m); err != nil {
+		return err
+	}
+	writeCountsModel(s.Out, m, cs, o.output, p, time.Since(start))
+	return nil
+}
+
+// runTrainStream is 'nbtext train --stream': an NB model counted in
+// bounded memory, in-process, as count, merge and train --from-counts
+// would: one pass over the corpus, or two for the weightings that need
+// the document frequencies of the whole corpus (stdin is spooled to a
+// temporary file for the second).
+func runTrainStream(s streams, args []string, o *trainOptions) error {
+	start := time.Now()
+	kind, _ := model.ParseKind(o.kind)
+	if !kind.IsNB() {
+		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement), not %s", kind)
+	}
+	settings, _ := train.Defaults(kind)
+	if err := o.vec.apply(&settings); err != nil {
+		return err
+	}
+	remove, err := o.corpus.removeSetting()
+	if err != nil {
+		return err
+	}
+	settings.Remove = remove
+	co := o.corpus
+	if len(args) == 1 && args[0] == "-" && counts.NeedsVocab(settings) {
+		spool, err := spoolStdin(s.In)
+		if err != nil {
+			return err
+		}
+		defer os.Remove(spool)
+		args = []string{spool}
+		if co.inputFormat == corpus.FormatAuto {
+			co.inputFormat = corpus.FormatTSV
+		}
+	}
+	opt := counts.Options{Workers: o.workers}
+	cs, err := countRound(s, args, &co, o.global.quiet, settings, nil, opt)
+	if err != nil {
+		return err
+	}
+	if counts.NeedsVocab(settings) {
+		v, _, err := cs.Vocabulary()
+		if err != nil {
+			return err
+		}
+		cs = nil // round one is the vocabulary now: let the rest go
+		if cs, err = countRound(s, args, &co, o.global.quiet, settings, v, opt); err != nil {
+			return err
+		}
+	}
+	return fitCounts(s, o, kind, cs, start, "--stream does not keep")
+}
+
+// countRound counts the corpora args in one Counter and returns the
+// counts.
+func countRound(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, vocab *vectorize.Vocabulary, opt counts.Options) (*counts.Counts, error) {
+	ctr, err := counts.NewCounter(settings, vocab, opt)
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	defer ctr.Close()
+	if _, _, err := countInto(s, args, co, quiet, ctr, 1, 1); err != nil {
+		return nil, err
+	}
+	return ctr.Counts()
+}
+
+// spoolStdin copies r to a temporary file, so that it can be read twice.
+func spoolStdin(r io.Reader) (string, error) {
+	f, err := os.CreateTemp("", "nbtext-stdin-*")
+	if err != nil {
+		return "", fmt.Errorf("spool stdin: %w", err)
+	}
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("spool stdin to %s: %w", f.Name(), err)
+	}
+	return f.Name(), nil
+}
+
+// validateFromCounts rejects the train flags that --from-counts makes
+// meaningless: the counts fix the vectorizer settings and the documents.
+func (o *trainOptions) validateFromCounts(fs *pflag.FlagSet) error {
+	names := append(slices.Clone(o.fixed), "vocab", "split", "input-format", "classes", "folds")
+	return checkFixedFlags(fs, names, "--from-counts", "the counts file fixes the documents and the vectorizer settings, so pass such flags to 'nbtext count'")
+}
+
+// writeCountsModel prints the summary of a model fitted from counts.
+func writeCountsModel(w io.Writer, m *model.Model, cs *counts.Counts, out string, p model.Params, d time.Duration) {
+	fmt.Fprintf(w, "model        %s -> %s (from counts)\n", m.Kind, out)
+	fmt.Fprintf(w, "documents    %d\n", cs.Documents())
+	fmt.Fprintf(w, "classes      %d\n", len(cs.Classes))
+	fmt.Fprintf(w, "vocabulary   %d terms (of %d counted)\n", m.Vocab.Len(), cs.Len())
+	fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
+	if p.Temperature > 0 {
+		fmt.Fprintf(w, "temperature  %.4g (given)\n", p.Temperature)
+	} else {
+		fmt.Fprintf(w, "temperature  1 (calibration needs the documents: give --temperature)\n")
+	}
+	fmt.Fprintf(w, "seconds      %.2f\n", d.Seconds())
+}

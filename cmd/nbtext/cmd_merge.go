@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/counts"
+)
+
+// mergeOptions are the flags of 'nbtext merge'.
+type mergeOptions struct {
+	global *globalOptions
+	output string
+}
+
+func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.output, "output", "o", "", "merged counts file to write (required)")
+}
+
+func newMergeCmd(g *globalOptions) *cobra.Command {
+	o := &mergeOptions{global: g}
+	cmd := &cobra.Command{
+		Use:   "merge PARTS... -o ALL.nbc",
+		Short: "Add counts files ('nbtext count') into one",
+		Long: `Add counts files written by 'nbtext count' (or by earlier merges) into one.
+The merge is exact, associative and commutative: merging the parts of a
+corpus flat, as any tree of merges, or counting the whole corpus at once
+gives the same bytes. It streams (one term of each part in memory), checks
+each part's checksum, and refuses parts counted with different settings or,
+in round two, over different vocabularies, naming the difference. The
+output is written atomically and only once every part has been read whole.`,
+		Example: `  nbtext merge part*.nbc -o all.nbc
+  nbtext merge a.nbc b.nbc -o ab.nbc && nbtext merge ab.nbc cd.nbc -o all.nbc`,
+		Args: cobra.MinimumNArgs(1),
+		PreRunE: func(cmd *cobra.Command, args []string) error {
+			if o.output == "" || o.output == "-" {
+				return usageErrorf("-o ALL.nbc is required (a file: it is written atomically)")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runMerge(cmd, args, o) },
+	}
+	o.AddFlags(cmd.Flags())
+	return cmd
+}
+
+func runMerge(cmd *cobra.Command, args []string, o *mergeOptions) error {
+	start := time.Now()
+	h, err := counts.MergeFiles(o.output, args)
+	if err != nil {
+		return err
+	}
+	if o.global.quiet {
+		return nil // as train: the summary is all merge prints
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "counts       %d parts -> %s\n", len(args), o.output)
+	fmt.Fprintf(w, "documents    %d\n", h.Documents())
+	fmt.Fprintf(w, "classes      %d\n", len(h.Classes))
+	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
+	return nil
+}

@@ -1,0 +1,97 @@
+// Package counts owns the sufficient statistics of the Naive Bayes models,
+// their file (.nbc), their exact merge, and counting them in bounded
+// memory.
+//
+// Naive Bayes fits from sums: the documents of each class, and for each
+// term and class the documents holding the term (Bernoulli) or the sum of
+// its values (multinomial and complement NB; McCallum & Nigam 1998,
+// Rennie et al. 2003). Sums of disjoint sets of documents add, so a
+// corpus can be counted in shards, on any number of machines, and the
+// shards merged in any order or tree: that is the contract of this
+// package, and every result here is the same bits whatever the grouping.
+//
+// # What is counted
+//
+// Counts hold a Header (the vectorize.Settings the documents were counted
+// with, what the reader stripped included; the classes, ascending, with
+// their documents) and, for every term met (ascending byte order, as
+// vectorize numbers them), one Cell per class whose documents hold it:
+// the documents of the class holding the term, the term's occurrences in
+// them (a field term counts its weight), and in round two the sum of the
+// term's weighted values. Counting never prunes: min_df, max_df,
+// max_features and mi:K need the whole corpus, and apply when a model is
+// fitted (Counts.Vocabulary, with vectorize.Prune, which vectorize.Fit
+// uses too). Document frequencies and corpus frequencies are the sums of a
+// term's cells.
+//
+// # Two rounds
+//
+// Binary and count weightings without a row norm give each term a value
+// of its own (1 or its count), so the first round's cells already hold
+// what NB sums. tf-idf and the l2 norm do not (NeedsVocab): idf needs the
+// document frequencies of the whole corpus, and the norm of a row depends
+// on which terms survive pruning. Such settings count twice: round one as
+// above; its merged counts, pruned, are the vocabulary (terms, df, cf, n)
+// of round two, which counts only that vocabulary's terms and also sums
+// their weighted values (vectorize.Vocabulary.WeightRow, as in-memory
+// training weights them). The round-two header records the SHA-256 of
+// that vocabulary (VocabDigest); when a model is fitted, the document and
+// occurrence counts of round two must rebuild exactly that vocabulary,
+// which proves both rounds counted the same documents.
+//
+// # Exact sums
+//
+// Weighted values are float32. Each is turned into 64.64 fixed point
+// (Fixed; exact for values ≥ 2⁻⁴¹, rounded to nearest below) and summed
+// as integers, which is associative and commutative, so the merge of any
+// tree of parts gives the same bits as counting the whole corpus at once.
+// The in-memory training of NB (train.FitNB) sums weighted values the same
+// way, so a model fitted from counts equals one fitted in memory.
+//
+// # Merging
+//
+// Parts merge if their settings and round-two vocabularies are equal
+// (Compatible names the settings that differ). The merged classes are the
+// union of the parts' classes; a term's cells are added class by class.
+// MergeFiles is a streaming k-way merge (a heap of the parts' next terms,
+// as LevelDB's merging iterator): it holds one term per part, so parts of
+// any size merge in little memory.
+//
+// # Counting
+//
+// Counter tokenizes batches of documents (about 16 MiB of text) on all
+// cores with vectorize's own tokenizer and term tables, and adds each
+// batch's rows to a table of one row per term and one column per class:
+// its memory grows with the vocabulary and the classes, not with the
+// documents. Under Options.Mem it writes the table as a sorted run in this
+// same file format whenever it passes half the bound, empties it, and
+// merges the runs at the end (MergeFiles).
+//
+// # File format
+//
+// A counts file is little-endian; varints are unsigned LEB128
+// (encoding/binary's Uvarint):
+//
+//	offset  size  field
+//	0       8     magic 0x89 'N' 'B' 'C' '\r' '\n' 0x1a '\n'
+//	8       4     format version (uint32), 1
+//	12      4     header length H (uint32), ≤ 64 MiB
+//	16      H     header: JSON {"settings": {...}, "vocab": "hex sha-256"
+//	              (round two only), "classes": [...], "class_docs": [...]}
+//	16+H    ...   terms, ascending, each:
+//	                varint  term length L (1 ≤ L ≤ 1 MiB), then L bytes (UTF-8)
+//	                varint  cells K (1 ≤ K ≤ classes)
+//	                K times, by ascending class:
+//	                  varint  class id − previous class id (the first: id + 1)
+//	                  varint  documents (1 ≤ d ≤ the class's documents)
+//	                  varint  occurrences − documents
+//	                  round two only: varint sum integer part, varint sum fraction (units of 2⁻⁶⁴)
+//	        ...   varint 0 (the end of the terms), varint number of terms
+//	        32    SHA-256 of every byte before it
+//
+// A reader checks, in order, the magic number, the version range, the
+// header's size bound and its strict JSON (unknown fields are errors), then
+// each term as it comes (order, bounds, cell classes), then the term count,
+// the checksum and the end of the file; an error names the file and the
+// term. Files are written atomically (internal/fsutil).
+package counts
