@@ -318,7 +318,8 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	// Not the command line: the same data and settings give the same bytes.
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
 	// The training accuracy is computed while the model is written.
 	accc := make(chan float64, 1)
 	go func() { accc <- train.Accuracy(m, X, y, o.workers) }()
