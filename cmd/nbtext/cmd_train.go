@@ -240,6 +240,9 @@ func indexOf(xs []string, x string) int {
 
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if err := checkOutputs(args, []string{o.vocab}, o.output); err != nil {
+		return err
+	}
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
 	settings, _ := train.Defaults(kind)

@@ -64,11 +64,13 @@ func withCode(code int, err error) error {
 type globalOptions struct {
 	config string
 	quiet  bool
+	mem    string
 }
 
 func (o *globalOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.config, "config", "", "config file (default: $NBTEXT_CONFIG, else <user config dir>/nbtext/config.yaml if present)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bars or summaries on stderr")
+	fs.StringVar(&o.mem, "mem", "", "soft memory limit of the Go runtime, e.g. 800M or 2G (default: $GOMEMLIMIT, else 3/4 of ulimit -v when set)")
 }
 
 func buildVersion() string {
@@ -101,7 +103,10 @@ NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return resolveConfig(cmd, g)
+			if err := resolveConfig(cmd, g); err != nil {
+				return err
+			}
+			return applyMemLimit(g.mem)
 		},
 	}
 	root.SetIn(s.In)

@@ -108,6 +108,14 @@ func CheckOutput(path string, inputs ...string) error {
 	return nil
 }
 
+// SamePath reports whether writes to a and b would replace the same file
+// (symlinks resolved; by device and inode when both exist).
+func SamePath(a, b string) bool {
+	ta, err1 := resolve(a)
+	tb, err2 := resolve(b)
+	return err1 == nil && err2 == nil && ta.same(tb)
+}
+
 // inside reports whether file lies below the folder dir, symlinks
 // resolved.
 func inside(file, dir string) bool {

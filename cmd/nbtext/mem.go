@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// applyMemLimit sets the Go runtime's soft memory limit
+// (debug.SetMemoryLimit): --mem when given; else none of ours when
+// GOMEMLIMIT is set (the runtime applied it at start); else 3/4 of the
+// address-space limit (ulimit -v, prlimit --as) when there is one, so that
+// the collector works harder before the limit is reached instead of the
+// runtime dying on it; else no limit. A soft limit makes the collector run
+// more often near it; it cannot make a command fit in less memory than its
+// live data (see the README's Memory section).
+func applyMemLimit(mem string) error {
+	var limit int64 = math.MaxInt64
+	switch {
+	case mem != "":
+		n, err := parseBytes(mem)
+		if err != nil {
+			return usageErrorf("--mem: %v", err)
+		}
+		limit = n
+	case os.Getenv("GOMEMLIMIT") != "":
+		return nil
+	default:
+		if as := addressSpaceLimit(); as > 0 && as < math.MaxInt64/4*3 {
+			limit = int64(as) / 4 * 3
+		}
+	}
+	debug.SetMemoryLimit(limit)
+	return nil
+}
+
+// parseBytes reads a size such as 800M, 1.5GiB or 1073741824: a
+// non-negative number, optionally followed by K, M, G or T (binary units,
+// 1024^k; "KiB", "KB" and "K" are the same) with an optional "B".
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	num := strings.TrimRight(t, "KMGTkmgtiIbB")
+	unit := strings.ToUpper(strings.TrimSpace(t[len(num):]))
+	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")
+	shift := strings.Index("KMGT", unit) + 1
+	if len(unit) > 1 || (unit != "" && shift == 0) {
+		return 0, fmt.Errorf("%q: unknown unit (want K, M, G or T, e.g. 800M or 2GiB)", s)
+	}
+	x, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || math.IsNaN(x) || x <= 0 {
+		return 0, fmt.Errorf("%q: want a size > 0, e.g. 800M or 2GiB", s)
+	}
+	x *= math.Pow(1024, float64(shift))
+	if x >= math.MaxInt64 {
+		return 0, fmt.Errorf("%q: too large", s)
+	}
+	return int64(x), nil
+}
