@@ -16,15 +16,17 @@ export NBTEXT_20NEWS_TARBALL := $(SHARED_TARBALL)
 endif
 endif
 
-.PHONY: all build test bench lint install demo clean help
+.PHONY: all build test bench lint install demo clean help stress
 
 all: build
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
 
+# CGO_ENABLED=0: without cgo no thread gets a C stack and malloc arena, so
+# nbtext starts under an address-space limit (ulimit -v 1G; see README, Memory).
 build: ## build bin/nbtext
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
 
 test: ## run all tests (integration tests use NBTEXT_20NEWS_TARBALL when set)
 	@if [ -n "$$NBTEXT_20NEWS_TARBALL" ]; then echo "integration tests on $$NBTEXT_20NEWS_TARBALL"; \
@@ -39,8 +41,11 @@ lint: ## gofmt and go vet
 	 if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+stress: ## slow reliability checks, not in CI: kills during writes, memory limits, 2M predict lines, fuzzing (FUZZTIME=60s each)
+	bash scripts/stress.sh
+
 install: ## install nbtext into $GOBIN (or $GOPATH/bin)
-	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/nbtext
+	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/nbtext
 
 demo: build ## fetch the corpus and walk through nbtext on it
 	NBTEXT=$(BIN) bash scripts/demo.sh
