@@ -52,7 +52,10 @@ func parseBytes(s string) (int64, error) {
 	num := strings.TrimRight(t, "KMGTkmgtiIbB")
 	unit := strings.ToUpper(strings.TrimSpace(t[len(num):]))
 	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")
-	shift := strings.Index("KMGT", unit) + 1
+	shift := 0
+	if unit != "" {
+		shift = strings.Index("KMGT", unit) + 1
+	}
 	if len(unit) > 1 || (unit != "" && shift == 0) {
 		return 0, fmt.Errorf("%q: unknown unit (want K, M, G or T, e.g. 800M or 2GiB)", s)
 	}
