@@ -4,6 +4,9 @@ GO      ?= go
 BIN     := bin/nbtext
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
+# -buildvcs=auto records the git revision for 'nbtext --version' even where
+# GOFLAGS turns it off; outside a git checkout it records nothing.
+BUILDFLAGS := -trimpath -buildvcs=auto
 BENCHTIME ?= 1s
 
 # The integration tests, benchmarks and the demo use the real 20 Newsgroups
@@ -15,8 +18,15 @@ ifneq ($(wildcard $(SHARED_TARBALL)),)
 export NBTEXT_20NEWS_TARBALL := $(SHARED_TARBALL)
 endif
 endif
+# The same for the IMDB archive (aclImdb layout), read by the corpus tests.
+SHARED_IMDB := $(abspath ../shared/data/aclImdb.tar.gz)
+ifeq ($(NBTEXT_IMDB_TARBALL),)
+ifneq ($(wildcard $(SHARED_IMDB)),)
+export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
+endif
+endif
 
-.PHONY: all build test bench lint install demo clean help stress
+.PHONY: all build test bench lint install man demo clean help stress
 
 all: build
 
@@ -26,7 +36,7 @@ help: ## list the targets
 # CGO_ENABLED=0: without cgo no thread gets a C stack and malloc arena, so
 # nbtext starts under an address-space limit (ulimit -v 1G; see README, Memory).
 build: ## build bin/nbtext
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
+	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
 
 test: ## run all tests (integration tests use NBTEXT_20NEWS_TARBALL when set)
 	@if [ -n "$$NBTEXT_20NEWS_TARBALL" ]; then echo "integration tests on $$NBTEXT_20NEWS_TARBALL"; \
@@ -45,10 +55,13 @@ stress: ## slow reliability checks, not in CI: kills during writes, memory limit
 	bash scripts/stress.sh
 
 install: ## install nbtext into $GOBIN (or $GOPATH/bin)
-	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/nbtext
+	CGO_ENABLED=0 $(GO) install $(BUILDFLAGS) -ldflags '$(LDFLAGS)' ./cmd/nbtext
+
+man: ## write the man pages, generated from the commands' help, to man/ (man -l man/nbtext.1)
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run ./cmd/nbtext generate --man man
 
 demo: build ## fetch the corpus and walk through nbtext on it
 	NBTEXT=$(BIN) bash scripts/demo.sh
 
 clean: ## remove build output
-	rm -rf bin demo-out
+	rm -rf bin demo-out man

@@ -166,7 +166,7 @@ func TestBadInputCatalog(t *testing.T) {
 		{"train: unknown model", "train $D/data.tsv --model svn -o $D/new.nbm", "", exitUsage, `unknown model "svn"`},
 		{"train: --folds 1", "train $D/data.tsv --folds 1 -o $D/new.nbm", "", exitUsage, "--folds must be ≥ 2"},
 		{"train: --workers -1", "train $D/data.tsv --workers -1 -o $D/new.nbm", "", exitUsage, "--workers must be ≥ 0"},
-		{"train: --alpha abc", "train $D/data.tsv --alpha abc -o $D/new.nbm", "", exitUsage, "--alpha must be a number or auto"},
+		{"train: --alpha abc", "train $D/data.tsv --alpha abc -o $D/new.nbm", "", exitUsage, "--alpha must be a finite number or auto"},
 		{"train: --prior of an unknown class", "train $D/data.tsv --prior x=1 -o $D/new.nbm", "", exitUsage, `unknown class "x"`},
 		{"train: --mem 0", "train $D/data.tsv --mem 0 -o $D/new.nbm", "", exitUsage, "--mem"},
 		{"train: --mem in furlongs", "train $D/data.tsv --mem 3X -o $D/new.nbm", "", exitUsage, "--mem"},
@@ -180,6 +180,12 @@ func TestBadInputCatalog(t *testing.T) {
 		{"compare --plot .txt", "compare $D/data.tsv --plot $D/x.txt", "", exitUsage, "--plot must end in .png or .svg"},
 		{"compare: unknown model", "compare $D/data.tsv --models svn", "", exitUsage, "--models"},
 		{"unknown command", "trian", "", exitUsage, "unknown command"},
+		{"eval --min-accuracy nan", "eval -m $D/m.nbm $D/data.tsv --min-accuracy nan", "", exitUsage, "--min-accuracy must be a finite number"},
+		{"train --temperature -1", "train $D/data.tsv --temperature -1 -o $D/new.nbm", "", exitUsage, "--temperature must be ≥ 0"},
+		{"vocab --ngram 1,50", "vocab $D/data.tsv --ngram 1,50", "", exitUsage, "--ngram max must be ≤ 5"},
+		{"predict --workers -1", "predict -m $D/m.nbm --workers -1", "x\n", exitUsage, "--workers must be ≥ 0"},
+		{"compare --seed -1", "compare $D/data.tsv --seed -1", "", exitUsage, "--seed must be ≥ 0"},
+		{"vocab: NUL bytes on stdin", "vocab -", strings.Repeat("\x00", 1<<16), exitError, "stdin:1: NUL byte"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -43,12 +43,7 @@ func vocabFixedFlags(fs *pflag.FlagSet, vecFlags []string) []string {
 // variables or the config file gave them are general defaults, not a
 // request for this run, and are ignored (see setOnCommandLine).
 func checkVocabConflicts(fs *pflag.FlagSet, names []string) error {
-	var set []string
-	for _, name := range names {
-		if f := fs.Lookup(name); f != nil && setOnCommandLine(f) {
-			set = append(set, "--"+name)
-		}
-	}
+	set := givenOnCommandLine(fs, names)
 	if len(set) == 0 {
 		return nil
 	}
@@ -58,4 +53,16 @@ func checkVocabConflicts(fs *pflag.FlagSet, names []string) error {
 	}
 	return usageErrorf("%s %s not allowed with --vocab: the vocabulary file fixes the vectorizer settings, so pass such flags to 'nbtext vocab' when building it (NBTEXT_* and config-file values of them are ignored with --vocab)",
 		strings.Join(set, ", "), verb)
+}
+
+// givenOnCommandLine returns, as "--name", the flags of names that were
+// given on the command line (not by NBTEXT_* or the config file).
+func givenOnCommandLine(fs *pflag.FlagSet, names []string) []string {
+	var set []string
+	for _, name := range names {
+		if f := fs.Lookup(name); f != nil && setOnCommandLine(f) {
+			set = append(set, "--"+name)
+		}
+	}
+	return set
 }

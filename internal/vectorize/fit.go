@@ -115,7 +115,7 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 		}(ws[w])
 	}
 	wg.Wait()
-	v, m, err := finishFit(s, ws, batches, n, nil, labels, nClasses, workers, wantMatrix)
+	v, m, err := finishFit(s, ws, batches, n, nil, labels, nClasses, workers, wantMatrix, false)
 	if err == nil && progress != nil {
 		progress(n, n)
 	}
@@ -154,8 +154,10 @@ func checkFitDF(s Settings, n int) error {
 // wantMatrix, the count matrix. nseq documents were tokenized, batch k
 // holding numbers k*batchSize onwards; document i of the result is number
 // order[i] (nil: number i), and numbers order leaves out are dropped.
-// labels (checked by checkFitLabels) are by result document.
-func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []int, labels []int, nClasses, workers int, wantMatrix bool) (*Vocabulary, *Matrix, error) {
+// labels (checked by checkFitLabels) are by result document. With
+// relaxMinDF, a MinDF above 1 that would keep no term is lowered to 1 (see
+// FitStream.RelaxMinDF).
+func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []int, labels []int, nClasses, workers int, wantMatrix, relaxMinDF bool) (*Vocabulary, *Matrix, error) {
 	n := nseq
 	var pos []int32 // document number → result document, or -1; nil: the same
 	if order != nil {
@@ -194,10 +196,17 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 
 	// Prune.
 	keep := make([]int32, 0, len(g.terms)) // global ids kept, ascending
-	for id, d := range g.df {
-		if int(d) >= s.MinDF && float64(d) <= maxDoc {
-			keep = append(keep, int32(id))
+	prune := func() {
+		for id, d := range g.df {
+			if int(d) >= s.MinDF && float64(d) <= maxDoc {
+				keep = append(keep, int32(id))
+			}
 		}
+	}
+	prune()
+	if len(keep) == 0 && relaxMinDF && s.MinDF > 1 {
+		s.MinDF = 1 // recorded in the vocabulary's settings
+		prune()
 	}
 	if s.MaxFeatures > 0 && len(keep) > s.MaxFeatures {
 		slices.SortStableFunc(keep, func(a, b int32) int { return cmp.Compare(g.df[b], g.df[a]) })
