@@ -13,6 +13,7 @@
 #   NBTEXT_STRESS_ENDLESS=1  also feed /dev/zero to predict (issue 12, items
 #       1-2, fixed on the predict branch); vocab always gets it
 set -u
+shopt -s nullglob
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-60s}
 KILLS=${KILLS:-12}
@@ -33,11 +34,13 @@ fail() { echo "FAIL  $*"; failed=1; }
 # temps DIR: the hidden temporary files nbtext left in DIR.
 temps() { find "$1" -maxdepth 1 -name '.*.tmp-*' | wc -l; }
 
-# waittemp PID: waits until a temporary file appears in $out (a write has
-# begun) or the process PID ends.
+# waittemp PID N: waits until more than N temporary files are in $out (a
+# write has begun) or the process PID ends.
 waittemp() {
+	local f
 	while kill -0 "$1" 2>/dev/null; do
-		compgen -G "$out/.*.tmp-*" >/dev/null && return 0
+		f=("$out"/.*.tmp-*)
+		((${#f[@]} > $2)) && return 0
 	done
 	return 1
 }
@@ -48,24 +51,25 @@ waittemp() {
 # function), which reports a broken result.
 killrounds() {
 	local name=$1 sig=$2 check=$3; shift 3
-	local start end ms i pid bad=0 leftover=0 hits=0
+	local start end ms i pid n bad=0 leftover=0 hits=0 before=0
 	start=$(date +%s%N); "$@" >/dev/null 2>&1; end=$(date +%s%N)
 	ms=$(( (end - start) / 1000000 + 1 ))
 	for ((i = 0; i < KILLS; i++)); do
 		"$@" >/dev/null 2>&1 &
 		pid=$!
 		if ((i % 2 == 0)); then
-			waittemp "$pid"
+			waittemp "$pid" "$before" && hits=$((hits + 1))
 		else
 			sleep "$(awk -v ms="$ms" -v r="$RANDOM" 'BEGIN { printf "%.3f", ms * (0.5 + r / 32768 * 0.6) / 1000 }')"
 		fi
 		kill "-$sig" "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 		$check || bad=$((bad + 1))
-		if [ "$(temps "$work/out")" -ne 0 ]; then
-			# A kill -9 during a write leaves its temporary file.
-			if [ "$sig" = KILL ]; then hits=$((hits + 1)); else leftover=$((leftover + 1)); fi
-		fi
+		n=$(temps "$work/out")
+		# A kill -9 during a write leaves its temporary file (until the
+		# next successful write); any other signal must leave none.
+		if [ "$sig" != KILL ] && ((n > 0)); then leftover=$((leftover + 1)); fi
+		before=$n
 	done
 	# The next successful write removes what a kill -9 left.
 	"$@" >/dev/null 2>&1 || bad=$((bad + 1))
