@@ -26,15 +26,17 @@ export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
 endif
 endif
 
-.PHONY: all build test bench bench-scale lint install man demo clean help
+.PHONY: all build test bench bench-scale lint install man demo clean help stress
 
 all: build
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
 
+# CGO_ENABLED=0: without cgo no thread gets a C stack and malloc arena, so
+# nbtext starts under an address-space limit (ulimit -v 1G; see README, Memory).
 build: ## build bin/nbtext
-	$(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
+	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
 
 test: ## run all tests (integration tests use NBTEXT_20NEWS_TARBALL when set)
 	@if [ -n "$$NBTEXT_20NEWS_TARBALL" ]; then echo "integration tests on $$NBTEXT_20NEWS_TARBALL"; \
@@ -52,8 +54,11 @@ lint: ## gofmt and go vet
 	 if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+stress: ## slow reliability checks, not in CI: kills during writes, memory limits, 2M predict lines, fuzzing (FUZZTIME=60s each)
+	bash scripts/stress.sh
+
 install: ## install nbtext into $GOBIN (or $GOPATH/bin)
-	$(GO) install $(BUILDFLAGS) -ldflags '$(LDFLAGS)' ./cmd/nbtext
+	CGO_ENABLED=0 $(GO) install $(BUILDFLAGS) -ldflags '$(LDFLAGS)' ./cmd/nbtext
 
 man: ## write the man pages, generated from the commands' help, to man/ (man -l man/nbtext.1)
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run ./cmd/nbtext generate --man man

@@ -157,6 +157,9 @@ func parseSizes(s string) ([]int, error) {
 
 func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if err := checkOutputs(args, nil, o.csv, o.plot); err != nil {
+		return err
+	}
 	start := time.Now()
 	trainSet, testSet, err := o.loadSplits(s, args)
 	if err != nil {
@@ -212,15 +215,21 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	} else if err := res.WriteTable(s.Out); err != nil {
 		return err
 	}
+	// The CSV and the plot are committed together: a failure or a kill
+	// while either is written leaves both old files.
+	var files []fsutil.File
 	if o.csv != "" && o.csv != "-" {
-		if err := fsutil.WriteFile(o.csv, res.WriteCSV); err != nil {
-			return err
-		}
+		files = append(files, fsutil.File{Path: o.csv, Write: res.WriteCSV})
 	}
 	if o.plot != "" {
-		if err := eval.PlotCurves(res, o.plot, eval.CurveTitle(res)); err != nil {
+		draw, err := eval.PlotWriter(res, o.plot, eval.CurveTitle(res))
+		if err != nil {
 			return err
 		}
+		files = append(files, fsutil.File{Path: o.plot, Write: draw})
+	}
+	if err := fsutil.WriteFiles(files...); err != nil {
+		return err
 	}
 	var wrote []string
 	for _, f := range []string{o.csv, o.plot} {

@@ -269,6 +269,9 @@ func indexOf(xs []string, x string) int {
 
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if err := checkOutputs(args, []string{o.vocab}, o.output); err != nil {
+		return err
+	}
 	if o.global.quiet {
 		s.Out = io.Discard // the summary is all train prints
 	}
@@ -373,7 +376,8 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	// Not the command line: the same data and settings give the same bytes.
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
 	// The training accuracy is computed while the model is written.
 	accc := make(chan float64, 1)
 	go func() { accc <- train.AccuracyRecords(m, X, recs, y, o.workers) }()

@@ -62,6 +62,9 @@ Newsgroups archive.`,
 
 func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if err := checkOutputs(args, nil, o.output); err != nil {
+		return err
+	}
 	start := time.Now()
 	settings := vectorize.DefaultSettings()
 	if err := o.vec.apply(&settings); err != nil {

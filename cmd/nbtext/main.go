@@ -6,8 +6,15 @@ package main
 import (
 	"context"
 	"os"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+	// SIGINT, SIGTERM and SIGHUP remove the temporary files of the writes
+	// in progress before the process dies of the signal.
+	stop := fsutil.CleanupOnSignal()
+	code := run(context.Background(), os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	stop()
+	os.Exit(code)
 }

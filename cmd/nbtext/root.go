@@ -58,11 +58,13 @@ func withCode(code int, err error) error {
 type globalOptions struct {
 	config string
 	quiet  bool
+	mem    string
 }
 
 func (o *globalOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.config, "config", "", "config file (default: $NBTEXT_CONFIG, else nbtext/config.yaml in the user config dir, e.g. ~/.config, if present)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bars or summaries (on stderr, and train's summary on stdout); warnings stay")
+	fs.StringVar(&o.mem, "mem", "", "soft memory limit of the Go runtime, e.g. 800M or 2G (default: $GOMEMLIMIT, else what ulimit -v leaves)")
 }
 
 func newRootCmd(s streams) *cobra.Command {
@@ -90,7 +92,10 @@ Unknown config keys and NBTEXT_* variables are named in one warning.
 			if err := resolveConfig(cmd, g); err != nil {
 				return err
 			}
-			return checkFlags(cmd)
+			if err := checkFlags(cmd); err != nil {
+				return err
+			}
+			return applyMemLimit(g.mem)
 		},
 	}
 	root.SetVersionTemplate("{{.Version}}")

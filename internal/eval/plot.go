@@ -31,25 +31,36 @@ const (
 // error). The file is written atomically: a temporary file in the same
 // folder, synced, then renamed over path.
 func PlotCurves(res *CurveResult, path string, title string) error {
+	draw, err := PlotWriter(res, path, title)
+	if err != nil {
+		return err
+	}
+	return fsutil.WriteFile(path, draw)
+}
+
+// PlotWriter is PlotCurves without the write: it draws the plot and
+// returns what writes it to a file named path (e.g. through
+// fsutil.WriteFiles, to commit it together with other files).
+func PlotWriter(res *CurveResult, path string, title string) (func(io.Writer) error, error) {
 	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	if format != "png" && format != "svg" {
-		return fmt.Errorf("%s: the plot format follows the extension, which must be .png or .svg", path)
+		return nil, fmt.Errorf("%s: the plot format follows the extension, which must be .png or .svg", path)
 	}
 	if len(res.Runs) == 0 || len(res.Sizes) == 0 {
-		return fmt.Errorf("%s: nothing to plot: the learning curve has no runs", path)
+		return nil, fmt.Errorf("%s: nothing to plot: the learning curve has no runs", path)
 	}
 	p, err := curvePlot(res, title)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	wt, err := p.WriterTo(plotWidth, plotHeight, format)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return fsutil.WriteFile(path, func(w io.Writer) error {
+	return func(w io.Writer) error {
 		_, err := wt.WriteTo(w)
 		return err
-	})
+	}, nil
 }
 
 // CurveTitle returns the default plot title of res: what is plotted, the

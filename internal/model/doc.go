@@ -88,6 +88,17 @@
 //	8·V·C    W, float64, feature-major   (only if the flag is 1)
 //	8·C      B, float64                  (only if the flag is 1)
 //
+// The JSON header is decoded strictly: a key that is not a field of the
+// header structs (fileHeader, Params, vectorize.Settings), or a required
+// key that is missing or null, makes the file corrupt (a file with a valid
+// checksum but a misspelt "alpha" must not load as an α = 0 model). In
+// versions 1 and 2 the required keys are those every such file holds
+// (requiredV2); from version 3 on, every field without omitempty. A field
+// added to those structs needs nothing else. created_by names the command
+// ("nbtext train"), not its command line, so that the same data, effective
+// settings and seed give the same bytes whatever the output name or the
+// spelling of the flags.
+//
 // Encode leaves the NB weights out (flag 0) when they are exactly, bit for
 // bit, what NewNB computes from the counts and parameters, which it checks
 // by computing them; Decode then computes them with the same code. The

@@ -13,10 +13,8 @@ import (
 	"math"
 	"math/bits"
 	"os"
-	"path/filepath"
-	"syscall"
 
-	"github.com/nbtext/nbtext/internal/vectorize"
+	"github.com/nbtext/nbtext/internal/fsutil"
 )
 
 // The model file format; the byte layout is documented in doc.go.
@@ -94,94 +92,106 @@ func truncated(name string, got int, want uint64) *FileError {
 	return fileErr(name, ErrTruncated, "truncated (%d of %d bytes)", got, want)
 }
 
-// fileHeader is the JSON header at the start of the payload.
-type fileHeader struct {
-	Classes   []string           `json:"classes"`
-	Params    Params             `json:"params"`
-	Settings  vectorize.Settings `json:"settings"`
-	Terms     int                `json:"terms"`  // V
-	NDocs     int                `json:"n_docs"` // vocabulary's fitted documents
-	Binary    bool               `json:"binary"`
-	Stats     bool               `json:"stats"` // NB sufficient statistics follow B
-	Version   string             `json:"nbtext_version"`
-	CreatedBy string             `json:"created_by"`
-	Fields    *Fields            `json:"fields,omitempty"`      // version 3
-	Multi     bool               `json:"multi_label,omitempty"` // version 3
-}
-
 // Encode writes m to w in the model file format, version FormatVersion
 // (see the package documentation for the byte layout). It validates m
 // first and writes nothing if m is invalid. Encoding is deterministic:
 // equal models give equal bytes.
 func Encode(w io.Writer, m *Model) error {
+	enc, err := newEncoding(m)
+	if err != nil {
+		return err
+	}
+	return enc.writeTo(w)
+}
+
+// encoding is a model ready to be written: everything that allocates in
+// proportion to the model (the header, the sparse counts, the check that
+// the NB weights can be left out) is done, so that Save creates its
+// temporary file only once the memory is in hand, and running out of it
+// cannot leave an empty temporary file.
+type encoding struct {
+	m            *Model
+	hdr          []byte
+	termBytes, n uint64
+	stats        bool   // NB: counts follow
+	derived      bool   // NB weights that Decode can compute from the counts
+	countSection []byte // NB: the sparse counts
+}
+
+func newEncoding(m *Model) (*encoding, error) {
 	if err := m.validate(); err != nil {
-		return fmt.Errorf("encode model: %w", err)
+		return nil, fmt.Errorf("encode model: %w", err)
 	}
 	V, C := m.Vocab.Len(), len(m.Classes)
-	stats := m.Kind.IsNB() && !m.MultiLabel
-	hdr, err := json.Marshal(fileHeader{
+	e := &encoding{m: m, stats: m.Kind.IsNB() && !m.MultiLabel}
+	var err error
+	e.hdr, err = json.Marshal(fileHeader{
 		Classes: m.Classes, Params: m.Params, Settings: m.Vocab.Settings,
-		Terms: V, NDocs: m.Vocab.NDocs, Binary: m.Binary, Stats: stats,
+		Terms: V, NDocs: m.Vocab.NDocs, Binary: m.Binary, Stats: e.stats,
 		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy, Fields: m.Fields, Multi: m.MultiLabel,
 	})
 	if err != nil {
-		return fmt.Errorf("encode model: %w", err)
+		return nil, fmt.Errorf("encode model: %w", err)
 	}
-	df := func(i int) int64 {
-		if i < len(m.Vocab.DF) {
-			return int64(m.Vocab.DF[i])
-		}
-		return 0
-	}
-	cf := func(i int) int64 {
-		if i < len(m.Vocab.CF) {
-			return m.Vocab.CF[i]
-		}
-		return 0
-	}
-	termBytes := uint64(0)
 	for i, t := range m.Vocab.Terms {
-		termBytes += uint64(uvarintLen(uint64(len(t))) + len(t) + varintLen(df(i)) + varintLen(cf(i)))
+		e.termBytes += uint64(uvarintLen(uint64(len(t))) + len(t) + varintLen(e.df(i)) + varintLen(e.cf(i)))
 	}
-	n := 4 + uint64(len(hdr)) + 8 + termBytes
-	var countSection []byte
-	derived := false // NB weights that Decode can compute from the counts
-	if stats {
-		countSection = sparseCounts(m.Counts, V, C)
-		n += 8*uint64(C) + 8 + uint64(len(countSection)) + 1
+	e.n = 4 + uint64(len(e.hdr)) + 8 + e.termBytes
+	if e.stats {
+		e.countSection = sparseCounts(m.Counts, V, C)
+		e.n += 8*uint64(C) + 8 + uint64(len(e.countSection)) + 1
 		W, B := fitNB(m.Kind, m.Params, m.ClassDocs, m.Counts, C)
-		if derived = sameBits(W, m.W) && sameBits(B, m.B); !derived {
-			n += 8*uint64(V*C) + 8*uint64(C)
+		if e.derived = sameBits(W, m.W) && sameBits(B, m.B); !e.derived {
+			e.n += 8*uint64(V*C) + 8*uint64(C)
 		}
 	} else {
-		n += 8*uint64(V*C) + 8*uint64(C)
+		e.n += 8*uint64(V*C) + 8*uint64(C)
 	}
-	if n > MaxPayload {
-		return fmt.Errorf("encode model: payload of %d bytes exceeds the %d-byte limit", n, MaxPayload)
+	if e.n > MaxPayload {
+		return nil, fmt.Errorf("encode model: payload of %d bytes exceeds the %d-byte limit", e.n, MaxPayload)
 	}
+	return e, nil
+}
 
+func (e *encoding) df(i int) int64 {
+	if i < len(e.m.Vocab.DF) {
+		return int64(e.m.Vocab.DF[i])
+	}
+	return 0
+}
+
+func (e *encoding) cf(i int) int64 {
+	if i < len(e.m.Vocab.CF) {
+		return e.m.Vocab.CF[i]
+	}
+	return 0
+}
+
+// writeTo writes the file: header, payload, checksum.
+func (enc *encoding) writeTo(w io.Writer) error {
+	m := enc.m
 	h := sha256.New()
 	bw := bufio.NewWriterSize(io.MultiWriter(w, h), 1<<16)
 	e := &encoder{w: bw, buf: make([]byte, 0, 1<<12)}
 	e.bytes(magic[:])
 	e.u16(m.formatVersion())
 	e.bytes([]byte{byte(m.Kind), 0})
-	e.u64(n)
-	e.u32(uint32(len(hdr)))
-	e.bytes(hdr)
-	e.u64(termBytes)
+	e.u64(enc.n)
+	e.u32(uint32(len(enc.hdr)))
+	e.bytes(enc.hdr)
+	e.u64(enc.termBytes)
 	for i, t := range m.Vocab.Terms {
 		e.buf = binary.AppendUvarint(e.buf, uint64(len(t)))
 		e.buf = append(e.buf, t...)
-		e.buf = binary.AppendVarint(e.buf, df(i))
-		e.buf = binary.AppendVarint(e.buf, cf(i))
+		e.buf = binary.AppendVarint(e.buf, enc.df(i))
+		e.buf = binary.AppendVarint(e.buf, enc.cf(i))
 		e.flush(false)
 	}
-	if stats {
+	if enc.stats {
 		e.f64s(m.ClassDocs)
-		e.u64(uint64(len(countSection)))
-		e.bytes(countSection)
-		if derived {
+		e.u64(uint64(len(enc.countSection)))
+		e.bytes(enc.countSection)
+		if enc.derived {
 			e.bytes([]byte{0})
 		} else {
 			e.bytes([]byte{1})
@@ -429,11 +439,13 @@ func decodeBytes(name string, b []byte) (*Model, error) {
 	if !kind.Valid() || b[11] != 0 {
 		return nil, fileErr(name, ErrNewer, "written by a newer nbtext (model kind %d, flags %d unknown to this build)", b[10], b[11])
 	}
-	decode := decodePayload
-	if binary.LittleEndian.Uint16(b[8:]) >= 2 {
-		decode = decodePayloadV2
+	var m *Model
+	var err error
+	if v := int(binary.LittleEndian.Uint16(b[8:])); v >= 2 {
+		m, err = decodePayloadV2(kind, b[headerSize:headerSize+n], v)
+	} else {
+		m, err = decodePayload(kind, b[headerSize:headerSize+n])
 	}
-	m, err := decode(kind, b[headerSize:headerSize+n])
 	if err != nil {
 		return nil, fileErr(name, ErrCorrupt, "corrupt (%v)", err)
 	}
@@ -498,52 +510,11 @@ func (c *cursor) f64s(n int) []float64 {
 	return xs
 }
 
-// model returns the Model the header describes, with its vocabulary built
-// from the decoded terms and frequencies and no weights yet.
-func (h *fileHeader) model(kind Kind, terms []string, df []int32, cf []int64) (*Model, error) {
-	vocab, err := vectorize.NewVocabulary(h.Settings, terms, df, cf, h.NDocs)
-	if err != nil {
-		return nil, err
-	}
-	m := &Model{
-		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
-		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
-		Binary: h.Binary, MultiLabel: h.Multi,
-	}
-	if err := m.SetFields(h.Fields); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// decodeHeader reads the JSON header that opens every payload version and
-// checks what does not depend on the version.
-func decodeHeader(c *cursor, kind Kind) (*fileHeader, error) {
-	hj := c.next(uint64(c.u32()))
-	if !c.ok {
-		return nil, errors.New("header length exceeds the payload")
-	}
-	var h fileHeader
-	if err := json.Unmarshal(hj, &h); err != nil {
-		return nil, fmt.Errorf("header: %v", err)
-	}
-	if len(h.Classes) == 0 {
-		return nil, errors.New("no classes")
-	}
-	if h.Terms < 0 || h.NDocs < 0 {
-		return nil, fmt.Errorf("header: %d terms, %d documents", h.Terms, h.NDocs)
-	}
-	if h.Stats != (kind.IsNB() && !h.Multi) {
-		return nil, fmt.Errorf("%s model with stats = %v", kind, h.Stats)
-	}
-	return &h, nil
-}
-
 // decodePayload decodes and validates a version 1 payload whose checksum
 // matched.
 func decodePayload(kind Kind, payload []byte) (*Model, error) {
 	c := &cursor{b: payload, ok: true}
-	h, err := decodeHeader(c, kind)
+	h, err := decodeHeader(c, kind, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -613,12 +584,12 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 	return m, nil
 }
 
-// decodePayloadV2 decodes and validates a version 2 payload whose checksum
-// matched. The weights of NB models are computed from their statistics,
+// decodePayloadV2 decodes and validates a version 2 or 3 payload (version
+// v) whose checksum matched. The weights of NB models are computed from their statistics,
 // by the code of NewNB.
-func decodePayloadV2(kind Kind, payload []byte) (*Model, error) {
+func decodePayloadV2(kind Kind, payload []byte, v int) (*Model, error) {
 	c := &cursor{b: payload, ok: true}
-	h, err := decodeHeader(c, kind)
+	h, err := decodeHeader(c, kind, v)
 	if err != nil {
 		return nil, err
 	}
@@ -766,66 +737,19 @@ func load(path string, tee io.Writer) (*Model, int64, error) {
 	return m, size, err
 }
 
-// Save writes m to path atomically: it encodes into a temporary file in
-// the same directory, syncs it, renames it over path and syncs the
-// directory. If writing fails, path is left as it was (an old model
-// intact) and the temporary file is removed, so an interrupted train never
-// leaves a half-written model. (A failure to sync the directory after the
-// rename is reported too; the new file is then in place.) The file gets
-// mode 0644.
+// Save writes m to path atomically with fsutil.WriteFile: into a
+// temporary file in the same folder, synced, renamed over path, the folder
+// synced. If writing fails, path is left as it was (an old model intact)
+// and the temporary file is removed, so an interrupted train never leaves
+// a half-written model. A path that exists and is not a regular file is
+// refused; a symlink to one is written through. A new file gets mode 0666
+// less the umask, a replaced one keeps its mode. Everything that needs
+// memory in proportion to the model is done before the temporary file is
+// created.
 func Save(path string, m *Model) error {
-	return save(path, m, Encode)
-}
-
-func save(path string, m *Model, encode func(io.Writer, *Model) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	enc, err := newEncoding(m)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-			err = fmt.Errorf("save %s: %w", path, err)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	if err = encode(bw, m); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(dir)
-}
-
-// syncDir makes a rename in dir durable. File systems that cannot sync a
-// directory are not an error.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOTSUP) {
-		return err
-	}
-	return nil
+	return fsutil.WriteFile(path, enc.writeTo)
 }

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
 )
 
 var update = flag.Bool("update", false, "rewrite the fixture model files and fuzz seeds in testdata")
@@ -370,7 +372,11 @@ func TestSaveAtomic(t *testing.T) {
 		w.Write(bytes.Repeat([]byte{1}, 100000))
 		return errors.New("disk on fire")
 	}
-	if err := save(path, next, failing); err == nil || !strings.Contains(err.Error(), "save "+path+": disk on fire") {
+	enc, err := newEncoding(next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fsutil.WriteFile(path, func(w io.Writer) error { enc.writeTo(w); return failing(w, next) }); err == nil || !strings.Contains(err.Error(), path+": disk on fire") {
 		t.Fatalf("failing save: %v", err)
 	}
 	invalid := *next

@@ -98,7 +98,7 @@ type Params struct {
 // effect on scoring.
 type Meta struct {
 	Version   string `json:"nbtext_version"` // nbtext version string of the writer
-	CreatedBy string `json:"created_by"`     // e.g. the command line of the train run
+	CreatedBy string `json:"created_by"`     // the command that wrote it, e.g. "nbtext train" (never its command line: see doc.go)
 }
 
 // Model is a fitted linear text classifier. Every estimator scores class c

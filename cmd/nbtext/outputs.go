@@ -1,0 +1,40 @@
+package main
+
+import (
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/fsutil"
+)
+
+// checkOutputs refuses, as a usage error before any work is done, an
+// output file (outputs; "" and "-" are none) that exists and is not a
+// regular file, that is the same file as an input or lies inside an input
+// folder (fsutil.CheckOutput), or that is named twice. The inputs are the
+// corpus arguments (without one, the cached 20 Newsgroups archive) and
+// extra, e.g. a --vocab file or a model.
+func checkOutputs(args, extra []string, outputs ...string) error {
+	inputs := append([]string{}, extra...)
+	if len(args) == 0 {
+		inputs = append(inputs, corpus.DefaultPath())
+	}
+	for _, a := range args {
+		if a != "-" {
+			inputs = append(inputs, a)
+		}
+	}
+	var files []string
+	for _, out := range outputs {
+		if out == "" || out == "-" {
+			continue
+		}
+		for _, f := range files {
+			if fsutil.SamePath(f, out) {
+				return usageErrorf("%s: the same file as the output %s", out, f)
+			}
+		}
+		if err := fsutil.CheckOutput(out, inputs...); err != nil {
+			return withCode(exitUsage, err)
+		}
+		files = append(files, out)
+	}
+	return nil
+}

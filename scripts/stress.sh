@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The slow half of the bad-input catalog (issue 12), run by `make stress`,
+# not by CI: kill -9 and SIGTERM during every kind of write (model,
+# vocabulary, CSV with plot), train under an address-space limit, 2 million
+# predict lines, and every fuzz target for FUZZTIME each. Each check prints
+# PASS or FAIL; the script exits 1 if any failed.
+#
+# Needs the 20 Newsgroups archive (NBTEXT_20NEWS_TARBALL, or
+# ../shared/data/20news-bydate.tar.gz). Environment:
+#   FUZZTIME=60s   time per fuzz target (0 skips fuzzing)
+#   KILLS=12       kill -9 rounds per kind of write
+#   LINES=2000000  predict lines
+#   NBTEXT_STRESS_ENDLESS=1  also feed /dev/zero to predict (issue 12, items
+#       1-2, fixed on the predict branch); vocab always gets it
+set -u
+shopt -s nullglob
+cd "$(dirname "$0")/.."
+FUZZTIME=${FUZZTIME:-60s}
+KILLS=${KILLS:-12}
+LINES=${LINES:-2000000}
+if [ -z "${NBTEXT_20NEWS_TARBALL:-}" ] && [ -f ../shared/data/20news-bydate.tar.gz ]; then
+	export NBTEXT_20NEWS_TARBALL=$(cd ../shared/data && pwd)/20news-bydate.tar.gz
+fi
+[ -n "${NBTEXT_20NEWS_TARBALL:-}" ] || { echo "stress: NBTEXT_20NEWS_TARBALL not set and no ../shared copy" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bin=$work/nbtext
+CGO_ENABLED=0 go build -o "$bin" ./cmd/nbtext || exit 1
+failed=0
+pass() { echo "PASS  $*"; }
+fail() { echo "FAIL  $*"; failed=1; }
+
+# temps DIR: the hidden temporary files nbtext left in DIR.
+temps() { find "$1" -maxdepth 1 -name '.*.tmp-*' | wc -l; }
+
+# waittemp PID N: waits until more than N temporary files are in $out (a
+# write has begun) or the process PID ends.
+waittemp() {
+	local f
+	while kill -0 "$1" 2>/dev/null; do
+		f=("$out"/.*.tmp-*)
+		((${#f[@]} > $2)) && return 0
+	done
+	return 1
+}
+
+# killrounds NAME SIGNAL CHECK CMD...: starts CMD KILLS times and sends it
+# SIGNAL, in odd rounds after a random delay spread over its running time,
+# in even rounds as soon as a write has begun; then runs CHECK (a shell
+# function), which reports a broken result.
+killrounds() {
+	local name=$1 sig=$2 check=$3; shift 3
+	local start end ms i pid n bad=0 leftover=0 hits=0 before=0
+	start=$(date +%s%N); "$@" >/dev/null 2>&1; end=$(date +%s%N)
+	ms=$(( (end - start) / 1000000 + 1 ))
+	for ((i = 0; i < KILLS; i++)); do
+		"$@" >/dev/null 2>&1 &
+		pid=$!
+		if ((i % 2 == 0)); then
+			waittemp "$pid" "$before" && hits=$((hits + 1))
+		else
+			sleep "$(awk -v ms="$ms" -v r="$RANDOM" 'BEGIN { printf "%.3f", ms * (0.5 + r / 32768 * 0.6) / 1000 }')"
+		fi
+		kill "-$sig" "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		$check || bad=$((bad + 1))
+		n=$(temps "$work/out")
+		# A kill -9 during a write leaves its temporary file (until the
+		# next successful write); any other signal must leave none.
+		if [ "$sig" != KILL ] && ((n > 0)); then leftover=$((leftover + 1)); fi
+		before=$n
+	done
+	# The next successful write removes what a kill -9 left.
+	"$@" >/dev/null 2>&1 || bad=$((bad + 1))
+	[ "$(temps "$work/out")" -eq 0 ] || leftover=$((leftover + 1))
+	if [ $bad -eq 0 ] && [ $leftover -eq 0 ]; then
+		pass "$name: $KILLS kill -$sig rounds ($hits during a write), every output whole, no temporary file left"
+	else
+		fail "$name: $bad broken outputs, $leftover rounds with temporary files left"
+	fi
+}
+
+mkdir -p "$work/out"
+out=$work/out
+
+# Models and vocabularies are deterministic: after any kill the file is
+# absent or byte-identical to the reference.
+"$bin" train -q -o "$work/ref.nbm" >/dev/null || exit 1
+"$bin" vocab -q -o "$work/ref.tsv" || exit 1
+model_ok() { [ ! -e "$out/m.nbm" ] || cmp -s "$out/m.nbm" "$work/ref.nbm"; }
+vocab_ok() { [ ! -e "$out/v.tsv" ] || cmp -s "$out/v.tsv" "$work/ref.tsv"; }
+for sig in KILL TERM; do
+	killrounds "train -o (model)" $sig model_ok "$bin" train -q -o "$out/m.nbm"
+	killrounds "vocab -o" $sig vocab_ok "$bin" vocab -q -o "$out/v.tsv"
+done
+
+# compare: the CSV and the plot are replaced together. Start from a pair of
+# another seed; after any kill both are old or both are new.
+cmpargs=(compare -q --classes sci.crypt,comp.graphics --repeats 2 --csv "$out/c.csv" --plot "$out/c.png")
+"$bin" "${cmpargs[@]}" --seed 2 >/dev/null || exit 1
+cp "$out/c.csv" "$work/old.csv"; cp "$out/c.png" "$work/old.png"
+pair_ok() {
+	local csv_old=0 png_old=0
+	cmp -s "$out/c.csv" "$work/old.csv" && csv_old=1
+	cmp -s "$out/c.png" "$work/old.png" && png_old=1
+	[ $csv_old -eq $png_old ]
+}
+for sig in KILL TERM; do
+	killrounds "compare --csv --plot" $sig pair_ok "$bin" "${cmpargs[@]}"
+	cp "$work/old.csv" "$out/c.csv"; cp "$work/old.png" "$out/c.png"
+done
+
+# Train under an address-space limit: success, or (for a model that does
+# not fit) a failure that leaves no temporary file.
+if command -v prlimit >/dev/null; then
+	for kind in multinomial bernoulli logreg; do
+		if prlimit --as=1000000000 "$bin" train -q --model "$kind" -o "$out/as.nbm" 2>"$work/err" && [ "$(temps "$out")" -eq 0 ]; then
+			pass "train --model $kind under prlimit --as=1e9"
+		else
+			fail "train --model $kind under prlimit --as=1e9: $(head -c 200 "$work/err")"
+		fi
+	done
+	# 8e8 bytes: the runtime starts, reads the corpus and runs out while
+	# fitting complement NB (the Go runtime's fatal error, exit 2).
+	prlimit --as=800000000 "$bin" train -q --mem 150M --model complement -o "$out/as.nbm" >/dev/null 2>"$work/err"
+	code=$?
+	if [ "$(temps "$out")" -eq 0 ]; then pass "train out of memory (--as=8e8, exit $code): no temporary file"; else fail "train out of memory left a temporary file"; fi
+fi
+
+# 2 million predict lines, in order, in bounded memory.
+yes 'the gpu renders polygons; my pgp key is on the clipper chip' | head -n "$LINES" >"$work/lines.txt"
+if /usr/bin/time -v "$bin" predict -m "$work/ref.nbm" <"$work/lines.txt" 2>"$work/time" >"$work/pred.txt" &&
+	[ "$(wc -l <"$work/pred.txt")" -eq "$LINES" ]; then
+	pass "predict $LINES lines: $(grep -E 'Maximum resident' "$work/time" | awk '{print $NF}') kB peak, $(grep -E 'Elapsed' "$work/time" | awk '{print $NF}')"
+else
+	fail "predict $LINES lines: $(wc -l <"$work/pred.txt") answers; $(tail -c 200 "$work/time")"
+fi
+
+# Endless input: nbtext stops with an error within 20 s, in bounded memory.
+endless=("vocab -")
+if [ "${NBTEXT_STRESS_ENDLESS:-0}" = 1 ]; then
+	endless+=("predict -m $work/ref.nbm" "predict -m $work/ref.nbm --input jsonl" "predict -m $work/ref.nbm /dev/zero")
+fi
+for c in "${endless[@]}"; do
+	timeout 20 prlimit --as=3000000000 $bin $c </dev/zero >/dev/null 2>"$work/err"
+	code=$?
+	if [ $code -eq 1 ]; then pass "$c < /dev/zero: $(head -c 100 "$work/err")"; else fail "$c < /dev/zero: exit $code $(head -c 100 "$work/err")"; fi
+done
+
+# Every fuzz target.
+if [ "$FUZZTIME" != 0 ]; then
+	while IFS=: read -r file name; do
+		pkg=./$(dirname "$file")
+		if go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" >"$work/fuzz" 2>&1; then
+			pass "fuzz $name ($pkg, $FUZZTIME)"
+		else
+			fail "fuzz $name ($pkg): $(tail -n 5 "$work/fuzz")"
+		fi
+	done < <(grep -rHo '^func Fuzz[A-Za-z0-9_]*' --include='*_test.go' internal cmd | sed 's/:func /:/')
+fi
+
+exit $failed
