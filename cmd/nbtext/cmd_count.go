@@ -14,7 +14,6 @@ import (
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
-	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -167,8 +166,7 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 	settings.Remove = remove
 	i, n, _ := parseShard(o.shard)
 	mem, _ := parseSize("mem", o.mem)
-	inputs := append([]string{o.vocab}, args...)
-	if err := fsutil.CheckOutput(o.output, inputs...); err != nil {
+	if err := checkOutputs(args, []string{o.vocab}, o.output); err != nil {
 		return err
 	}
 	ctr, err := counts.NewCounter(settings, vocab, counts.Options{Workers: o.workers, Mem: mem, TempDir: o.tmpDir})
@@ -312,7 +310,7 @@ func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
 	if !kind.IsNB() {
 		return usageErrorf("--from-counts fits naive bayes models (bernoulli, multinomial, complement), not %s", kind)
 	}
-	if err := fsutil.CheckOutput(o.output, o.fromCounts); err != nil {
+	if err := checkOutputs([]string{o.fromCounts}, nil, o.output); err != nil {
 		return err
 	}
 	cs, err := counts.ReadFile(o.fromCounts)

@@ -39,7 +39,7 @@ output is written atomically and only once every part has been read whole.`,
 			if o.output == "" || o.output == "-" {
 				return usageErrorf("-o ALL.nbc is required (a file: it is written atomically)")
 			}
-			return nil
+			return checkOutputs(args, nil, o.output)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return runMerge(cmd, args, o) },
 	}

@@ -145,7 +145,7 @@ func TestCountMergeToy(t *testing.T) {
 	check(t, nbtext(t, "", "merge", whole, other, "-o", filepath.Join(dir, "x.nbc")), 1, "different settings", "stop_words english in")
 	check(t, nbtext(t, "", "merge", whole, r2, "-o", filepath.Join(dir, "x.nbc")), 1, "different settings")
 	// The output may not be an input.
-	check(t, nbtext(t, "", "merge", whole, flat, "-o", flat), 1, "also an input")
+	check(t, nbtext(t, "", "merge", whole, flat, "-o", flat), 2, "would replace an input")
 	// A damaged part: exit 1 naming it, no output.
 	b, _ := os.ReadFile(whole)
 	b[len(b)/2] ^= 1
