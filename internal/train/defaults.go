@@ -297,6 +297,38 @@ func Defaults(kind model.Kind) (vectorize.Settings, model.Params) {
 		s.MinDF = 1
 		p.C, p.Penalty, p.Solver, p.BatchSize = 100, "l2", "sgd", 1
 		p.Epochs = DefaultEpochs(p.Solver)
+	case model.SVM, model.NBLR:
+		linearDefaults(kind, &s, &p)
 	}
 	return s, p
+}
+
+// # SVM and NB-LR
+//
+// The defaults of the linear SVM (FitSVM) and of NB-LR (FitNBLR). The
+// SVM's stopping rule is liblinear's: the dual solver stops when the
+// spread of the projected gradient is at most DefaultSVMEps (its -e 0.1
+// for the dual solvers), or after DefaultSVMIter passes.
+
+// DefaultSVMEps is the stopping tolerance of the SVM's dual coordinate
+// descent (liblinear's default for its dual solvers).
+const DefaultSVMEps = 0.1
+
+// DefaultSVMIter is the default p.Epochs of the SVM and NB-LR: the most
+// passes of the dual solver over the active documents (liblinear's 1000).
+const DefaultSVMIter = 1000
+
+// linearDefaults sets the vectorizer settings and parameters of the SVM
+// and NB-LR; see the tables above.
+func linearDefaults(kind model.Kind, s *vectorize.Settings, p *model.Params) {
+	switch kind {
+	case model.SVM:
+		s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+		s.MinDF = 1
+		p.C, p.Epochs = 1, DefaultSVMIter
+	case model.NBLR:
+		s.Weighting, s.Norm = "binary", "none"
+		s.MinDF = 1
+		p.C, p.Alpha, p.Interpolation, p.Epochs = 1, 1, 0.25, DefaultSVMIter
+	}
 }

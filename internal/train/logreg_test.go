@@ -212,7 +212,7 @@ func TestValidateParams(t *testing.T) {
 		{"C negative", func(p *model.Params) { p.C = -1 }, "--C must be > 0, got -1"},
 		{"C NaN", func(p *model.Params) { p.C = math.NaN() }, "--C must be > 0, got NaN"},
 		{"C inf", func(p *model.Params) { p.C = math.Inf(1) }, "--C must be > 0, got +Inf"},
-		{"penalty", func(p *model.Params) { p.Penalty = "l3" }, `--penalty must be l2 or l1, got "l3"`},
+		{"penalty", func(p *model.Params) { p.Penalty = "l3" }, `--penalty must be l2, l1 or elasticnet, got "l3"`},
 		{"solver", func(p *model.Params) { p.Solver = "adam" }, `--solver must be lbfgs or sgd, got "adam"`},
 		{"epochs", func(p *model.Params) { p.Epochs = 0 }, "--epochs must be ≥ 1, got 0"},
 		{"batch", func(p *model.Params) { p.Solver, p.BatchSize = "sgd", 0 }, "--batch-size must be ≥ 1, got 0"},
@@ -226,7 +226,7 @@ func TestValidateParams(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	for _, kind := range []model.Kind{model.Bernoulli, model.Multinomial, model.Complement, model.LogReg} {
+	for _, kind := range []model.Kind{model.Bernoulli, model.Multinomial, model.Complement, model.LogReg, model.SVM, model.NBLR} {
 		s, p := Defaults(kind)
 		if err := ValidateParams(kind, p, 20); err != nil {
 			t.Errorf("defaults of %s: %v", kind, err)

@@ -72,14 +72,26 @@ func ValidateParams(kind model.Kind, p model.Params, nClasses int) error {
 	if err := model.ValidateParams(kind, p, nClasses); err != nil {
 		return err
 	}
-	if kind != model.LogReg {
+	if !kind.IsLinear() {
 		return nil
 	}
 	if !(p.C > 0) || math.IsInf(p.C, 1) {
 		return fmt.Errorf("--C must be > 0, got %g", p.C)
 	}
-	if p.Penalty != "l2" && p.Penalty != "l1" {
-		return fmt.Errorf("--penalty must be l2 or l1, got %q", p.Penalty)
+	if kind != model.LogReg {
+		if p.Epochs < 1 {
+			return fmt.Errorf("--epochs must be ≥ 1, got %d", p.Epochs)
+		}
+		return nil
+	}
+	switch p.Penalty {
+	case "l2", "l1":
+	case "elasticnet":
+		if !(p.L1Ratio >= 0 && p.L1Ratio <= 1) {
+			return fmt.Errorf("--l1-ratio must be in [0, 1], got %v", p.L1Ratio)
+		}
+	default:
+		return fmt.Errorf("--penalty must be l2, l1 or elasticnet, got %q", p.Penalty)
 	}
 	if p.Solver != "lbfgs" && p.Solver != "sgd" {
 		return fmt.Errorf("--solver must be lbfgs or sgd, got %q", p.Solver)

@@ -199,7 +199,7 @@ func (t *Tuning) with(p model.Params, v float64) model.Params {
 func (t *Tuning) evalFold(kind model.Kind, f int, Xtr *vectorize.Matrix, ytr []int, Xte *vectorize.Matrix, yte []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt TuneOptions, progress func()) error {
 	workers := opt.Fit.workers()
 	if kind.IsNB() {
-		classDocs, counts, err := nbCounts(kind, Xtr, ytr, len(classes))
+		classDocs, counts, err := nbCounts(kind, Xtr, ytr, len(classes), p.ClassWeights)
 		if err != nil {
 			return err
 		}
