@@ -230,6 +230,14 @@ func (o *fitOptions) params(kind model.Kind, classes []string, y []int) (model.P
 			p.BatchSize = o.batch
 		}
 	}
+	if o.changed("temperature") {
+		// Decisions never depend on τ (they are taken from the scores), but
+		// a τ so small that τ·w underflows would zero the weights.
+		if t := o.temperature; !(t >= train.MinTemperature && t <= train.MaxTemperature) {
+			return p, false, usageErrorf("--temperature must be in [%g, %g], got %v", train.MinTemperature, train.MaxTemperature, t)
+		}
+		p.Temperature = o.temperature
+	}
 	cw, err := train.ClassWeights(o.classWeight, classes, y)
 	if err != nil {
 		return p, false, withCode(exitUsage, err)
@@ -321,8 +329,8 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.fit.changed("temperature") {
-		p.Temperature = o.fit.temperature
+	if w := train.DegenerateWarning(kind, p); w != "" {
+		fmt.Fprintf(s.Err, "nbtext: warning: %s\n", w)
 	}
 	if auto {
 		topt := train.TuneOptions{

@@ -48,7 +48,7 @@ func TestExitCodes(t *testing.T) {
 		{"missing corpus", []string{"vocab", filepath.Join(dir, "nope")}, 1, "nope"},
 		{"tsv without tab", []string{"vocab", bad}, 1, "bad.tsv:2"},
 		{"train without -o", []string{"train", tsv}, 2, "-o MODEL is required"},
-		{"train bad model", []string{"train", tsv, "--model", "svm", "-o", filepath.Join(dir, "m")}, 2, "unknown model"},
+		{"train bad model", []string{"train", tsv, "--model", "svn", "-o", filepath.Join(dir, "m")}, 2, "unknown model"},
 		{"train bad alpha", []string{"train", tsv, "--alpha", "-1", "-o", filepath.Join(dir, "m")}, 2, "--alpha"},
 		{"train bad C", []string{"train", tsv, "--model", "logreg", "--C", "0", "-o", filepath.Join(dir, "m")}, 2, "--C"},
 		{"train bad prior", []string{"train", tsv, "--prior", "crypt", "-o", filepath.Join(dir, "m")}, 2, "--prior"},

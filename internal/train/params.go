@@ -104,3 +104,24 @@ func ValidateParams(kind model.Kind, p model.Params, nClasses int) error {
 	}
 	return nil
 }
+
+// DegenerateWarning returns a warning for parameters that are valid but
+// give a degenerate model, or "": α = 0 for Naive Bayes, where a term
+// never seen in a class rules that class out (probability 0), so that a
+// document holding terms unseen in every class is predicted from the prior
+// alone (model.Prediction.Fallback; Bernoulli NB then predicts most
+// documents that way).
+func DegenerateWarning(kind model.Kind, p model.Params) string {
+	if kind.IsNB() && p.Alpha == 0 {
+		return "--alpha 0: a term unseen in a class rules the class out, and documents no class can produce are predicted from the prior (eval reports how many); use --alpha > 0"
+	}
+	return ""
+}
+
+// MinTemperature and MaxTemperature bound a temperature given on the
+// command line (--temperature): far beyond any calibrated one, and far
+// from where τ·w under- or overflows for weights of ordinary size.
+const (
+	MinTemperature = 1e-6
+	MaxTemperature = 1e6
+)
