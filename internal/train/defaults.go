@@ -345,6 +345,13 @@ func Defaults(kind model.Kind) (vectorize.Settings, model.Params) {
 // descent (liblinear's default for its dual solvers).
 const DefaultSVMEps = 0.1
 
+// CalibrationSVMEps is the looser tolerance of the fold fits that
+// calibrate an SVM or NB-LR: their held-out scores set one number, the
+// temperature, which moves by 0.6% from DefaultSVMEps to it on 20
+// Newsgroups (7.878 to 7.831), while 'nbtext train --model svm' takes
+// about 0.3 s of CPU less (2.35 s against 2.65-2.86 s, a loaded machine).
+const CalibrationSVMEps = 1
+
 // DefaultSVMIter is the default p.Epochs of the SVM and NB-LR: the most
 // passes of the dual solver over the active documents (liblinear's 1000).
 const DefaultSVMIter = 1000

@@ -49,12 +49,15 @@ func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 		m, err := FitLogReg(X, y, classes, vocab, p, opt)
 		return m, nil, err
 	case kind == model.SVM || kind == model.NBLR:
-		fit := func(X *vectorize.Matrix, y []int) (*model.Model, error) {
-			if kind == model.SVM {
-				return FitSVM(X, y, classes, vocab, p, opt)
+		fitWith := func(opt Options) fitFunc {
+			return func(X *vectorize.Matrix, y []int) (*model.Model, error) {
+				if kind == model.SVM {
+					return FitSVM(X, y, classes, vocab, p, opt)
+				}
+				return FitNBLR(X, y, classes, vocab, p, opt)
 			}
-			return FitNBLR(X, y, classes, vocab, p, opt)
 		}
+		fit := fitWith(opt)
 		p.Temperature = max(p.Temperature, 0)
 		m, err := fit(X, y)
 		if err != nil {
@@ -62,7 +65,9 @@ func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 		}
 		tau, cal := p.Temperature, (*Calibration)(nil)
 		if tau == 0 && !opt.NoCalibrate {
-			if cal, err = calibrateCrossFit(fit, X, y, len(classes), p.Seed, opt.workers()); err != nil {
+			copt := opt
+			copt.calibEps = CalibrationSVMEps
+			if cal, err = calibrateCrossFit(fitWith(copt), X, y, len(classes), p.Seed, opt.workers()); err != nil {
 				return nil, nil, err
 			}
 			tau = cal.Temperature

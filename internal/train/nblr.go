@@ -87,6 +87,8 @@ func FitNBLR(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vo
 			w[t] = (1-beta)*mean + beta*w[t]
 		}
 	}
-	W, B := newSVC(X, y, nc, p).oneVsRest(nc, scale, interpolate, opt)
+	pr := newSVC(X, y, nc, p)
+	pr.eps = opt.svmEps()
+	W, B := pr.oneVsRest(nc, scale, interpolate, opt)
 	return model.NewLinear(model.NBLR, classes, vocab, p, W, B)
 }

@@ -37,6 +37,16 @@ type Options struct {
 	// vocabulary and classes whose weights start the optimization (a warm
 	// start, as TuneMatrix does along its C grid).
 	Init *model.Model
+	// calibEps, when > 0, replaces DefaultSVMEps: the looser tolerance
+	// of the fits whose held-out scores calibrate an SVM or NB-LR.
+	calibEps float64
+}
+
+func (o Options) svmEps() float64 {
+	if o.calibEps > 0 {
+		return o.calibEps
+	}
+	return DefaultSVMEps
 }
 
 func (o Options) workers() int {

@@ -48,6 +48,7 @@ func FitSVM(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Voc
 		return nil, err
 	}
 	pr := newSVC(X, y, len(classes), p)
+	pr.eps = opt.svmEps()
 	W, B := pr.oneVsRest(len(classes), nil, nil, opt)
 	return model.NewLinear(model.SVM, classes, vocab, p, W, B)
 }
@@ -124,20 +125,23 @@ func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64, b *floa
 		}
 		w, b := pr.solveGroup(ps, s32)
 		if post != nil {
+			// w holds the weights of presence, w_t·s_t: post maps the
+			// weights of the scaled features.
 			col := make([]float64, nf)
 			for k := 0; k < G; k++ {
 				for t := range col {
 					col[t] = w[t*G+k]
+					if s != nil {
+						col[t] = unscale(col[t], s[t*G+k])
+					}
 				}
 				post(col, &b[k])
 				for t, v := range col {
+					if s != nil {
+						v *= s[t*G+k]
+					}
 					w[t*G+k] = v
 				}
-			}
-		}
-		if s != nil {
-			for i := range w {
-				w[i] *= s[i]
 			}
 		}
 		res[g] = result{w, b}
@@ -172,7 +176,9 @@ func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64, b *floa
 // feature-major, w[t*G + k] (G = len(pos)), and the bias features'
 // weights. With s nil the features are the values of X; otherwise term t
 // of a document has the value s[t*G + k] in problem k when present
-// (NB-LR). The dual of the L2-loss SVC is
+// (NB-LR), and the returned weights are those of presence, w_t·s_t: the
+// solver keeps them so, so that a score reads no scale (an update adds
+// d·s_t² instead of d·s_t). The dual of the L2-loss SVC is
 //
 //	min_α ½ αᵀ(Q + D)α - Σ_i α_i,  α_i ≥ 0,  Q_ij = y_i y_j x_iᵀx_j,  D_ii = 1/(2C_i)
 //
@@ -266,15 +272,35 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 			}
 			ind, val := X.Row(i)
 			val = val[:len(ind)]
-			if s != nil {
+			switch {
+			case len(act) == G && s != nil:
+				// Active in every problem (the common case: few
+				// documents leave one-vs-rest problems): a plain loop.
+				z := z[:G]
 				for _, t := range ind {
 					o := int(t) * G
-					wt, st := w32[o:o+G:o+G], s[o:o+G:o+G]
-					for _, k := range act {
-						z[k] += float64(wt[k]) * float64(st[k])
+					for k, v := range w32[o : o+G : o+G] {
+						z[k] += float64(v)
 					}
 				}
-			} else {
+			case len(act) == G:
+				z := z[:G]
+				for j, t := range ind {
+					o := int(t) * G
+					x := float64(val[j])
+					for k, v := range w32[o : o+G : o+G] {
+						z[k] += float64(v) * x
+					}
+				}
+			case s != nil:
+				for _, t := range ind {
+					o := int(t) * G
+					wt := w32[o : o+G : o+G]
+					for _, k := range act {
+						z[k] += float64(wt[k])
+					}
+				}
+			default:
 				for j, t := range ind {
 					o := int(t) * G
 					wt, v := w32[o:o+G:o+G], float64(val[j])
@@ -315,15 +341,26 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 			if len(mv) == 0 {
 				continue
 			}
-			if s != nil {
+			switch {
+			case len(mv) == G && s == nil:
+				d := d[:G]
+				for j, t := range ind {
+					o := int(t) * G
+					x := float64(val[j])
+					wt := w32[o : o+G : o+G]
+					for k, dk := range d {
+						wt[k] += float32(dk * x)
+					}
+				}
+			case s != nil:
 				for _, t := range ind {
 					o := int(t) * G
 					wt, st := w32[o:o+G:o+G], s[o:o+G:o+G]
 					for _, k := range mv {
-						wt[k] += float32(d[k] * float64(st[k]))
+						wt[k] += float32(d[k] * float64(st[k]) * float64(st[k]))
 					}
 				}
-			} else {
+			default:
 				for j, t := range ind {
 					o := int(t) * G
 					wt, v := w32[o:o+G:o+G], float64(val[j])
@@ -393,4 +430,13 @@ func byFrequency(X *vectorize.Matrix) ([]int32, *vectorize.Matrix) {
 		ind[j] = perm[t]
 	}
 	return perm, &vectorize.Matrix{Indptr: X.Indptr, Indices: ind, Values: X.Values, Cols: X.Cols}
+}
+
+// unscale returns the weight of a scaled feature from its weight of
+// presence v = w·s (0 when s is: the solver never moves such a weight).
+func unscale(v, s float64) float64 {
+	if s == 0 {
+		return 0
+	}
+	return v / s
 }
