@@ -129,14 +129,7 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 			z := res[bi*nc : bi*nc+nc]
 			clear(z)
 			ind, val := X.Row(i)
-			for j, t := range ind {
-				v := float64(val[j])
-				wt := W[int(t)*nc : int(t)*nc+nc]
-				wt = wt[:len(z)]
-				for c := range z {
-					z[c] += v * wt[c]
-				}
-			}
+			addScores(z, W, ind, val)
 			for c := range z {
 				z[c] = B[c] + scale*z[c]
 			}
@@ -264,16 +257,8 @@ func refitBias(X *vectorize.Matrix, y []int, nc int, W, B, cw []float64, workers
 	base := make([]float64, n*nc)
 	parallel(workers, ceilDiv(n, docChunk), func(k int) {
 		for i := k * docChunk; i < min(n, (k+1)*docChunk); i++ {
-			z := base[i*nc : i*nc+nc]
 			ind, val := X.Row(i)
-			for j, t := range ind {
-				v := float64(val[j])
-				wt := W[int(t)*nc : int(t)*nc+nc]
-				wt = wt[:len(z)]
-				for c := range z {
-					z[c] += v * wt[c]
-				}
-			}
+			addScores(base[i*nc:i*nc+nc], W, ind, val)
 		}
 	})
 	z := make([]float64, nc)
@@ -323,3 +308,18 @@ func refitBias(X *vectorize.Matrix, y []int, nc int, W, B, cw []float64, workers
 
 // biasIter is the most L-BFGS iterations of refitBias.
 const biasIter = 200
+
+// addScores adds Σ_t v_t W[t*C + c] over a document's terms ind and values
+// val to z (C = len(z)).
+func addScores(z, W []float64, ind []int32, val []float32) {
+	nc := len(z)
+	val = val[:len(ind)]
+	for j, t := range ind {
+		v := float64(val[j])
+		wt := W[int(t)*nc : int(t)*nc+nc]
+		wt = wt[:len(z)]
+		for c := range z {
+			z[c] += v * wt[c]
+		}
+	}
+}
