@@ -294,7 +294,7 @@ func refitBias(X *vectorize.Matrix, y []int, nc int, W, B, cw []float64, workers
 	}
 	settings := &optimize.Settings{
 		MajorIterations: biasIter,
-		Converger:       &optimize.FunctionConverge{Relative: 1e-10, Iterations: 3},
+		Converger:       &optimize.FunctionConverge{Relative: 1e-8, Iterations: 2},
 	}
 	res, err := optimize.Minimize(prob, B, settings, &optimize.LBFGS{})
 	if res == nil {
@@ -307,7 +307,7 @@ func refitBias(X *vectorize.Matrix, y []int, nc int, W, B, cw []float64, workers
 }
 
 // biasIter is the most L-BFGS iterations of refitBias.
-const biasIter = 200
+const biasIter = 50
 
 // addScores adds Σ_t v_t W[t*C + c] over a document's terms ind and values
 // val to z (C = len(z)).

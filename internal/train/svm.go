@@ -9,8 +9,8 @@ import (
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
-// svmStream is the first PCG stream of the SVM's permutations: the binary
-// problem of class c draws from stream svmStream+c, seeded by p.Seed.
+// svmStream is the PCG stream of the SVM's permutations (the seed is
+// p.Seed): every problem visits the documents in the same orders.
 const svmStream = 0x6e62747261696e02
 
 // svcGradTiny is the projected gradient below which the dual solver leaves
@@ -30,7 +30,7 @@ const svcGradTiny = 1e-12
 // (Hsieh, Chang, Lin, Keerthi & Sundararajan 2008; liblinear's
 // solve_l2r_l1l2_svc), visiting the active coordinates in a random order
 // drawn from p.Seed and stopping when the projected gradient's spread is at
-// most DefaultSVMEps or after p.Epochs passes. The class weights of
+// most DefaultSVMEps (Options.svmEps) or after p.Epochs passes. The class weights of
 // p.ClassWeights scale each document's loss.
 //
 // The model's scores are the decision values wᵀx + b of each class (for
@@ -54,7 +54,7 @@ func FitSVM(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Voc
 }
 
 // svc holds the data of the binary L2-loss SVC problems of one training
-// set; solve fits one of them.
+// set; solveGroup fits some of them.
 type svc struct {
 	X       *vectorize.Matrix
 	y       []int
