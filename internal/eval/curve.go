@@ -286,7 +286,7 @@ func LearningCurve(cfg CurveConfig) (*CurveResult, error) {
 				}
 				c := 0
 				for _, mi := range members {
-					if cfg.Models[mi].Kind == model.LogReg {
+					if cfg.Models[mi].Kind.IsLinear() {
 						c += 8 // a rough guess: only the order depends on it
 					} else {
 						c++
