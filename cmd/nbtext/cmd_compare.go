@@ -47,7 +47,7 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.plot, "plot", "", "draw the curves to FILE.png or FILE.svg")
 	fs.StringVar(&o.csv, "csv", "", "write one row per (model, size, repeat) to FILE.csv, or with - to stdout instead of the table")
 	fs.Float64Var(&o.alpha, "alpha", 0, "NB smoothing for every NB model (α = β for Bernoulli) instead of each model's default (e.g. 1: Laplace, as McCallum & Nigam)")
-	fs.Float64Var(&o.c, "C", 0, "logreg inverse regularisation strength instead of its default")
+	fs.Float64Var(&o.c, "C", 0, "logreg, svm, nblr: inverse regularisation strength instead of the default")
 	fs.IntVar(&o.minDF, "min-df", 1, "every model keeps the terms in at least this many documents of its subset (the same rule for all, so the curves compare models, not pruning)")
 	fs.IntVar(&o.workers, "workers", 0, "fits run at once (0: one per core); results do not depend on it")
 }
@@ -183,7 +183,7 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 				spec.Params.Beta = o.alpha
 			}
 		}
-		if kind == model.LogReg && o.changed("C") {
+		if kind.IsLinear() && o.changed("C") {
 			spec.Params.C = o.c
 		}
 		cfg.Models = append(cfg.Models, spec)

@@ -327,15 +327,15 @@ func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
 // o, saves it to o.output and prints the summary. why says why --alpha
 // auto cannot be (what does not keep the documents).
 func fitCounts(s streams, o *trainOptions, kind model.Kind, cs *counts.Counts, start time.Time, why string) error {
-	p, auto, err := o.fit.params(kind, cs.Classes)
+	if o.fit.changed("class-weight") {
+		return usageErrorf("--class-weight weighs documents, which %s: train from the corpus", why)
+	}
+	p, auto, err := o.fit.params(kind, cs.Classes, nil)
 	if err != nil {
 		return err
 	}
 	if auto {
 		return usageErrorf("--alpha auto cross-validates on documents, which %s: give --alpha", why)
-	}
-	if o.fit.changed("temperature") {
-		p.Temperature = o.fit.temperature
 	}
 	m, err := train.FitNBCounts(kind, cs, p)
 	if err != nil {

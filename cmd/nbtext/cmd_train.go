@@ -28,6 +28,11 @@ type fitOptions struct {
 	epochs  int
 	batch   int
 	seed    int64
+	// l1Ratio, classWeight and interp: --l1-ratio, --class-weight and
+	// --interpolation.
+	l1Ratio     float64
+	classWeight string
+	interp      float64
 	// temperature is NB's probability calibration τ; unset means auto.
 	temperature float64
 }
@@ -37,10 +42,13 @@ func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.alpha, "alpha", "", "NB smoothing α ≥ 0, or auto (cross-validated on the training data) (default: the model's)")
 	fs.Float64Var(&o.beta, "beta", 0, "Bernoulli NB: second Beta(α, β) prior parameter (default: equal to α)")
 	fs.StringVar(&o.prior, "prior", "learned", "NB class prior: learned, uniform, or label=p,label=p,...")
-	fs.StringVar(&o.c, "C", "", "logreg: inverse regularisation strength C > 0, or auto (default: the model's)")
-	fs.StringVar(&o.penalty, "penalty", "", "logreg penalty: l2 (Gaussian prior) or l1 (Laplace prior) (default: the model's, l2)")
+	fs.StringVar(&o.c, "C", "", "logreg, svm, nblr: inverse regularisation strength C > 0, or auto (default: the model's)")
+	fs.StringVar(&o.penalty, "penalty", "", "logreg penalty: l2 (Gaussian prior), l1 (Laplace prior) or elasticnet (their mix, --l1-ratio) (default: the model's, l2)")
+	fs.Float64Var(&o.l1Ratio, "l1-ratio", 0.5, "logreg --penalty elasticnet: weight ρ ∈ [0, 1] of the L1 part, ρ‖W‖₁ + (1-ρ)‖W‖²/2")
+	fs.StringVar(&o.classWeight, "class-weight", "", "weight of each class's documents: balanced (n / (classes × n_c)) or label=w,... (others 1) (default: all 1)")
+	fs.Float64Var(&o.interp, "interpolation", 0, "nblr: β ∈ [0, 1] of w' = (1-β)·mean|w| + β·w (default: the model's)")
 	fs.StringVar(&o.solver, "solver", "", "logreg solver: lbfgs (gonum's L-BFGS) or sgd (mini-batch SGD) (default: the model's, sgd)")
-	fs.IntVar(&o.epochs, "epochs", 0, "logreg: sgd epochs or lbfgs iterations (default: the model's)")
+	fs.IntVar(&o.epochs, "epochs", 0, "logreg: sgd epochs or lbfgs iterations; svm, nblr: most solver passes (default: the model's)")
 	fs.IntVar(&o.batch, "batch-size", 0, "logreg sgd: mini-batch size (default: the model's)")
 	fs.Int64Var(&o.seed, "seed", 1, "random seed (sgd order, cross-validation folds)")
 	fs.Float64Var(&o.temperature, "temperature", 0, "NB: scale scores by τ so probabilities are calibrated; 1 turns calibration off (default: fitted by cross-validation for bernoulli and complement)")
@@ -189,10 +197,24 @@ func parsePrior(s string) (string, map[string]float64, error) {
 func (o *fitOptions) changed(name string) bool { return o.fs.Changed(name) }
 
 // params resolves the training parameters: the model's defaults, overridden
-// by the flags that were set. auto reports --alpha auto or --C auto.
-func (o *fitOptions) params(kind model.Kind, classes []string) (model.Params, bool, error) {
+// by the flags that were set. auto reports --alpha auto or --C auto. y
+// (label ids) gives the class sizes of --class-weight balanced.
+func (o *fitOptions) params(kind model.Kind, classes []string, y []int) (model.Params, bool, error) {
 	_, p := train.Defaults(kind)
 	auto := false
+	if kind == model.NBLR {
+		if o.alpha == "auto" {
+			return p, false, usageErrorf("--alpha auto: nblr tunes C only (--C auto)")
+		}
+		a, _, err := parseAuto("alpha", o.alpha, p.Alpha)
+		if err != nil {
+			return p, false, err
+		}
+		p.Alpha = a
+		if o.changed("interpolation") {
+			p.Interpolation = o.interp
+		}
+	}
 	if kind.IsNB() {
 		a, isAuto, err := parseAuto("alpha", o.alpha, p.Alpha)
 		if err != nil {
@@ -214,28 +236,38 @@ func (o *fitOptions) params(kind model.Kind, classes []string) (model.Params, bo
 			return p, false, err
 		}
 		p.C, auto = c, isAuto
-		if o.changed("penalty") {
+		if o.changed("penalty") && kind == model.LogReg {
 			p.Penalty = o.penalty
 		}
-		if o.changed("solver") && o.solver != p.Solver {
+		if p.Penalty == "elasticnet" {
+			p.L1Ratio = o.l1Ratio
+		}
+		if o.changed("solver") && o.solver != p.Solver && kind == model.LogReg {
 			p.Solver = o.solver
 			p.Epochs = train.DefaultEpochs(p.Solver)
 		}
 		if o.changed("epochs") {
 			p.Epochs = o.epochs
 		}
-		if o.changed("batch-size") {
+		if o.changed("batch-size") && kind == model.LogReg {
 			p.BatchSize = o.batch
 		}
 	}
-	if o.changed("seed") {
-		p.Seed = o.seed
-	}
 	if o.changed("temperature") {
-		if o.temperature < 0 {
-			return p, false, usageErrorf("--temperature must be ≥ 0 (0: fitted, 1: no calibration), got %g", o.temperature)
+		// Decisions never depend on τ (they are taken from the scores), but
+		// a τ so small that τ·w underflows would zero the weights.
+		if t := o.temperature; t != 0 && !(t >= train.MinTemperature && t <= train.MaxTemperature) {
+			return p, false, usageErrorf("--temperature must be 0 (fitted) or in [%g, %g] (1: no calibration), got %v", train.MinTemperature, train.MaxTemperature, t)
 		}
 		p.Temperature = o.temperature
+	}
+	cw, err := train.ClassWeights(o.classWeight, classes, y)
+	if err != nil {
+		return p, false, withCode(exitUsage, err)
+	}
+	p.ClassWeight, p.ClassWeights = o.classWeight, cw
+	if o.changed("seed") {
+		p.Seed = o.seed
 	}
 	prior, given, err := parsePrior(o.prior)
 	if err != nil {
@@ -335,7 +367,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		}
 		vocab.Weight(X)
 	}
-	p, auto, err := o.fit.params(kind, c.Labels)
+	p, auto, err := o.fit.params(kind, c.Labels, y)
 	if err != nil {
 		return err
 	}
@@ -351,6 +383,9 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		if recs, err = records(c, spec); err != nil {
 			return err
 		}
+	}
+	if w := train.DegenerateWarning(kind, p); w != "" {
+		fmt.Fprintf(s.Err, "nbtext: warning: %s\n", w)
 	}
 	if auto {
 		topt := train.TuneOptions{
@@ -392,17 +427,20 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if m.Fields != nil {
 		fmt.Fprintf(s.Out, "fields       %d categorical, %d numeric\n", len(m.Fields.Categorical), len(m.Fields.Numeric))
 	}
-	if kind.IsNB() {
-		fmt.Fprintf(s.Out, "alpha        %g\n", p.Alpha)
-	} else if !kind.Generative() && kind != model.Centroid {
+	switch {
+	case kind == model.LogReg:
 		fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
+	case kind == model.SVM || kind == model.NBLR:
+		fmt.Fprintf(s.Out, "C            %g\n", p.C)
+	case kind.IsNB():
+		fmt.Fprintf(s.Out, "alpha        %g\n", p.Alpha)
 	}
 	switch {
 	case cal != nil && cal.Skipped != "":
 		fmt.Fprintf(s.Out, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
 	case cal != nil:
 		fmt.Fprintf(s.Out, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
-	case (kind.IsNB() || kind == model.Centroid) && p.Temperature > 0:
+	case p.Temperature > 0 && kind != model.LogReg:
 		fmt.Fprintf(s.Out, "temperature  %.4g (given)\n", p.Temperature)
 	}
 	fmt.Fprintf(s.Out, "train acc    %.4f\n", acc)

@@ -286,7 +286,7 @@ func LearningCurve(cfg CurveConfig) (*CurveResult, error) {
 				}
 				c := 0
 				for _, mi := range members {
-					if cfg.Models[mi].Kind == model.LogReg {
+					if cfg.Models[mi].Kind.IsLinear() {
 						c += 8 // a rough guess: only the order depends on it
 					} else {
 						c++
@@ -414,7 +414,7 @@ func fitAndScore(Xtr *vectorize.Matrix, ytr []int, Xte *vectorize.Matrix, yte []
 	if err != nil {
 		return Run{}, err
 	}
-	pred, _ := Score(m, Xte, 1, false)
+	pred, _, _ := Score(m, Xte, 1, false)
 	rep, err := Evaluate(Input{Classes: classes, Truth: yte, Pred: pred}, Options{})
 	if err != nil {
 		return Run{}, err

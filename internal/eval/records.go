@@ -16,10 +16,12 @@ func (s *StreamScorer) Model() *model.Model { return s.m }
 // ScoreRecords predicts documents given as text rows X (weighted as m's
 // vocabulary says; nil for a model without terms) and record fields recs
 // (model.Scorer.PredictRecord), on workers goroutines. It returns each
-// document's class and its class log-probabilities, row-major n×C.
-func ScoreRecords(m *model.Model, X *vectorize.Matrix, recs []model.Record, workers int) (pred []int, logProb []float64) {
+// document's class, its class log-probabilities, row-major n×C, and how
+// many documents were predicted from the prior (as Score).
+func ScoreRecords(m *model.Model, X *vectorize.Matrix, recs []model.Record, workers int) (pred []int, logProb []float64, fallback int) {
 	n, C := len(recs), m.NumClasses()
 	pred = make([]int, n)
+	fb := make([]bool, n)
 	logProb = make([]float64, n*C)
 	parallelChunks(n, scoreChunk, workers, func() func(lo, hi int) {
 		s := m.NewScorer()
@@ -31,12 +33,17 @@ func ScoreRecords(m *model.Model, X *vectorize.Matrix, recs []model.Record, work
 					ind, val = X.Row(i)
 				}
 				p := s.PredictRecord(ind, val, recs[i])
-				pred[i] = p.Class
+				pred[i], fb[i] = p.Class, p.Fallback
 				copy(logProb[i*C:(i+1)*C], p.LogProbs)
 			}
 		}
 	})
-	return pred, logProb
+	for _, f := range fb {
+		if f {
+			fallback++
+		}
+	}
+	return pred, logProb, fallback
 }
 
 // EvaluateRecords evaluates m, a model with record fields, on documents
@@ -53,8 +60,8 @@ func EvaluateRecords(m *model.Model, texts []string, recs []model.Record, labels
 	if m.NumTerms() > 0 {
 		X = train.PrepareWith(m.Vocab, texts, workers)
 	}
-	pred, lp := ScoreRecords(m, X, recs, workers)
-	return evaluateScored(m, labels, pred, lp, opt)
+	pred, lp, fallback := ScoreRecords(m, X, recs, workers)
+	return evaluateScored(m, labels, pred, lp, fallback, opt)
 }
 
 // CrossValidateRecords is CrossValidate for documents with record fields
@@ -101,7 +108,7 @@ func CrossValidateRecords(texts []string, y []int, classes []string, s vectorize
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		pred, lp := ScoreRecords(m, Xho, r.Subset(held).Recs, opt.Workers)
+		pred, lp, _ := ScoreRecords(m, Xho, r.Subset(held).Recs, opt.Workers)
 		rep, err := Evaluate(Input{Classes: classes, Truth: truth, Pred: pred, LogProb: lp}, Options{TopK: opt.TopK})
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)

@@ -126,6 +126,5 @@ func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, seed
 			}
 		}
 	})
-	cal.fit(scores, labels, C, workers)
-	return cal, nil
+	return fitTemperature(cal, scores, labels, C, workers), nil
 }

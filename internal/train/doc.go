@@ -1,7 +1,10 @@
 // Package train fits nbtext's estimators. It owns Naive Bayes fitting (one
 // counting pass for the sufficient statistics), logistic regression (the
-// objective, its parallel gradient, the L-BFGS and SGD solvers), the
-// temperature calibration of NB probabilities, seeds and determinism, the
+// objective, its parallel gradient, the L-BFGS and SGD solvers, L2, L1 and
+// elastic-net penalties), the linear SVM and NB-LR (a dual coordinate
+// descent solver shared by both, one-vs-rest), class weights, the
+// temperature calibration of NB, SVM and NB-LR probabilities, seeds and
+// determinism, the
 // cross-validated choice of α and C behind --alpha auto and --C auto, and
 // every default (defaults.go), chosen on held-out parts of the 20
 // Newsgroups training split (cross-validation folds and its later posts).
@@ -26,6 +29,15 @@
 //     (L2) or ‖W‖₁/(C·n) (L1): scikit-learn's C·Σ loss + penalty divided by
 //     C·n, so C means what it means there (see FitLogReg). The bias is not
 //     penalized.
+//   - SVM and NB-LR (FitSVM, FitNBLR) solve one binary L2-loss SVC per
+//     class against the rest (one for two classes) by dual coordinate
+//     descent with shrinking, as liblinear's solve_l2r_l1l2_svc; NB-LR
+//     folds its log-count ratios into W. Their decision values are
+//     calibrated by a temperature fitted on held-out folds
+//     (calibrateCrossFit), which never changes a decision.
+//   - Class weights (p.ClassWeights, ClassWeights): NB weights each
+//     document's counts, the other models its loss; a weight of k is the
+//     same fit as k copies of the class's documents.
 //   - Determinism. A fit depends on its inputs, its parameters and p.Seed,
 //     never on Options.Workers or on scheduling: gradients are summed over
 //     fixed chunks in a fixed order (see objective), SGD shuffles with a
@@ -68,4 +80,11 @@
 //     modern neural networks. ICML (temperature scaling).
 //   - J. Platt (1999). Probabilistic outputs for support vector machines
 //     and comparisons to regularized likelihood methods.
+//   - C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. Keerthi, S. Sundararajan
+//     (2008). A dual coordinate descent method for large-scale linear
+//     SVM. ICML (liblinear's solver).
+//   - S. Wang, C. Manning (2012). Baselines and bigrams: simple, good
+//     sentiment and topic classification. ACL (NBSVM).
+//   - H. Zou, T. Hastie (2005). Regularization and variable selection via
+//     the elastic net. JRSS B.
 package train

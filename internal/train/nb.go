@@ -35,7 +35,7 @@ func FitNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, voca
 	if err := ValidateParams(kind, p, len(classes)); err != nil {
 		return nil, err
 	}
-	classDocs, counts, err := nbCounts(kind, X, y, len(classes))
+	classDocs, counts, err := nbCounts(kind, X, y, len(classes), p.ClassWeights)
 	if err != nil {
 		return nil, err
 	}
@@ -43,18 +43,20 @@ func FitNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, voca
 }
 
 // nbCounts returns N_c and the feature-major V*C statistics N_cd described
-// at FitNB, in one pass over the non-zeros of X. Values that are not all
-// whole numbers (tf-idf, normalized rows) are summed in fixed point
-// (counts.Fixed), as counting in shards sums them, so that the result is
-// the same bits as a model fitted from merged counts (counts.Counts.NB);
-// whole numbers sum exactly in float64 already.
-func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int) (classDocs, counts []float64, err error) {
+// at FitNB, in one pass over the non-zeros of X. Sums run in row order, so
+// the result is deterministic. With class weights cw (nil: all 1) a
+// document of class c counts cw[c] times (--class-weight). Without them,
+// values that are not all whole numbers (tf-idf, normalized rows) are
+// summed in fixed point (counts.Fixed), as counting in shards sums them, so
+// that the result is the same bits as a model fitted from merged counts
+// (counts.Counts.NB); whole numbers sum exactly in float64 already.
+func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int, cw []float64) (classDocs, counts []float64, err error) {
 	classDocs = make([]float64, nClasses)
 	counts = make([]float64, X.Cols*nClasses)
-	if kind != model.Bernoulli && !wholeValues(X) {
+	if cw == nil && kind != model.Bernoulli && !wholeValues(X) {
 		err = addFixedCounts(X, y, classDocs, counts)
 	} else {
-		err = addCounts(kind, X, y, nil, classDocs, counts)
+		err = addCounts(kind, X, y, nil, cw, classDocs, counts)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -105,8 +107,9 @@ func addFixedCounts(X *vectorize.Matrix, y []int, classDocs, stats []float64) er
 }
 
 // addCounts adds the statistics of the rows of X listed in rows (all rows
-// when rows is nil), in the order given, to classDocs and counts.
-func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classDocs, stats []float64) error {
+// when rows is nil), in the order given, to classDocs and stats, a
+// document of class c weighing cw[c] (cw nil: 1).
+func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, cw []float64, classDocs, stats []float64) error {
 	C := len(classDocs)
 	presence := kind == model.Bernoulli
 	n := len(rows)
@@ -119,7 +122,11 @@ func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classD
 			i = rows[k]
 		}
 		c := y[i]
-		classDocs[c]++
+		wc := 1.0
+		if cw != nil {
+			wc = cw[c]
+		}
+		classDocs[c] += wc
 		ind, val := X.Row(i)
 		for j, t := range ind {
 			v := val[j]
@@ -131,9 +138,9 @@ func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classD
 				return fmt.Errorf("document %d, term %d: feature value %g is not a finite non-negative number (naive bayes needs counts or non-negative weights)", i, t, v)
 			}
 			if presence {
-				stats[int(t)*C+c]++
+				stats[int(t)*C+c] += wc
 			} else {
-				stats[int(t)*C+c] += float64(v)
+				stats[int(t)*C+c] += wc * float64(v)
 			}
 		}
 	}

@@ -35,7 +35,7 @@ func TestNBCountsEqualMergedCounts(t *testing.T) {
 		X.Indptr = append(X.Indptr, len(X.Indices))
 		W.Indptr = append(W.Indptr, len(W.Indices))
 	}
-	_, want, err := nbCounts(model.Multinomial, W, y, C)
+	_, want, err := nbCounts(model.Multinomial, W, y, C, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
