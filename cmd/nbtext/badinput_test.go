@@ -181,7 +181,7 @@ func TestBadInputCatalog(t *testing.T) {
 		{"compare: unknown model", "compare $D/data.tsv --models svn", "", exitUsage, "--models"},
 		{"unknown command", "trian", "", exitUsage, "unknown command"},
 		{"eval --min-accuracy nan", "eval -m $D/m.nbm $D/data.tsv --min-accuracy nan", "", exitUsage, "--min-accuracy must be a finite number"},
-		{"train --temperature -1", "train $D/data.tsv --temperature -1 -o $D/new.nbm", "", exitUsage, "--temperature must be ≥ 0"},
+		{"train --temperature -1", "train $D/data.tsv --temperature -1 -o $D/new.nbm", "", exitUsage, "--temperature must be in"},
 		{"vocab --ngram 1,50", "vocab $D/data.tsv --ngram 1,50", "", exitUsage, "--ngram max must be ≤ 5"},
 		{"predict --workers -1", "predict -m $D/m.nbm --workers -1", "x\n", exitUsage, "--workers must be ≥ 0"},
 		{"compare --seed -1", "compare $D/data.tsv --seed -1", "", exitUsage, "--seed must be ≥ 0"},

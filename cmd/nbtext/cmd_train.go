@@ -257,7 +257,7 @@ func (o *fitOptions) params(kind model.Kind, classes []string, y []int) (model.P
 		// Decisions never depend on τ (they are taken from the scores), but
 		// a τ so small that τ·w underflows would zero the weights.
 		if t := o.temperature; t != 0 && !(t >= train.MinTemperature && t <= train.MaxTemperature) {
-			return p, false, usageErrorf("--temperature must be 0 (fitted) or in [%g, %g] (1: no calibration), got %v", train.MinTemperature, train.MaxTemperature, t)
+			return p, false, usageErrorf("--temperature must be in [%g, %g] or 0 (fitted; 1: no calibration), got %v", train.MinTemperature, train.MaxTemperature, t)
 		}
 		p.Temperature = o.temperature
 	}

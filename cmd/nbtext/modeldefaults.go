@@ -54,12 +54,19 @@ func kindDefaults(kind model.Kind) map[string]string {
 		} else {
 			d["temperature"] = "1 (not calibrated)"
 		}
-	} else {
+	}
+	switch kind {
+	case model.LogReg:
 		d["C"] = f(p.C)
 		d["penalty"] = p.Penalty
 		d["solver"] = p.Solver
 		d["epochs"] = strconv.Itoa(p.Epochs)
 		d["batch-size"] = strconv.Itoa(p.BatchSize)
+	case model.SVM, model.NBLR:
+		d["C"] = f(p.C)
+		if kind == model.NBLR {
+			d["interpolation"] = f(p.Interpolation)
+		}
 	}
 	return d
 }

@@ -24,7 +24,7 @@ func TestTrainLinearModels(t *testing.T) {
 		{model.LogReg, []string{"--model", "logreg", "--penalty", "elasticnet", "--l1-ratio", "0.3", "--class-weight", "crypt=2"}},
 	} {
 		out := filepath.Join(dir, tc.kind.String()+".nbm")
-		r := nbtext(t, "", append([]string{"-q", "train", tsv, "-o", out}, tc.args...)...)
+		r := nbtext(t, "", append([]string{"train", tsv, "-o", out}, tc.args...)...)
 		check(t, r, 0)
 		if !strings.Contains(r.out, "model        "+tc.kind.String()) {
 			t.Errorf("%s: summary %q", tc.kind, r.out)
