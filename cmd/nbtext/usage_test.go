@@ -187,6 +187,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"predict", "--input", ""}, []string{"lines", "doc", "jsonl", "nul"}},
 		{[]string{"train", "--input-format", ""}, inputFormats},
 		{[]string{"vocab", "--input-format", ""}, []string{"auto", "tsv"}},
+		{[]string{"info", "--format", ""}, []string{"table", "json", ":4"}},
 	} {
 		r := nbtext(t, "", append([]string{"__complete"}, tt.args...)...)
 		lines := strings.Split(strings.TrimSpace(r.out), "\n")
