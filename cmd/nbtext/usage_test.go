@@ -170,6 +170,30 @@ func TestVocabStdoutLeavesNoFile(t *testing.T) {
 	}
 }
 
+// TestCompareFormatFlags checks that compare reads a user's pair of
+// corpora in other key names and formats (before, it had no
+// --label-field, --text-field or --input-format).
+func TestCompareFormatFlags(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	var train, test strings.Builder
+	for i := 0; i < 3; i++ {
+		fmt.Fprintf(&train, `{"sentiment":"pos","review":"great fun film %d"}`+"\n", i)
+		fmt.Fprintf(&train, `{"sentiment":"neg","review":"dull awful film %d"}`+"\n", i)
+	}
+	trainPath := writeFile(t, dir, "train.jsonl", train.String())
+	test.WriteString(`{"sentiment":"pos","review":"great fun"}` + "\n" + `{"sentiment":"neg","review":"awful dull"}` + "\n")
+	testPath := writeFile(t, dir, "test.data", test.String())
+	r := nbtext(t, "", "compare", trainPath, "--test", testPath, "--input-format", "jsonl",
+		"--label-field", "sentiment", "--text-field", "review", "--models", "multinomial", "--sizes", "6", "--repeats", "1", "--metric", "errors")
+	check(t, r, 0)
+	for _, want := range []string{"(neg, pos)", "2 test documents"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("table does not mention %q:\n%s", want, r.out)
+		}
+	}
+}
+
 // TestCompletion checks the values the shell completion offers for flags.
 func TestCompletion(t *testing.T) {
 	isolate(t)
