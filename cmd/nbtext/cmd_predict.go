@@ -51,7 +51,8 @@ stdin.
 There is one answer per document, always in input order: a document that
 cannot be read (larger than --max-doc-bytes; in a folder or archive, a file
 with NUL bytes) is answered with '?' (tsv: an empty label, json: an "error"
-field) and a warning, and predict exits 1 at the end. Empty documents are
+field) and a warning, and predict exits 1 at the end, as it does when an
+argument holds no document (an empty folder). Empty documents are
 predicted from the prior; bytes that are not UTF-8 are read as latin-1.`,
 		Example: `  echo "the gpu renders textures" | nbtext predict -m news.nbm
   nbtext predict -m news.nbm --top-k 3 --format json < posts.txt
@@ -103,11 +104,15 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	if len(args) > 0 && st.Docs == 0 {
 		return fmt.Errorf("no documents found in %s", strings.Join(args, " "))
 	}
+
 	if st.Fallback > 0 {
 		note(s.Err, o.global.quiet, "nbtext: %d of %d documents gave the model nothing to go on and were predicted from the prior", st.Fallback, st.Docs)
 	}
 	if st.Failed > 0 {
 		return fmt.Errorf("%d of %d documents could not be read and were answered with '?' (see the warnings above)", st.Failed, st.Docs)
+	}
+	if len(st.NoDocs) > 0 {
+		return fmt.Errorf("no documents found in %s (the other arguments were answered)", strings.Join(st.NoDocs, " "))
 	}
 	return nil
 }

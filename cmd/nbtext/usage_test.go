@@ -42,6 +42,8 @@ func TestUsageCases(t *testing.T) {
 		{"eval --alpha without --cv", "", []string{"eval", "-m", model, tsv, "--alpha", "0.5"}, 2, []string{"--alpha: a training setting, used only with --cv"}},
 		{"eval two training flags", "", []string{"eval", "-m", model, tsv, "--min-df", "2", "--weighting", "count"}, 2, []string{"--min-df, --weighting: training settings"}},
 		{"predict empty folder", "", []string{"predict", "-m", model, empty}, 1, []string{"no documents found in " + empty}},
+		{"predict file then empty folder", "", []string{"predict", "-m", model, tsv, empty}, 1, []string{"no documents found in " + empty + " (the other arguments were answered)"}},
+		{"predict empty folder then folder", "", []string{"predict", "-m", model, empty, flat}, 1, []string{"no documents found in " + empty + " (the other"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,6 +29,9 @@ type Stats struct {
 	Empty    int // documents with no term of the vocabulary
 	Fallback int // documents predicted from the prior (see model.Prediction)
 	Failed   int // documents that could not be read, answered with "?"
+	// NoDocs are the path arguments of Files that held no document (an
+	// empty folder, archive or file), in order.
+	NoDocs []string
 }
 
 func (s *Stats) add(o Stats) {
@@ -157,14 +160,24 @@ func (p *Predictor) Files(ctx context.Context, paths []string, stdin io.Reader, 
 			return Stats{}, err
 		}
 	}
-	return p.run(ctx, w, func(q *batcher) error {
+	var noDocs []string
+	st, err := p.run(ctx, w, func(q *batcher) error {
 		for _, path := range paths {
+			n := q.n
 			if err := q.path(path, stdin); err != nil {
 				return err
+			}
+			if q.n == n {
+				noDocs = append(noDocs, path)
 			}
 		}
 		return nil
 	})
+	if err == nil {
+		// run returned after the producer finished (it closes order).
+		st.NoDocs = noDocs
+	}
+	return st, err
 }
 
 // unwrapPath drops the operation and path of a *fs.PathError, which the
@@ -237,6 +250,7 @@ type batcher struct {
 	cur   *batch
 	order chan<- *batch
 	jobs  chan<- *batch
+	n     int // records added so far
 }
 
 // add appends rec to the current batch, copying text (the bytes of a raw
@@ -244,6 +258,7 @@ type batcher struct {
 // only when the run is cancelled.
 func (q *batcher) add(rec record, text []byte) error {
 	b := q.cur
+	q.n++
 	if rec.raw {
 		rec.lo = len(b.arena)
 		b.arena = append(b.arena, text...)
