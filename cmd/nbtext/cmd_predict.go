@@ -42,8 +42,8 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 With no arguments it reads stdin, one document per line (--input lines),
 answering each line as it arrives, in input order. A FILE argument is read
 as stdin is: one answer per line by default (ids FILE:N), the whole file with
---input doc (id FILE), one per JSON object with --input jsonl, decompressed
-first when it is gzip, zstd or bzip2. "-" is stdin. In a DIR or an ARCHIVE
+--input doc (id FILE), one per JSON object with --input jsonl. A FILE or
+stdin compressed with gzip, zstd or bzip2 is decompressed first. "-" is stdin. In a DIR or an ARCHIVE
 (.tar, also .tar.gz, .tgz, .tar.zst, .tar.bz2) each file is one document whose
 path is its id. A path that is a device or a pipe is refused: give it on
 stdin.

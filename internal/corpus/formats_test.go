@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -291,6 +292,37 @@ func TestDecompress(t *testing.T) {
 	}
 	if _, err := Decompress(bytes.NewReader([]byte{0x1f, 0x8b, 0, 0})); err == nil {
 		t.Error("a broken gzip header gave no error")
+	}
+}
+
+// stalling returns its data, then errStall as a stream that has nothing
+// more yet (tail -f) would block.
+type stalling struct{ data []byte }
+
+var errStall = errors.New("read past what the stream has sent so far")
+
+func (s *stalling) Read(p []byte) (int, error) {
+	if len(s.data) == 0 {
+		return 0, errStall
+	}
+	n := copy(p, s.data)
+	s.data = s.data[n:]
+	return n, nil
+}
+
+// TestDecompressReadsNoFurther checks that telling plain text from a
+// compressed stream reads no more than the stream has sent: a first line
+// "hi\n" (3 bytes) was held until a fourth byte came (Peek(4)).
+func TestDecompressReadsNoFurther(t *testing.T) {
+	for _, first := range []string{"hi\n", "B\n", "BZ\n", "(\n", "\x1f\n"} {
+		r, err := Decompress(&stalling{data: []byte(first)})
+		if err != nil {
+			t.Fatalf("%q: %v", first, err)
+		}
+		got := make([]byte, len(first))
+		if _, err := io.ReadFull(r, got); err != nil || string(got) != first {
+			t.Errorf("%q: read %q, %v", first, got, err)
+		}
 	}
 }
 

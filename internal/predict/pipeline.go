@@ -112,8 +112,8 @@ func (p *Predictor) Header(w io.Writer) error {
 	return err
 }
 
-// Stream predicts every document framed out of r (named name in errors)
-// and writes the results to w in input order. It flushes w (when w has a
+// Stream predicts every document framed out of r (named name in errors;
+// decompressed first when it is gzip, zstd or bzip2) and writes the results to w in input order. It flushes w (when w has a
 // Flush method) each time it has answered everything read so far. A
 // document that cannot be read (larger than MaxDocBytes) is answered with
 // "?" and reported to Options.Warn. A framing error (invalid JSONL, an
@@ -123,7 +123,7 @@ func (p *Predictor) Header(w io.Writer) error {
 // blocks keeps its goroutine until the read returns.
 func (p *Predictor) Stream(ctx context.Context, r io.Reader, name string, w io.Writer) (Stats, error) {
 	return p.run(ctx, w, func(q *batcher) error {
-		return q.frame(newFramer(r, name, p.opt.Input, p.opt.MaxDocBytes))
+		return q.frameReader(r, name, "")
 	})
 }
 
@@ -194,9 +194,7 @@ func unwrapPath(err error) error {
 func (q *batcher) path(path string, stdin io.Reader) error {
 	opt := &q.p.opt
 	if path == Stdin {
-		fr := newFramer(stdin, "stdin", opt.Input, opt.MaxDocBytes)
-		fr.prefix = "stdin:"
-		return q.frame(fr)
+		return q.frameReader(stdin, "stdin", "stdin:")
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -215,13 +213,22 @@ func (q *batcher) path(path string, stdin io.Reader) error {
 		return err
 	}
 	defer f.Close()
-	r, err := corpus.Decompress(f)
+	return q.frameReader(f, path, path+":")
+}
+
+// frameReader sends every record of r (named name in errors, ids prefixed
+// with prefix) to the batcher, decompressing r first when its first bytes
+// are those of gzip, zstd or bzip2 (corpus.Decompress, which reads no
+// further ahead than it must, so a stream of lines is answered as it
+// arrives).
+func (q *batcher) frameReader(r io.Reader, name, prefix string) error {
+	d, err := corpus.Decompress(r)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	defer r.Close()
-	fr := newFramer(r, path, opt.Input, opt.MaxDocBytes)
-	fr.prefix = path + ":"
+	defer d.Close()
+	fr := newFramer(d, name, q.p.opt.Input, q.p.opt.MaxDocBytes)
+	fr.prefix = prefix
 	return q.frame(fr)
 }
 

@@ -358,6 +358,14 @@ func TestFiles(t *testing.T) {
 	if got, _, _, err := files(t, m, Options{Format: FormatTSV}, "", gzPath); err != nil || !strings.HasPrefix(got[3], gzPath+":4\t") {
 		t.Errorf("gzip file ids: %q, %v", got, err)
 	}
+	// Compressed on stdin too: the same answers (before, the gzip bytes
+	// were framed as lines and scored).
+	if got := mustStream(t, m, Options{}, gz.String()); got != strings.Join(fromFile, "\n")+"\n" {
+		t.Errorf("gzip on stdin: %q, want %q", got, fromFile)
+	}
+	if got, _, _, err := files(t, m, Options{}, gz.String(), "-"); err != nil || strings.Join(got, "\n") != strings.Join(fromFile, "\n") {
+		t.Errorf("gzip on stdin as -: %q, %v", got, err)
+	}
 	// Every path is checked before anything is written.
 	for _, bad := range []struct{ path, want string }{
 		{filepath.Join(dir, "nope"), filepath.Join(dir, "nope") + ": no such file or directory"},
