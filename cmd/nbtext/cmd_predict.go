@@ -49,8 +49,8 @@ path is its id. A path that is a device or a pipe is refused: give it on
 stdin.
 
 There is one answer per document, always in input order: a document that
-cannot be read (larger than --max-doc-bytes; in a folder or archive, a file
-with NUL bytes) is answered with '?' (tsv: an empty label, json: an "error"
+cannot be read (larger than --max-doc-bytes, or with NUL bytes: binary,
+UTF-16) is answered with '?' (tsv: an empty label, json: an "error"
 field) and a warning, and predict exits 1 at the end, as it does when an
 argument holds no document (an empty folder). Empty documents are
 predicted from the prior; bytes that are not UTF-8 are read as latin-1.`,

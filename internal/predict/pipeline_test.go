@@ -437,6 +437,12 @@ func TestOutputLinesUp(t *testing.T) {
 		{"folder tsv", Options{MaxDocBytes: 100, Format: FormatTSV, TopK: 2}, "", []string{dir}, []string{
 			filepath.Join(dir, "1") + "\tautos\t…", filepath.Join(dir, "2") + "\t\t\t\t", filepath.Join(dir, "3") + "\t\t\t\t",
 			filepath.Join(dir, "4") + "\tspace\t…", filepath.Join(dir, "5") + "\tpolitics\t…"}, []int{2, 3}},
+		// A line or a whole file with NUL bytes is not text (before, it
+		// was scored as if it were).
+		{"stdin NUL line", Options{Format: FormatTSV}, "the tax bill\nbinary\x00junk\na rocket in orbit\n", []string{Stdin}, []string{
+			"stdin:1\tpolitics\t…", "stdin:2\t\t", "stdin:3\tspace\t…"}, []int{2}},
+		{"file with NUL as doc", Options{Input: InputDoc, Format: FormatJSON}, "", []string{filepath.Join(dir, "2")}, []string{
+			`{"id":"` + filepath.Join(dir, "2") + `","label":"","probs":{},"error":"` + filepath.Join(dir, "2") + `: contains NUL bytes: not text"}`}, []int{1}},
 		{"stdin lines json", Options{MaxDocBytes: 100, Format: FormatJSON}, in, []string{Stdin}, []string{
 			`{"id":"stdin:1","label":"autos",…`,
 			`{"id":"stdin:2","label":"","probs":{},"error":"stdin:2: document larger than 100 bytes (raise --max-doc-bytes)"}`,
