@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/bzip2"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -229,8 +230,23 @@ func decompress(src string, r io.Reader) (s io.Reader, stop func(), codec string
 	case codecBzip2:
 		d = bzip2.NewReader(br)
 	}
-	a := newAsyncReader(d, 256<<10, 6)
+	a := newAsyncReader(truncReader{d, codec}, 256<<10, 6)
 	return a, func() { a.Close(); closeDec() }, codec, nil
+}
+
+// truncReader says which compressed stream ended early: a decompressor
+// reports only io.ErrUnexpectedEOF.
+type truncReader struct {
+	r     io.Reader
+	codec string
+}
+
+func (t truncReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = fmt.Errorf("%s stream cut short: %w", t.codec, err)
+	}
+	return n, err
 }
 
 // Decompress returns the content of r, decompressed when r starts with the

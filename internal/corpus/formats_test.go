@@ -273,6 +273,29 @@ func TestReadCompressed(t *testing.T) {
 	}
 }
 
+// TestReadTruncated checks that a compressed corpus cut short says so,
+// naming the compression, on stdin (where the format is sniffed: it said
+// "cannot tell the format") and as a file (it said "unexpected EOF").
+func TestReadTruncated(t *testing.T) {
+	data := []byte("__label__a x\n__label__b y\n")
+	dir := t.TempDir()
+	for _, codec := range []string{codecGzip, codecZstd, codecBzip2} {
+		z := compressed(t, codec, data)
+		cut := z[:len(z)-len(z)/3]
+		want := codec + " stream cut short"
+		if _, err := ReadFrom(bytes.NewReader(cut), "stdin", Options{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s cut short on stdin: %v, want %q", codec, err, want)
+		}
+		p := filepath.Join(dir, "data.txt")
+		if err := os.WriteFile(p, cut, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Read(p, Options{Format: FormatFastText}); err == nil || !strings.HasPrefix(err.Error(), p+":") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s cut short in a file: %v, want %q", codec, err, want)
+		}
+	}
+}
+
 func TestDecompress(t *testing.T) {
 	for _, codec := range []string{codecGzip, codecZstd, codecBzip2, codecNone} {
 		data := []byte(strings.Repeat("some text\n", 1000))
