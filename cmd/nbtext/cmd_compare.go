@@ -37,6 +37,7 @@ type compareOptions struct {
 
 func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddSubsetFlags(fs)
+	o.corpus.AddFormatFlags(fs)
 	fs.StringSliceVar(&o.models, "models", []string{"bernoulli", "multinomial", "logreg"}, "estimators to compare, each with its defaults")
 	fs.StringVar(&o.sizes, "sizes", "", "training sizes m (or vocabulary sizes with --vary vocab), comma-separated (default: log-spaced from 10 to the whole split)")
 	fs.IntVar(&o.repeats, "repeats", eval.DefaultRepeats, "random stratified subsets per size")
@@ -66,8 +67,9 @@ vocabulary, as a model trained on it alone would.
 CORPUS must have train and test splits (the bydate layout); without it the
 cached 20 Newsgroups archive is used. For a pair of corpora of your own,
 give the training one as TRAIN and the test one with --test TEST (each a
-folder, archive, TSV or JSONL file, read whole). The table gives mean ± std over the
-repeats and says where the curves cross. --vary vocab instead varies the
+folder, archive, TSV, CSV, JSONL or fastText file, plain or compressed, read
+whole; see --input-format). The table gives mean ± std over the repeats
+and says where the curves cross. --vary vocab instead varies the
 vocabulary size (pruned by mutual information) on the whole training split,
 as McCallum & Nigam (1998) did for Bernoulli against multinomial NB.`,
 		Example: `  nbtext compare --classes sci.crypt,comp.graphics --plot curves.png

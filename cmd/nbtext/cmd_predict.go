@@ -42,16 +42,17 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 With no arguments it reads stdin, one document per line (--input lines),
 answering each line as it arrives, in input order. A FILE argument is read
 as stdin is: one answer per line by default (ids FILE:N), the whole file with
---input doc (id FILE), one per JSON object with --input jsonl, decompressed
-first when it is gzip, zstd or bzip2. "-" is stdin. In a DIR or an ARCHIVE
+--input doc (id FILE), one per JSON object with --input jsonl. A FILE or
+stdin compressed with gzip, zstd or bzip2 is decompressed first. "-" is stdin. In a DIR or an ARCHIVE
 (.tar, also .tar.gz, .tgz, .tar.zst, .tar.bz2) each file is one document whose
 path is its id. A path that is a device or a pipe is refused: give it on
 stdin.
 
 There is one answer per document, always in input order: a document that
-cannot be read (larger than --max-doc-bytes; in a folder or archive, a file
-with NUL bytes) is answered with '?' (tsv: an empty label, json: an "error"
-field) and a warning, and predict exits 1 at the end. Empty documents are
+cannot be read (larger than --max-doc-bytes, or with NUL bytes: binary,
+UTF-16) is answered with '?' (tsv: an empty label, json: an "error"
+field) and a warning, and predict exits 1 at the end, as it does when an
+argument holds no document (an empty folder). Empty documents are
 predicted from the prior; bytes that are not UTF-8 are read as latin-1.`,
 		Example: `  echo "the gpu renders textures" | nbtext predict -m news.nbm
   nbtext predict -m news.nbm --top-k 3 --format json < posts.txt
@@ -106,11 +107,15 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	if len(args) > 0 && st.Docs == 0 {
 		return fmt.Errorf("no documents found in %s", strings.Join(args, " "))
 	}
+
 	if st.Fallback > 0 {
 		note(s.Err, o.global.quiet, "nbtext: %d of %d documents gave the model nothing to go on and were predicted from the prior", st.Fallback, st.Docs)
 	}
 	if st.Failed > 0 {
 		return fmt.Errorf("%d of %d documents could not be read and were answered with '?' (see the warnings above)", st.Failed, st.Docs)
+	}
+	if len(st.NoDocs) > 0 {
+		return fmt.Errorf("no documents found in %s (the other arguments were answered)", strings.Join(st.NoDocs, " "))
 	}
 	return nil
 }

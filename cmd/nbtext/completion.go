@@ -52,6 +52,7 @@ func registerCompletions(root *cobra.Command) {
 			},
 			"format": values(evalFormats...),
 		},
+		"info": {"format": values("table", "json")},
 		"compare": {
 			"models": kinds,
 			"metric": values(string(eval.MetricError), string(eval.MetricErrors), string(eval.MetricAccuracy), string(eval.MetricMacroF1)),

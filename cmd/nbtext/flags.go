@@ -43,6 +43,12 @@ type corpusOptions struct {
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
 	o.AddSubsetFlags(fs)
 	fs.StringVar(&o.split, "split", "", "split folder to read, train or test, also one level below a top folder (aclImdb/train) (default: the command's natural split for the 20 Newsgroups cache)")
+	o.AddFormatFlags(fs)
+}
+
+// AddFormatFlags adds the flags that say how a file is read: its format,
+// label prefix, fields, header row and document size bound.
+func (o *corpusOptions) AddFormatFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.inputFormat, "input-format", "auto", "corpus format: auto (by name, then first bytes), "+strings.Join(inputFormats[1:], ", "))
 	fs.StringVar(&o.labelPrefix, "label-prefix", corpus.DefaultLabelPrefix, "fasttext: the prefix that marks a label")
 	fs.StringVar(&o.labelField, "label-field", "label", "csv, tsv with a header, jsonl: the label column or key")
@@ -52,7 +58,7 @@ func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
 }
 
 // AddSubsetFlags adds only --remove and --classes, for commands that choose
-// the split and format themselves (compare reads both splits, format auto).
+// the split themselves (compare reads both splits).
 func (o *corpusOptions) AddSubsetFlags(fs *pflag.FlagSet) {
 	o.fs = fs
 	o.inputFormat = "auto"

@@ -42,6 +42,8 @@ func TestUsageCases(t *testing.T) {
 		{"eval --alpha without --cv", "", []string{"eval", "-m", model, tsv, "--alpha", "0.5"}, 2, []string{"--alpha: a training setting, used only with --cv"}},
 		{"eval two training flags", "", []string{"eval", "-m", model, tsv, "--min-df", "2", "--weighting", "count"}, 2, []string{"--min-df, --weighting: training settings"}},
 		{"predict empty folder", "", []string{"predict", "-m", model, empty}, 1, []string{"no documents found in " + empty}},
+		{"predict file then empty folder", "", []string{"predict", "-m", model, tsv, empty}, 1, []string{"no documents found in " + empty + " (the other arguments were answered)"}},
+		{"predict empty folder then folder", "", []string{"predict", "-m", model, empty, flat}, 1, []string{"no documents found in " + empty + " (the other"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -170,6 +172,30 @@ func TestVocabStdoutLeavesNoFile(t *testing.T) {
 	}
 }
 
+// TestCompareFormatFlags checks that compare reads a user's pair of
+// corpora in other key names and formats (before, it had no
+// --label-field, --text-field or --input-format).
+func TestCompareFormatFlags(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	var train, test strings.Builder
+	for i := 0; i < 3; i++ {
+		fmt.Fprintf(&train, `{"sentiment":"pos","review":"great fun film %d"}`+"\n", i)
+		fmt.Fprintf(&train, `{"sentiment":"neg","review":"dull awful film %d"}`+"\n", i)
+	}
+	trainPath := writeFile(t, dir, "train.jsonl", train.String())
+	test.WriteString(`{"sentiment":"pos","review":"great fun"}` + "\n" + `{"sentiment":"neg","review":"awful dull"}` + "\n")
+	testPath := writeFile(t, dir, "test.data", test.String())
+	r := nbtext(t, "", "compare", trainPath, "--test", testPath, "--input-format", "jsonl",
+		"--label-field", "sentiment", "--text-field", "review", "--models", "multinomial", "--sizes", "6", "--repeats", "1", "--metric", "errors")
+	check(t, r, 0)
+	for _, want := range []string{"(neg, pos)", "2 test documents"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("table does not mention %q:\n%s", want, r.out)
+		}
+	}
+}
+
 // TestCompletion checks the values the shell completion offers for flags.
 func TestCompletion(t *testing.T) {
 	isolate(t)
@@ -187,6 +213,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"predict", "--input", ""}, []string{"lines", "doc", "jsonl", "nul"}},
 		{[]string{"train", "--input-format", ""}, inputFormats},
 		{[]string{"vocab", "--input-format", ""}, []string{"auto", "tsv"}},
+		{[]string{"info", "--format", ""}, []string{"table", "json", ":4"}},
 	} {
 		r := nbtext(t, "", append([]string{"__complete"}, tt.args...)...)
 		lines := strings.Split(strings.TrimSpace(r.out), "\n")

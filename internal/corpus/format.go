@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/bzip2"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -168,6 +169,35 @@ func codecOf(b []byte) string {
 	return codecNone
 }
 
+// magics are the leading bytes of gzip, zstd and bzip2 streams (bzip2's
+// fourth byte, the block size digit, is checked by codecOf).
+var magics = []string{"\x1f\x8b", "\x28\xb5\x2f\xfd", "BZh"}
+
+// peekMagic returns the first bytes of br, up to 4, reading past the first
+// byte only while what it has could still start a compressed stream: a
+// stream of short lines that begins "hi\n" is never held back waiting for
+// a fourth byte (predict answers each line as it arrives).
+func peekMagic(br *bufio.Reader) ([]byte, error) {
+	for n := 1; n < 4; n++ {
+		b, err := br.Peek(n)
+		if err != nil || codecOf(b) != codecNone || !magicPrefix(b) {
+			return b, err
+		}
+	}
+	return br.Peek(4)
+}
+
+// magicPrefix reports whether b starts, or is the start of, a magic.
+func magicPrefix(b []byte) bool {
+	for _, m := range magics {
+		k := min(len(b), len(m))
+		if string(b[:k]) == m[:k] {
+			return true
+		}
+	}
+	return false
+}
+
 // decompress returns the content of r: decompressed, on its own goroutine
 // so that it overlaps with parsing, when r starts with the magic bytes of
 // gzip, zstd or bzip2, else r itself (buffered). The returned stop ends the
@@ -175,7 +205,7 @@ func codecOf(b []byte) string {
 // found. Errors name src.
 func decompress(src string, r io.Reader) (s io.Reader, stop func(), codec string, err error) {
 	br := bufio.NewReaderSize(r, 256<<10)
-	magic, err := br.Peek(4)
+	magic, err := peekMagic(br)
 	if err != nil && err != io.EOF {
 		return nil, nil, "", pathError(src, err)
 	}
@@ -200,8 +230,23 @@ func decompress(src string, r io.Reader) (s io.Reader, stop func(), codec string
 	case codecBzip2:
 		d = bzip2.NewReader(br)
 	}
-	a := newAsyncReader(d, 256<<10, 6)
+	a := newAsyncReader(truncReader{d, codec}, 256<<10, 6)
 	return a, func() { a.Close(); closeDec() }, codec, nil
+}
+
+// truncReader says which compressed stream ended early: a decompressor
+// reports only io.ErrUnexpectedEOF.
+type truncReader struct {
+	r     io.Reader
+	codec string
+}
+
+func (t truncReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = fmt.Errorf("%s stream cut short: %w", t.codec, err)
+	}
+	return n, err
 }
 
 // Decompress returns the content of r, decompressed when r starts with the

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -272,6 +273,29 @@ func TestReadCompressed(t *testing.T) {
 	}
 }
 
+// TestReadTruncated checks that a compressed corpus cut short says so,
+// naming the compression, on stdin (where the format is sniffed: it said
+// "cannot tell the format") and as a file (it said "unexpected EOF").
+func TestReadTruncated(t *testing.T) {
+	data := []byte("__label__a x\n__label__b y\n")
+	dir := t.TempDir()
+	for _, codec := range []string{codecGzip, codecZstd, codecBzip2} {
+		z := compressed(t, codec, data)
+		cut := z[:len(z)-len(z)/3]
+		want := codec + " stream cut short"
+		if _, err := ReadFrom(bytes.NewReader(cut), "stdin", Options{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s cut short on stdin: %v, want %q", codec, err, want)
+		}
+		p := filepath.Join(dir, "data.txt")
+		if err := os.WriteFile(p, cut, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Read(p, Options{Format: FormatFastText}); err == nil || !strings.HasPrefix(err.Error(), p+":") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s cut short in a file: %v, want %q", codec, err, want)
+		}
+	}
+}
+
 func TestDecompress(t *testing.T) {
 	for _, codec := range []string{codecGzip, codecZstd, codecBzip2, codecNone} {
 		data := []byte(strings.Repeat("some text\n", 1000))
@@ -291,6 +315,37 @@ func TestDecompress(t *testing.T) {
 	}
 	if _, err := Decompress(bytes.NewReader([]byte{0x1f, 0x8b, 0, 0})); err == nil {
 		t.Error("a broken gzip header gave no error")
+	}
+}
+
+// stalling returns its data, then errStall as a stream that has nothing
+// more yet (tail -f) would block.
+type stalling struct{ data []byte }
+
+var errStall = errors.New("read past what the stream has sent so far")
+
+func (s *stalling) Read(p []byte) (int, error) {
+	if len(s.data) == 0 {
+		return 0, errStall
+	}
+	n := copy(p, s.data)
+	s.data = s.data[n:]
+	return n, nil
+}
+
+// TestDecompressReadsNoFurther checks that telling plain text from a
+// compressed stream reads no more than the stream has sent: a first line
+// "hi\n" (3 bytes) was held until a fourth byte came (Peek(4)).
+func TestDecompressReadsNoFurther(t *testing.T) {
+	for _, first := range []string{"hi\n", "B\n", "BZ\n", "(\n", "\x1f\n"} {
+		r, err := Decompress(&stalling{data: []byte(first)})
+		if err != nil {
+			t.Fatalf("%q: %v", first, err)
+		}
+		got := make([]byte, len(first))
+		if _, err := io.ReadFull(r, got); err != nil || string(got) != first {
+			t.Errorf("%q: read %q, %v", first, got, err)
+		}
 	}
 }
 

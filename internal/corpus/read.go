@@ -3,6 +3,7 @@ package corpus
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -167,10 +168,13 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 		s = br
 	}
 	if format == "" {
-		head, _ := br.Peek(sniffLen)
+		head, peekErr := br.Peek(sniffLen)
 		format = sniffFormat(bytes.TrimPrefix(head, []byte(utf8BOM)), opts.prefix())
 		switch {
 		case format != "":
+		case peekErr != nil && peekErr != io.EOF && !errors.Is(peekErr, bufio.ErrBufferFull):
+			// A damaged compressed stream, not an unknown format.
+			return nil, nil, "", fmt.Errorf("%s: %w", src, peekErr)
 		case fallbackTSV:
 			format = FormatTSV
 		case hasNUL(head):

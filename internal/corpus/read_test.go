@@ -419,7 +419,7 @@ func TestReadErrors(t *testing.T) {
 			return d
 		}, Options{}, "{}/a/2: no such file or directory"},
 		{"not gzip", file("bad.tar.gz", "this is not a gzip file"), Options{}, "{}: not a gzip file"},
-		{"truncated archive", gz(func(b []byte) []byte { return b[:len(b)/2] }), Options{}, "{}: truncated archive: unexpected EOF"},
+		{"truncated archive", gz(func(b []byte) []byte { return b[:len(b)/2] }), Options{}, "{}: truncated archive: gzip stream cut short: unexpected EOF"},
 		{"corrupt archive", gz(func(b []byte) []byte { b[len(b)-6] ^= 0xff; return b }), Options{}, "{}: corrupt archive: gzip: invalid checksum"},
 		{"corrupt tar", file("bad.tar", strings.Repeat("garbage!", 128)), Options{}, "{}: corrupt archive: archive/tar: invalid tar header"},
 		{"both splits", func(*testing.T) string { return "testdata/bydate" }, Options{},

@@ -1,13 +1,13 @@
 // Package predict owns streaming prediction: it frames documents out of a
-// stream or a plain file (one per line, the whole stream, JSONL objects, or
+// stream or a plain file, decompressed when gzip, zstd or bzip2 (one per line, the whole stream, JSONL objects, or
 // NUL-separated records) or takes them from folders and archives (one per
 // file), vectorizes and scores them on all cores, and writes one result per
 // document in input order as text, TSV or JSON lines.
 //
 // Conventions:
 //   - One answer per document, always: a document that cannot be read (one
-//     larger than Options.MaxDocBytes, a file of a folder or archive with
-//     NUL bytes) is answered with "?" (TSV: an empty label; JSON: an empty
+//     larger than Options.MaxDocBytes, or with NUL bytes: a line, a file
+//     read whole, a file of a folder or archive) is answered with "?" (TSV: an empty label; JSON: an empty
 //     label and an "error" field) and reported to Options.Warn, so answers
 //     never shift against their inputs.
 //   - Memory is bounded whatever the input length: at most a fixed number of

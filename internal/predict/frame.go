@@ -106,6 +106,9 @@ func (f *framer) next() (record, []byte, error) {
 		if len(b) > f.max {
 			return record{id: f.name, n: 1, fail: errTooLarge(f.name, 0, f.max).Error()}, nil, nil
 		}
+		if bytes.IndexByte(b, 0) >= 0 {
+			return record{id: f.name, n: 1, fail: errNotText(f.name, 0).Error()}, nil, nil
+		}
 		return record{id: f.name, n: 1, text: decodeInPlace(b)}, nil, nil
 	}
 	sep := byte('\n')
@@ -141,6 +144,9 @@ func (f *framer) next() (record, []byte, error) {
 			return r, nil, err
 		case InputLines:
 			b = bytes.TrimSuffix(b, []byte{'\r'})
+			if bytes.IndexByte(b, 0) >= 0 {
+				return record{id: f.id(f.line), n: f.line, fail: errNotText(f.name, f.line).Error()}, nil, nil
+			}
 		}
 		if len(f.buf) > readerSize {
 			// A long record assembled in f.buf: hand the buffer over
@@ -258,6 +264,15 @@ func errTooLarge(name string, line, max int) error {
 		return fmt.Errorf("%s: document larger than %d bytes (raise --max-doc-bytes)", name, max)
 	}
 	return fmt.Errorf("%s:%d: document larger than %d bytes (raise --max-doc-bytes)", name, line, max)
+}
+
+// errNotText reports a document with NUL bytes (binary data, or a file in
+// UTF-16), at line of name (0: the whole of it).
+func errNotText(name string, line int) error {
+	if line == 0 {
+		return fmt.Errorf("%s: contains NUL bytes: not text", name)
+	}
+	return fmt.Errorf("%s:%d: contains NUL bytes: not text", name, line)
 }
 
 // decodeInPlace is corpus.Decode without the copy: valid UTF-8 becomes a

@@ -67,7 +67,6 @@ func TestFrameLines(t *testing.T) {
 		{"only a newline", "\n", []string{""}},
 		{"latin-1", "caf\xe9 cr\xe8me\n", []string{"café crème"}},
 		{"utf-8 kept", "café\n", []string{"café"}},
-		{"nul inside a line", "a\x00b\n", []string{"a\x00b"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,7 +88,6 @@ func TestFrameLines(t *testing.T) {
 func TestFrameDoc(t *testing.T) {
 	for _, tt := range []struct{ input, want string }{
 		{"a b\nc d\n", "a b\nc d\n"},
-		{"a b\r\n\x00tail", "a b\r\n\x00tail"},
 		{"", ""},
 		{"caf\xe9\n", "café\n"},
 	} {
@@ -101,6 +99,22 @@ func TestFrameDoc(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("frames(%q, doc) = %q, want %q", tt.input, got, want)
 		}
+	}
+}
+
+// TestFrameNotText checks that a line, or a document read whole, with NUL
+// bytes is answered as unreadable, as a file with NUL bytes in a folder is
+// (before, it was scored as text).
+func TestFrameNotText(t *testing.T) {
+	got, err := frames(t, "a b\nc\x00d\ne\n", InputLines, 0)
+	want := []framed{{id: "1", text: "a b"}, {id: "2", fail: "stdin:2: contains NUL bytes: not text"}, {id: "3", text: "e"}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("lines: %q, %v; want %q", got, err, want)
+	}
+	got, err = frames(t, "a b\r\n\x00tail", InputDoc, 0)
+	want = []framed{{id: "stdin", fail: "stdin: contains NUL bytes: not text"}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("doc: %q, %v; want %q", got, err, want)
 	}
 }
 

@@ -29,6 +29,9 @@ type Stats struct {
 	Empty    int // documents with no term of the vocabulary
 	Fallback int // documents predicted from the prior (see model.Prediction)
 	Failed   int // documents that could not be read, answered with "?"
+	// NoDocs are the path arguments of Files that held no document (an
+	// empty folder, archive or file), in order.
+	NoDocs []string
 }
 
 func (s *Stats) add(o Stats) {
@@ -112,8 +115,8 @@ func (p *Predictor) Header(w io.Writer) error {
 	return err
 }
 
-// Stream predicts every document framed out of r (named name in errors)
-// and writes the results to w in input order. It flushes w (when w has a
+// Stream predicts every document framed out of r (named name in errors;
+// decompressed first when it is gzip, zstd or bzip2) and writes the results to w in input order. It flushes w (when w has a
 // Flush method) each time it has answered everything read so far. A
 // document that cannot be read (larger than MaxDocBytes) is answered with
 // "?" and reported to Options.Warn. A framing error (invalid JSONL, an
@@ -123,7 +126,7 @@ func (p *Predictor) Header(w io.Writer) error {
 // blocks keeps its goroutine until the read returns.
 func (p *Predictor) Stream(ctx context.Context, r io.Reader, name string, w io.Writer) (Stats, error) {
 	return p.run(ctx, w, func(q *batcher) error {
-		return q.frame(newFramer(r, name, p.opt.Input, p.opt.MaxDocBytes))
+		return q.frameReader(r, name, "")
 	})
 }
 
@@ -160,14 +163,24 @@ func (p *Predictor) Files(ctx context.Context, paths []string, stdin io.Reader, 
 			return Stats{}, err
 		}
 	}
-	return p.run(ctx, w, func(q *batcher) error {
+	var noDocs []string
+	st, err := p.run(ctx, w, func(q *batcher) error {
 		for _, path := range paths {
+			n := q.n
 			if err := q.path(path, stdin); err != nil {
 				return err
+			}
+			if q.n == n {
+				noDocs = append(noDocs, path)
 			}
 		}
 		return nil
 	})
+	if err == nil {
+		// run returned after the producer finished (it closes order).
+		st.NoDocs = noDocs
+	}
+	return st, err
 }
 
 // unwrapPath drops the operation and path of a *fs.PathError, which the
@@ -184,9 +197,7 @@ func unwrapPath(err error) error {
 func (q *batcher) path(path string, stdin io.Reader) error {
 	opt := &q.p.opt
 	if path == Stdin {
-		fr := newFramer(stdin, "stdin", opt.Input, opt.MaxDocBytes)
-		fr.prefix = "stdin:"
-		return q.frame(fr)
+		return q.frameReader(stdin, "stdin", "stdin:")
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -205,13 +216,22 @@ func (q *batcher) path(path string, stdin io.Reader) error {
 		return err
 	}
 	defer f.Close()
-	r, err := corpus.Decompress(f)
+	return q.frameReader(f, path, path+":")
+}
+
+// frameReader sends every record of r (named name in errors, ids prefixed
+// with prefix) to the batcher, decompressing r first when its first bytes
+// are those of gzip, zstd or bzip2 (corpus.Decompress, which reads no
+// further ahead than it must, so a stream of lines is answered as it
+// arrives).
+func (q *batcher) frameReader(r io.Reader, name, prefix string) error {
+	d, err := corpus.Decompress(r)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	defer r.Close()
-	fr := newFramer(r, path, opt.Input, opt.MaxDocBytes)
-	fr.prefix = path + ":"
+	defer d.Close()
+	fr := newFramer(d, name, q.p.opt.Input, q.p.opt.MaxDocBytes)
+	fr.prefix = prefix
 	return q.frame(fr)
 }
 
@@ -240,6 +260,7 @@ type batcher struct {
 	cur   *batch
 	order chan<- *batch
 	jobs  chan<- *batch
+	n     int // records added so far
 }
 
 // add appends rec to the current batch, copying text (the bytes of a raw
@@ -247,6 +268,7 @@ type batcher struct {
 // only when the run is cancelled.
 func (q *batcher) add(rec record, text []byte) error {
 	b := q.cur
+	q.n++
 	if rec.raw {
 		rec.lo = len(b.arena)
 		b.arena = append(b.arena, text...)

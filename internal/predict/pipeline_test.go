@@ -358,6 +358,14 @@ func TestFiles(t *testing.T) {
 	if got, _, _, err := files(t, m, Options{Format: FormatTSV}, "", gzPath); err != nil || !strings.HasPrefix(got[3], gzPath+":4\t") {
 		t.Errorf("gzip file ids: %q, %v", got, err)
 	}
+	// Compressed on stdin too: the same answers (before, the gzip bytes
+	// were framed as lines and scored).
+	if got := mustStream(t, m, Options{}, gz.String()); got != strings.Join(fromFile, "\n")+"\n" {
+		t.Errorf("gzip on stdin: %q, want %q", got, fromFile)
+	}
+	if got, _, _, err := files(t, m, Options{}, gz.String(), "-"); err != nil || strings.Join(got, "\n") != strings.Join(fromFile, "\n") {
+		t.Errorf("gzip on stdin as -: %q, %v", got, err)
+	}
 	// Every path is checked before anything is written.
 	for _, bad := range []struct{ path, want string }{
 		{filepath.Join(dir, "nope"), filepath.Join(dir, "nope") + ": no such file or directory"},
@@ -429,6 +437,12 @@ func TestOutputLinesUp(t *testing.T) {
 		{"folder tsv", Options{MaxDocBytes: 100, Format: FormatTSV, TopK: 2}, "", []string{dir}, []string{
 			filepath.Join(dir, "1") + "\tautos\t…", filepath.Join(dir, "2") + "\t\t\t\t", filepath.Join(dir, "3") + "\t\t\t\t",
 			filepath.Join(dir, "4") + "\tspace\t…", filepath.Join(dir, "5") + "\tpolitics\t…"}, []int{2, 3}},
+		// A line or a whole file with NUL bytes is not text (before, it
+		// was scored as if it were).
+		{"stdin NUL line", Options{Format: FormatTSV}, "the tax bill\nbinary\x00junk\na rocket in orbit\n", []string{Stdin}, []string{
+			"stdin:1\tpolitics\t…", "stdin:2\t\t", "stdin:3\tspace\t…"}, []int{2}},
+		{"file with NUL as doc", Options{Input: InputDoc, Format: FormatJSON}, "", []string{filepath.Join(dir, "2")}, []string{
+			`{"id":"` + filepath.Join(dir, "2") + `","label":"","probs":{},"error":"` + filepath.Join(dir, "2") + `: contains NUL bytes: not text"}`}, []int{1}},
 		{"stdin lines json", Options{MaxDocBytes: 100, Format: FormatJSON}, in, []string{Stdin}, []string{
 			`{"id":"stdin:1","label":"autos",…`,
 			`{"id":"stdin:2","label":"","probs":{},"error":"stdin:2: document larger than 100 bytes (raise --max-doc-bytes)"}`,
