@@ -16,12 +16,12 @@ export NBTEXT_20NEWS_TARBALL := $(SHARED_TARBALL)
 endif
 endif
 
-.PHONY: all build test bench lint install demo clean help
+.PHONY: all build test bench lint install demo clean help beam test-beam
 
 all: build
 
 help: ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build bin/nbtext
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
@@ -38,6 +38,12 @@ lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	 if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+beam: ## build bin/nbtext-beam, the Apache Beam pipeline (its own module in beam/)
+	cd beam && $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o ../bin/nbtext-beam ./cmd/nbtext-beam
+
+test-beam: ## test the Beam pipeline on the in-process Prism runner (go vet, then go test in beam/)
+	cd beam && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 install: ## install nbtext into $GOBIN (or $GOPATH/bin)
 	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/nbtext
