@@ -97,14 +97,9 @@ func (f *countFn) ProcessElement(ctx context.Context, path string, emit func(int
 	if err != nil {
 		return err
 	}
-	fs, err := filesystem.New(ctx, path)
+	rc, err := openRead(ctx, path)
 	if err != nil {
 		return err
-	}
-	defer fs.Close()
-	rc, err := fs.OpenRead(ctx, path)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer rc.Close()
 	var r io.Reader = rc

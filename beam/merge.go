@@ -205,15 +205,39 @@ func readCounts(ctx context.Context, path string) (*counts.Counts, error) {
 	if isLocal(path) {
 		return counts.ReadFile(path)
 	}
+	r, err := openRead(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return counts.Decode(r, path)
+}
+
+// fsReader is a file opened through Beam's filesystem: closing it closes
+// the file, then the filesystem.
+type fsReader struct {
+	io.ReadCloser
+	fs filesystem.Interface
+}
+
+func (r fsReader) Close() error {
+	err := r.ReadCloser.Close()
+	if ferr := r.fs.Close(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// openRead opens path (local, gs:// or s3://) through Beam's filesystem.
+func openRead(ctx context.Context, path string) (io.ReadCloser, error) {
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	defer fs.Close()
-	r, err := fs.OpenRead(ctx, path)
+	rc, err := fs.OpenRead(ctx, path)
 	if err != nil {
+		fs.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	defer r.Close()
-	return counts.Decode(r, path)
+	return fsReader{rc, fs}, nil
 }
