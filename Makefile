@@ -4,6 +4,9 @@ GO      ?= go
 BIN     := bin/nbtext
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
+# -buildvcs=auto records the git revision for 'nbtext --version' even where
+# GOFLAGS turns it off; outside a git checkout it records nothing.
+BUILDFLAGS := -trimpath -buildvcs=auto
 BENCHTIME ?= 1s
 
 # The integration tests, benchmarks and the demo use the real 20 Newsgroups
@@ -15,8 +18,15 @@ ifneq ($(wildcard $(SHARED_TARBALL)),)
 export NBTEXT_20NEWS_TARBALL := $(SHARED_TARBALL)
 endif
 endif
+# The same for the IMDB archive (aclImdb layout), read by the corpus tests.
+SHARED_IMDB := $(abspath ../shared/data/aclImdb.tar.gz)
+ifeq ($(NBTEXT_IMDB_TARBALL),)
+ifneq ($(wildcard $(SHARED_IMDB)),)
+export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
+endif
+endif
 
-.PHONY: all build test bench lint install demo clean help beam test-beam
+.PHONY: all build test bench bench-scale lint install man demo clean help beam test-beam
 
 all: build
 
@@ -24,7 +34,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build bin/nbtext
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
+	$(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
 
 test: ## run all tests (integration tests use NBTEXT_20NEWS_TARBALL when set)
 	@if [ -n "$$NBTEXT_20NEWS_TARBALL" ]; then echo "integration tests on $$NBTEXT_20NEWS_TARBALL"; \
@@ -34,22 +44,28 @@ test: ## run all tests (integration tests use NBTEXT_20NEWS_TARBALL when set)
 bench: ## run the benchmarks (speed targets) on the real corpus when available
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
+bench-scale: build ## streaming NB training on synthetic corpora of 10^5 and 10^6 documents: RSS and MB/s
+	NBTEXT=$(BIN) bash scripts/bench-scale.sh
+
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	 if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
 beam: ## build bin/nbtext-beam, the Apache Beam pipeline (its own module in beam/)
-	cd beam && $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o ../bin/nbtext-beam ./cmd/nbtext-beam
+	cd beam && $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o ../bin/nbtext-beam ./cmd/nbtext-beam
 
 test-beam: ## test the Beam pipeline on the in-process Prism runner (go vet, then go test in beam/)
 	cd beam && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 install: ## install nbtext into $GOBIN (or $GOPATH/bin)
-	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/nbtext
+	$(GO) install $(BUILDFLAGS) -ldflags '$(LDFLAGS)' ./cmd/nbtext
+
+man: ## write the man pages, generated from the commands' help, to man/ (man -l man/nbtext.1)
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run ./cmd/nbtext generate --man man
 
 demo: build ## fetch the corpus and walk through nbtext on it
 	NBTEXT=$(BIN) bash scripts/demo.sh
 
 clean: ## remove build output
-	rm -rf bin demo-out
+	rm -rf bin demo-out man

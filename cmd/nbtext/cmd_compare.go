@@ -23,7 +23,8 @@ type compareOptions struct {
 	models  []string
 	sizes   string
 	repeats int
-	seed    uint64
+	seed    int64
+	test    string
 	metric  string
 	vary    string
 	plot    string
@@ -39,7 +40,8 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.models, "models", []string{"bernoulli", "multinomial", "logreg"}, "estimators to compare, each with its defaults")
 	fs.StringVar(&o.sizes, "sizes", "", "training sizes m (or vocabulary sizes with --vary vocab), comma-separated (default: log-spaced from 10 to the whole split)")
 	fs.IntVar(&o.repeats, "repeats", eval.DefaultRepeats, "random stratified subsets per size")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of the subsets (the same subsets for every model)")
+	fs.Int64Var(&o.seed, "seed", 1, "seed of the subsets (the same subsets for every model), ≥ 0")
+	fs.StringVar(&o.test, "test", "", "test corpus: CORPUS is then the training corpus, read whole (any format), instead of a corpus with train and test splits")
 	fs.StringVar(&o.metric, "metric", "error", "what to report: error, errors, accuracy or macro_f1")
 	fs.StringVar(&o.vary, "vary", "size", "x axis: size (training documents) or vocab (vocabulary size, pruned by mutual information)")
 	fs.StringVar(&o.plot, "plot", "", "draw the curves to FILE.png or FILE.svg")
@@ -53,7 +55,7 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 func newCompareCmd(g *globalOptions) *cobra.Command {
 	o := &compareOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "compare [CORPUS]",
+		Use:   "compare [CORPUS | TRAIN --test TEST]",
 		Short: "Learning curves: Naive Bayes against logistic regression as the training set grows",
 		Long: `Fit each model on random stratified subsets of the training split, of growing
 size, and score it on the test split: the experiment of Ng & Jordan (2002).
@@ -62,29 +64,48 @@ logistic regression wins with enough data. Each subset gets its own
 vocabulary, as a model trained on it alone would.
 
 CORPUS must have train and test splits (the bydate layout); without it the
-cached 20 Newsgroups archive is used. The table gives mean ± std over the
+cached 20 Newsgroups archive is used. For a pair of corpora of your own,
+give the training one as TRAIN and the test one with --test TEST (each a
+folder, archive, TSV or JSONL file, read whole). The table gives mean ± std over the
 repeats and says where the curves cross. --vary vocab instead varies the
 vocabulary size (pruned by mutual information) on the whole training split,
 as McCallum & Nigam (1998) did for Bernoulli against multinomial NB.`,
 		Example: `  nbtext compare --classes sci.crypt,comp.graphics --plot curves.png
   nbtext compare --metric errors --csv runs.csv
-  nbtext compare --vary vocab --models bernoulli,multinomial --plot vocab.svg`,
+  nbtext compare --vary vocab --models bernoulli,multinomial --plot vocab.svg
+  nbtext compare train.tsv --test test.tsv --models multinomial,logreg`,
 		Args:    cobra.MaximumNArgs(1),
-		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate() },
+		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(args) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runCompare(cmd, args, o) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
 }
 
-func (o *compareOptions) validate() error {
+func (o *compareOptions) validate(args []string) error {
 	if len(o.models) == 0 {
 		return usageErrorf("--models needs at least one estimator")
 	}
+	seen := map[string]bool{}
 	for _, m := range o.models {
 		if _, err := model.ParseKind(m); err != nil {
 			return usageErrorf("--models: %v", err)
 		}
+		if seen[m] {
+			return usageErrorf("--models names %s twice: each estimator is fitted once, with its defaults", m)
+		}
+		seen[m] = true
+	}
+	if o.test != "" {
+		if len(args) == 0 {
+			return usageErrorf("--test needs the training corpus as argument: nbtext compare TRAIN --test TEST")
+		}
+		if args[0] == "-" && o.test == "-" {
+			return usageErrorf("TRAIN and --test cannot both be standard input ('-')")
+		}
+	}
+	if o.seed < 0 {
+		return usageErrorf("--seed must be ≥ 0, got %d", o.seed)
 	}
 	if o.alpha < 0 || o.alpha != o.alpha {
 		return usageErrorf("--alpha must be ≥ 0, got %g", o.alpha)
@@ -137,12 +158,7 @@ func parseSizes(s string) ([]int, error) {
 func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
 	start := time.Now()
-	o.corpus.split = "train"
-	trainSet, err := loadCorpusSplit(s, args, &o.corpus, "train", o.global.quiet)
-	if err != nil {
-		return err
-	}
-	testSet, err := loadCorpusSplit(s, args, &o.corpus, "test", o.global.quiet)
+	trainSet, testSet, err := o.loadSplits(s, args)
 	if err != nil {
 		return err
 	}
@@ -173,13 +189,21 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	cfg.Vary, _ = eval.ParseVary(o.vary)
 	cfg.Metric, _ = eval.ParseMetric(o.metric)
 	cfg.Repeats = o.repeats
-	cfg.Seed = o.seed
+	cfg.Seed = uint64(o.seed)
 	cfg.Workers = o.workers
 	cfg.Progress = progress(s.Err, o.global.quiet, "fitting")
 	cfg.Corpus = corpusName(args)
 	res, err := eval.LearningCurve(cfg)
 	if err != nil {
 		return err
+	}
+	if over := clampedSizes(cfg.Sizes, res.Sizes); len(over) > 0 {
+		top := res.Sizes[len(res.Sizes)-1]
+		what := fmt.Sprintf("the %d training documents: these points train on all of them", top)
+		if cfg.Vary == eval.VaryVocab {
+			what = fmt.Sprintf("the %d terms the largest vocabulary keeps: these points keep every term", top)
+		}
+		note(s.Err, false, "nbtext: --sizes %s: more than %s", strings.Join(over, ","), what)
 	}
 	if o.csv == "-" {
 		if err := res.WriteCSV(s.Out); err != nil {
@@ -210,6 +234,58 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	}
 	note(s.Err, o.global.quiet, "%s", msg)
 	return nil
+}
+
+// loadSplits reads the training and test corpora: TRAIN and --test TEST,
+// or the train and test splits of CORPUS (or of the cached archive).
+func (o *compareOptions) loadSplits(s streams, args []string) (trainSet, testSet *corpus.Corpus, err error) {
+	if o.test != "" {
+		o.corpus.split = ""
+		if trainSet, err = loadCorpus(s, args, &o.corpus, "", o.global.quiet); err != nil {
+			return nil, nil, fmt.Errorf("reading the training corpus: %w", err)
+		}
+		if testSet, err = loadCorpus(s, []string{o.test}, &o.corpus, "", o.global.quiet); err != nil {
+			return nil, nil, fmt.Errorf("reading the test corpus (--test): %w", err)
+		}
+		return trainSet, testSet, nil
+	}
+	if len(args) == 0 {
+		path, err := corpus.FindDefault()
+		if err != nil {
+			return nil, nil, err
+		}
+		o.corpus.defaultNoticed = true
+		note(s.Err, false, "nbtext: no corpus given: reading the train and test splits of the cached 20 Newsgroups archive %s", path)
+	}
+	for _, split := range []string{"train", "test"} {
+		c, err := loadCorpusSplit(s, args, &o.corpus, split, o.global.quiet)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w; compare reads CORPUS as a pair of train and test splits: for a corpus without them, give a test corpus with --test (nbtext compare TRAIN --test TEST)", err)
+		}
+		if split == "train" {
+			trainSet = c
+		} else {
+			testSet = c
+		}
+	}
+	return trainSet, testSet, nil
+}
+
+// clampedSizes returns, as text, the sizes of asked that are larger than
+// the largest of used (the sizes LearningCurve kept after clamping them
+// to the training split or vocabulary).
+func clampedSizes(asked, used []int) []string {
+	if len(used) == 0 {
+		return nil
+	}
+	top := used[len(used)-1]
+	var over []string
+	for _, n := range asked {
+		if n > top {
+			over = append(over, strconv.Itoa(n))
+		}
+	}
+	return over
 }
 
 // loadCorpusSplit reads one split of CORPUS (or of the cached archive).

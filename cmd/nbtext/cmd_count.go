@@ -96,9 +96,6 @@ func (o *countOptions) validate(fs *pflag.FlagSet) error {
 	if _, err := parseSize("mem", o.mem); err != nil {
 		return err
 	}
-	if o.workers < 0 {
-		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
-	}
 	if o.vocab != "" {
 		return checkFixedFlags(fs, append(o.fixed, "model"), "--vocab", "the round-one counts fix the vectorizer settings")
 	}
@@ -139,6 +136,9 @@ func parseSize(flag, s string) (int64, error) {
 
 func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if o.global.quiet {
+		s.Out = io.Discard // as train: the summary is all count prints
+	}
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
 	settings, _ := train.Defaults(kind)
@@ -316,19 +316,29 @@ func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := fitCounts(s, o, kind, cs, start, "counts do not hold"); err != nil {
+		return fmt.Errorf("%s: %w", o.fromCounts, err)
+	}
+	return nil
+}
+
+// fitCounts fits an NB model of kind from cs with the estimator flags of
+// o, saves it to o.output and prints the summary. why says why --alpha
+// auto cannot be (what does not keep the documents).
+func fitCounts(s streams, o *trainOptions, kind model.Kind, cs *counts.Counts, start time.Time, why string) error {
 	p, auto, err := o.fit.params(kind, cs.Classes)
 	if err != nil {
 		return err
 	}
 	if auto {
-		return usageErrorf("--alpha auto cross-validates on documents, which counts do not hold: give --alpha")
+		return usageErrorf("--alpha auto cross-validates on documents, which %s: give --alpha", why)
 	}
 	if o.fit.changed("temperature") {
 		p.Temperature = o.fit.temperature
 	}
 	m, err := train.FitNBCounts(kind, cs, p)
 	if err != nil {
-		return fmt.Errorf("%s: %w", o.fromCounts, err)
+		return err
 	}
 	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
 	if err := model.Save(o.output, m); err != nil {
@@ -380,30 +390,12 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		if err != nil {
 			return err
 		}
+		cs = nil // round one is the vocabulary now: let the rest go
 		if cs, err = countRound(s, args, &co, o.global.quiet, settings, v, opt); err != nil {
 			return err
 		}
 	}
-	p, auto, err := o.fit.params(kind, cs.Classes)
-	if err != nil {
-		return err
-	}
-	if auto {
-		return usageErrorf("--alpha auto cross-validates on documents, which --stream does not keep: give --alpha")
-	}
-	if o.fit.changed("temperature") {
-		p.Temperature = o.fit.temperature
-	}
-	m, err := train.FitNBCounts(kind, cs, p)
-	if err != nil {
-		return err
-	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
-	if err := model.Save(o.output, m); err != nil {
-		return err
-	}
-	writeCountsModel(s.Out, m, cs, o.output, p, time.Since(start))
-	return nil
+	return fitCounts(s, o, kind, cs, start, "--stream does not keep")
 }
 
 // countRound counts the corpora args in one Counter and returns the

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -12,6 +14,9 @@ import (
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 )
+
+// evalFormats are the values of eval's --format.
+var evalFormats = []string{"table", "tsv", "json"}
 
 // evalOptions are the flags of 'nbtext eval'.
 type evalOptions struct {
@@ -27,12 +32,17 @@ type evalOptions struct {
 	gates     eval.Gates
 	cv        int
 	workers   int
+	// trainingOnly are the vectorizer and estimator flags, which only
+	// --cv uses: a model file fixes their settings.
+	trainingOnly []string
 }
 
 func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
-	o.vec.AddModelFlags(fs)
-	o.fit.AddFlags(fs)
+	o.trainingOnly = addedFlags(fs, func(fs *pflag.FlagSet) {
+		o.vec.AddModelFlags(fs)
+		o.fit.AddFlags(fs)
+	})
 	fs.StringVarP(&o.model, "model", "m", "", "model file to evaluate; with --cv, the estimator to cross-validate (bernoulli, multinomial, complement, logreg)")
 	fs.StringVar(&o.format, "format", "table", "output: table, tsv or json")
 	fs.IntVar(&o.topK, "top-k", 0, "also report top-K accuracy")
@@ -70,20 +80,27 @@ train split), reporting the mean and standard deviation of each metric.`,
   nbtext eval -m news.nbm --confusion --normalize
   nbtext eval --cv 5 --model bernoulli --alpha 0.1`,
 		Args:    cobra.MaximumNArgs(1),
-		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate() },
+		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runEval(cmd, args, o) },
 	}
 	o.AddFlags(cmd.Flags())
+	helpWithKindDefaults(cmd, 0, "with --cv, ", func() (model.Kind, bool) {
+		k, err := model.ParseKind(o.model)
+		return k, o.cv > 0 && err == nil
+	})
 	return cmd
 }
 
-func (o *evalOptions) validate() error {
+func (o *evalOptions) validate(fs *pflag.FlagSet) error {
 	if o.model == "" {
 		return usageErrorf("-m MODEL is required (with --cv: --model KIND)")
 	}
-	switch o.format {
-	case "table", "tsv", "json":
-	default:
+	if o.cv == 0 {
+		if err := checkTrainingOnly(fs, o.trainingOnly); err != nil {
+			return err
+		}
+	}
+	if !slices.Contains(evalFormats, o.format) {
 		return usageErrorf("--format must be table, tsv or json, got %q", o.format)
 	}
 	if o.topK < 0 {
@@ -141,6 +158,9 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSomeKnown(r, args); err != nil {
+		return err
+	}
 	wo := eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
 	if err := writeReport(s.Out, o.format, r, wo); err != nil {
 		return err
@@ -149,6 +169,52 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 		note(s.Err, false, "nbtext: warning: %d documents have labels the model does not know (counted as errors): %s", r.UnknownN(), unknownList(r.Unknown))
 	}
 	return gateCode(o.gates.Check(r))
+}
+
+// checkTrainingOnly fails with a usage error naming each of names given
+// on the command line: eval without --cv scores a model file, whose
+// settings those flags cannot change. NBTEXT_* and config-file values are
+// meant for train and eval --cv, and are ignored.
+func checkTrainingOnly(fs *pflag.FlagSet, names []string) error {
+	set := givenOnCommandLine(fs, names)
+	if len(set) == 0 {
+		return nil
+	}
+	what := "a training setting"
+	if len(set) > 1 {
+		what = "training settings"
+	}
+	return usageErrorf("%s: %s, used only with --cv; a model file (-m) keeps the settings it was trained with", strings.Join(set, ", "), what)
+}
+
+// checkSomeKnown fails when no document of the corpus has a label the
+// model knows: such a report measures the wrong corpus (a pos/neg model
+// on 20 Newsgroups, for want of a corpus argument), not the model.
+func checkSomeKnown(r *eval.Report, args []string) error {
+	if r.N == 0 || r.UnknownN() < r.N {
+		return nil
+	}
+	var known []string
+	for _, m := range r.PerClass {
+		if !m.Unknown {
+			known = append(known, m.Label)
+		}
+	}
+	unknown := sortedKeys(r.Unknown)
+	where := "the cached 20 Newsgroups test split (no corpus was given)"
+	if len(args) > 0 {
+		where = args[0]
+	}
+	return fmt.Errorf("none of the %d documents of %s has a label the model knows (labels %s; the model predicted %s): give the corpus the model was trained for", r.N, where, firstFew(unknown), firstFew(known))
+}
+
+// firstFew joins up to five names, and says how many more there are.
+func firstFew(names []string) string {
+	const few = 5
+	if len(names) <= few {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:few], ", "), len(names)-few)
 }
 
 // modelError gives a failure of eval.LoadStreamScorer its exit code: a

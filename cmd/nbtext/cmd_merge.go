@@ -53,6 +53,9 @@ func runMerge(cmd *cobra.Command, args []string, o *mergeOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.global.quiet {
+		return nil // as train: the summary is all merge prints
+	}
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "counts       %d parts -> %s\n", len(args), o.output)
 	fmt.Fprintf(w, "documents    %d\n", h.Documents())

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -85,6 +88,9 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	}
 	if err != nil {
 		return err
+	}
+	if len(args) > 0 && st.Docs == 0 {
+		return fmt.Errorf("no documents found in %s", strings.Join(args, " "))
 	}
 	if st.Fallback > 0 {
 		note(s.Err, o.global.quiet, "nbtext: %d of %d documents gave the model nothing to go on and were predicted from the prior", st.Fallback, st.Docs)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -106,6 +105,7 @@ them are defaults for other runs and are ignored.`,
 		RunE:    func(cmd *cobra.Command, args []string) error { return runTrain(cmd, args, o) },
 	}
 	o.AddFlags(cmd.Flags())
+	helpWithKindDefaults(cmd, defaultKind, "", func() (model.Kind, bool) { k, err := model.ParseKind(o.kind); return k, err == nil })
 	return cmd
 }
 
@@ -142,9 +142,9 @@ func parseAuto(name, s string, def float64) (v float64, auto bool, err error) {
 	case "auto":
 		return def, true, nil
 	}
-	v, err = strconv.ParseFloat(s, 64)
+	v, err = finite(name, s)
 	if err != nil {
-		return 0, false, usageErrorf("--%s must be a number or auto, got %q", name, s)
+		return 0, false, usageErrorf("--%s must be a finite number or auto, got %q", name, s)
 	}
 	return v, false, nil
 }
@@ -161,7 +161,7 @@ func parsePrior(s string) (string, map[string]float64, error) {
 		if !ok {
 			return "", nil, usageErrorf("--prior must be learned, uniform or label=p,..., got %q", s)
 		}
-		f, err := strconv.ParseFloat(p, 64)
+		f, err := finite("prior", p)
 		if err != nil || f < 0 {
 			return "", nil, usageErrorf("--prior: %q is not a probability", part)
 		}
@@ -217,6 +217,12 @@ func (o *fitOptions) params(kind model.Kind, classes []string) (model.Params, bo
 	if o.changed("seed") {
 		p.Seed = o.seed
 	}
+	if o.changed("temperature") {
+		if o.temperature < 0 {
+			return p, false, usageErrorf("--temperature must be ≥ 0 (0: fitted, 1: no calibration), got %g", o.temperature)
+		}
+		p.Temperature = o.temperature
+	}
 	prior, given, err := parsePrior(o.prior)
 	if err != nil {
 		return p, false, err
@@ -249,6 +255,9 @@ func indexOf(xs []string, x string) int {
 
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if o.global.quiet {
+		s.Out = io.Discard // the summary is all train prints
+	}
 	if o.fromCounts != "" {
 		return runTrainFromCounts(s, args, o)
 	}
@@ -297,7 +306,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		y = c.LabelIDs()
 		X = train.PrepareWith(vocab, c.Texts(), o.workers)
 	} else {
-		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, o.workers, o.global.quiet, true); err != nil {
+		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, o.vec.softMinDF(), o.workers, o.global.quiet, true); err != nil {
 			return err
 		}
 		vocab.Weight(X)
@@ -305,9 +314,6 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	p, auto, err := o.fit.params(kind, c.Labels)
 	if err != nil {
 		return err
-	}
-	if o.fit.changed("temperature") {
-		p.Temperature = o.fit.temperature
 	}
 	if auto {
 		topt := train.TuneOptions{

@@ -40,8 +40,8 @@ func newVocabCmd(g *globalOptions) *cobra.Command {
 settings it was built with, the header 'term<TAB>df<TAB>cf', then one line per
 term, by document frequency (descending) then term.
 
-CORPUS is a folder ROOT/<label>/<doc>, a .tar.gz/.tgz/.tar of one, a TSV file
-(label<TAB>text per line), a JSONL file ({"label":...,"text":...} per line) or
+CORPUS is a folder ROOT/<label>/<doc>, a tar archive of one, a TSV, CSV,
+JSONL or fastText file (plain, gzip, zstd or bzip2; see --input-format) or
 '-' for stdin. Without CORPUS it reads the train split of the cached 20
 Newsgroups archive.`,
 		Example: `  nbtext vocab -o vocab.tsv
@@ -51,9 +51,6 @@ Newsgroups archive.`,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if o.top < 0 {
 				return usageErrorf("--top must be ≥ 0, got %d", o.top)
-			}
-			if o.workers < 0 {
-				return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
 			}
 			return nil
 		},
@@ -75,7 +72,7 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 		return err
 	}
 	settings.Remove = remove
-	c, _, v, _, err := fitCorpus(s, args, &o.corpus, settings, o.workers, o.global.quiet, false)
+	c, _, v, _, err := fitCorpus(s, args, &o.corpus, settings, o.vec.softMinDF(), o.workers, o.global.quiet, false)
 	if err != nil {
 		return err
 	}

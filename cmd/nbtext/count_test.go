@@ -199,7 +199,7 @@ func TestCountsIntegration(t *testing.T) {
 		whole := filepath.Join(dir, name+"-whole.nbc")
 		mustRun(t, append([]string{"count", tb, "-q", "-o", whole}, extra...)...)
 		spilled := filepath.Join(dir, name+"-spilled.nbc")
-		res := mustRun(t, append([]string{"count", tb, "-q", "-o", spilled, "--mem", "2MiB", "--tmp-dir", t.TempDir()}, extra...)...)
+		res := mustRun(t, append([]string{"count", tb, "-o", spilled, "--mem", "2MiB", "--tmp-dir", t.TempDir()}, extra...)...)
 		if !strings.Contains(res.out, "spilled") {
 			t.Errorf("--mem 2MiB spilled nothing: %s", res.out)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +13,9 @@ import (
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
+// inputFormats are the values of --input-format (shell completion too).
+var inputFormats = corpus.Formats
+
 // corpusOptions select the labelled documents a command reads.
 type corpusOptions struct {
 	fs          *pflag.FlagSet
@@ -19,12 +23,25 @@ type corpusOptions struct {
 	inputFormat string
 	remove      string
 	classes     []string
+	labelPrefix string
+	labelField  string
+	textFields  []string
+	header      bool
+	maxDocBytes int
+	// defaultNoticed is set once the notice that no corpus was given and
+	// the cached one is read has been printed (compare reads it twice).
+	defaultNoticed bool
 }
 
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
 	o.AddSubsetFlags(fs)
-	fs.StringVar(&o.split, "split", "", "bydate split to read: train or test (default: the command's natural split for the 20 Newsgroups cache)")
-	fs.StringVar(&o.inputFormat, "input-format", "auto", "corpus format: auto, dir, tar, tsv or jsonl (stdin '-': tsv or jsonl)")
+	fs.StringVar(&o.split, "split", "", "split folder to read, train or test, also one level below a top folder (aclImdb/train) (default: the command's natural split for the 20 Newsgroups cache)")
+	fs.StringVar(&o.inputFormat, "input-format", "auto", "corpus format: auto (by name, then first bytes), "+strings.Join(inputFormats[1:], ", "))
+	fs.StringVar(&o.labelPrefix, "label-prefix", corpus.DefaultLabelPrefix, "fasttext: the prefix that marks a label")
+	fs.StringVar(&o.labelField, "label-field", "label", "csv, tsv with a header, jsonl: the label column or key")
+	fs.StringSliceVar(&o.textFields, "text-field", []string{"text"}, "csv, tsv with a header, jsonl: the text column(s) or key(s), comma-separated; several are joined with a newline")
+	fs.BoolVar(&o.header, "header", false, "tsv: the first row is a header row (detected without this flag when it names --label-field and --text-field)")
+	fs.IntVar(&o.maxDocBytes, "max-doc-bytes", corpus.DefaultMaxDocBytes, "refuse a document (file, archive member, line or record) larger than this")
 }
 
 // AddSubsetFlags adds only --remove and --classes, for commands that choose
@@ -47,12 +64,34 @@ func (o *corpusOptions) options() (corpus.Options, error) {
 	default:
 		return corpus.Options{}, usageErrorf("--split must be train or test, got %q", o.split)
 	}
-	switch o.inputFormat {
-	case "auto", "dir", "tar", "tsv", "jsonl":
-	default:
-		return corpus.Options{}, usageErrorf("--input-format must be auto, dir, tar, tsv or jsonl, got %q", o.inputFormat)
+	if !slices.Contains(inputFormats, o.inputFormat) {
+		return corpus.Options{}, usageErrorf("--input-format must be one of %s, got %q", strings.Join(inputFormats, ", "), o.inputFormat)
 	}
-	return corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes}, nil
+	opts := corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes,
+		LabelPrefix: o.labelPrefix, Header: o.header, MaxDocBytes: o.maxDocBytes}
+	if o.fs != nil && o.fs.Lookup("label-field") != nil {
+		switch {
+		case strings.TrimSpace(o.labelPrefix) == "":
+			return corpus.Options{}, usageErrorf("--label-prefix must not be empty")
+		case strings.TrimSpace(o.labelField) == "":
+			return corpus.Options{}, usageErrorf("--label-field must not be empty")
+		case o.maxDocBytes < 1:
+			return corpus.Options{}, usageErrorf("--max-doc-bytes must be ≥ 1, got %d", o.maxDocBytes)
+		}
+		// Only names the user chose make a header row required.
+		if o.fs.Changed("label-field") {
+			opts.LabelField = o.labelField
+		}
+		if o.fs.Changed("text-field") {
+			for _, t := range o.textFields {
+				if strings.TrimSpace(t) == "" {
+					return corpus.Options{}, usageErrorf("--text-field must not name an empty field")
+				}
+			}
+			opts.TextFields = o.textFields
+		}
+	}
+	return opts, nil
 }
 
 // vectorizeOptions are the tokenizer, pruning and weighting flags shared by
@@ -96,7 +135,7 @@ func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 	o.fs = fs
 	fs.BoolVar(&o.lowercase, "lowercase", d.Lowercase, "fold text to lower case before tokenizing")
 	fs.StringVar(&o.stopWords, "stop-words", d.StopWords, "stop word list to drop: english, or empty for none")
-	fs.StringVar(&o.ngram, "ngram", "1,1", "word n-gram range MIN,MAX (e.g. 1,2 for unigrams and bigrams)")
+	fs.StringVar(&o.ngram, "ngram", "1,1", fmt.Sprintf("word n-gram range MIN,MAX, MAX ≤ %d (e.g. 1,2 for unigrams and bigrams)", vectorize.MaxNGram))
 	fs.IntVar(&o.minDF, "min-df", d.MinDF, "drop terms found in fewer documents than this")
 	fs.Float64Var(&o.maxDF, "max-df", d.MaxDF, "drop terms found in more than this fraction of documents")
 	fs.IntVar(&o.maxFeatures, "max-features", d.MaxFeatures, "keep only the N terms of highest document frequency (0: all)")
@@ -110,6 +149,10 @@ func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 	}
 	fs.StringVar(&o.fields, "fields", d.Fields, fHelp)
 }
+
+// softMinDF reports whether --min-df was left to its default, which a
+// corpus too small for it may lower (fitCorpus).
+func (o *vectorizeOptions) softMinDF() bool { return !o.fs.Changed("min-df") }
 
 // apply overrides the fields of s whose flags were set, then validates.
 func (o *vectorizeOptions) apply(s *vectorize.Settings) error {

@@ -34,6 +34,10 @@ func loadCorpusStream(s streams, args []string, o *corpusOptions, defaultSplit s
 		if opts.Split == "" {
 			opts.Split = defaultSplit
 		}
+		if !o.defaultNoticed {
+			o.defaultNoticed = true
+			note(s.Err, false, "nbtext: no corpus given: reading the %s split of the cached 20 Newsgroups archive %s", opts.Split, path)
+		}
 	} else {
 		path = args[0]
 	}
@@ -61,23 +65,33 @@ func loadCorpusStream(s streams, args []string, o *corpusOptions, defaultSplit s
 // it: vectorize.FitStream tokenizes the texts as corpus.ReadStream decodes
 // them, so gunzip runs on one core and the tokenizer on the others. It
 // returns the corpus, its label ids, the vocabulary and, with wantMatrix,
-// the count matrix of the corpus (nil otherwise).
-func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Settings, workers int, quiet, wantMatrix bool) (*corpus.Corpus, []int, *vectorize.Vocabulary, *vectorize.Matrix, error) {
+// the count matrix of the corpus (nil otherwise). softMinDF makes
+// settings.MinDF a default the corpus may be too small for
+// (vectorize.FitStream.RelaxMinDF), with a notice when it is.
+func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Settings, softMinDF bool, workers int, quiet, wantMatrix bool) (c *corpus.Corpus, y []int, v *vectorize.Vocabulary, X *vectorize.Matrix, err error) {
 	fst, err := vectorize.NewFitStream(settings, workers)
 	if err != nil {
 		return nil, nil, nil, nil, withCode(exitUsage, err)
 	}
 	defer fst.Close()
+	if softMinDF {
+		fst.RelaxMinDF()
+		defer func() {
+			if v != nil && v.Settings.MinDF < settings.MinDF {
+				note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these %d documents: using --min-df 1", settings.MinDF, len(c.Docs))
+			}
+		}()
+	}
 	c, seq, err := loadCorpusStream(s, args, o, "train", quiet, fst.Add)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	y := c.LabelIDs()
+	y = c.LabelIDs()
 	if !wantMatrix {
-		v, err := fst.FinishVocabulary(seq, y, len(c.Labels))
+		v, err = fst.FinishVocabulary(seq, y, len(c.Labels))
 		return c, y, v, nil, err
 	}
-	v, X, err := fst.Finish(seq, y, len(c.Labels))
+	v, X, err = fst.Finish(seq, y, len(c.Labels))
 	return c, y, v, X, err
 }
 

@@ -5,18 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = ""
 
 // Exit codes, listed in the root help and the README.
 const (
@@ -67,18 +61,8 @@ type globalOptions struct {
 }
 
 func (o *globalOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.config, "config", "", "config file (default: $NBTEXT_CONFIG, else <user config dir>/nbtext/config.yaml if present)")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bars or summaries on stderr")
-}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
+	fs.StringVar(&o.config, "config", "", "config file (default: $NBTEXT_CONFIG, else nbtext/config.yaml in the user config dir, e.g. ~/.config, if present)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bars or summaries (on stderr, and train's summary on stdout); warnings stay")
 }
 
 func newRootCmd(s streams) *cobra.Command {
@@ -91,19 +75,25 @@ Bernoulli, multinomial or complement Naive Bayes, or logistic regression.
 Models are single self-contained files; predict reads stdin in pipelines.
 
 With no corpus argument, commands use the 20 Newsgroups copy fetched by
-scripts/fetch-20news.sh (or the archive named by NBTEXT_20NEWS_TARBALL).
+scripts/fetch-20news.sh (or the archive named by NBTEXT_20NEWS_TARBALL) and
+say so on stderr.
 
 Configuration precedence: flag > environment (NBTEXT_<COMMAND>_<FLAG>, then
 NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
+Unknown config keys and NBTEXT_* variables are named in one warning.
 
 ` + exitCodeHelp,
-		Version:       buildVersion(),
+		Version:       versionText(version, readBuildInfo()),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return resolveConfig(cmd, g)
+			if err := resolveConfig(cmd, g); err != nil {
+				return err
+			}
+			return checkFlags(cmd)
 		},
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
@@ -121,10 +111,12 @@ NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
 		newPredictCmd(g),
 		newEvalCmd(g),
 		newCompareCmd(g),
+		newGenerateCmd(),
 	)
 	// ExecuteC adds cobra's completion command; add it now so that its
 	// argument validators are wrapped as well (ExecuteC then keeps it).
 	root.InitDefaultCompletionCmd()
+	registerCompletions(root)
 	typeArgErrors(root)
 	return root
 }
@@ -157,9 +149,17 @@ func run(ctx context.Context, args []string, s streams) (code int) {
 			code = exitError
 		}
 	}()
+	out := &checkedWriter{w: s.Out}
+	s.Out = out
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil && out.err != nil {
+		// Output that did not reach its destination (a full disk,
+		// /dev/full) is a failure, also where a command printed without
+		// checking each write.
+		err = fmt.Errorf("writing standard output: %w", out.err)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -177,6 +177,34 @@ func run(ctx context.Context, args []string, s streams) (code int) {
 	return code
 }
 
+// checkedWriter remembers the first error of the writer it wraps and
+// refuses every write after it, so that run can fail when standard output
+// could not be written.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// readBuildInfo returns the build info the Go toolchain embedded, or nil.
+func readBuildInfo() *debug.BuildInfo {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return nil
+	}
+	return bi
+}
+
 // isCobraUsageError recognises, by their message, the usage errors cobra
 // returns as plain errors and gives no hook to type: an unknown subcommand
 // (Command.Find, before any of the command's hooks run) and the checks of
@@ -192,99 +220,4 @@ func isCobraUsageError(err error) bool {
 		}
 	}
 	return false
-}
-
-// flagSource is the annotation resolveConfig puts on a flag it set from
-// the environment or the config file: where the value came from.
-const flagSource = "nbtext-source"
-
-// setOnCommandLine reports whether f was given on the command line, as
-// opposed to left at its default or set by resolveConfig from an NBTEXT_*
-// variable or the config file (pflag marks those Changed as well).
-func setOnCommandLine(f *pflag.Flag) bool {
-	return f.Changed && len(f.Annotations[flagSource]) == 0
-}
-
-// markSource records on f that resolveConfig set it from source.
-func markSource(f *pflag.Flag, source string) {
-	if f.Annotations == nil {
-		f.Annotations = map[string][]string{}
-	}
-	f.Annotations[flagSource] = []string{source}
-}
-
-// resolveConfig applies environment variables and the config file to every
-// flag of cmd that was not set on the command line: flag > NBTEXT_* >
-// config file > default. A bad value fails naming its source.
-func resolveConfig(cmd *cobra.Command, g *globalOptions) error {
-	v := viper.New()
-	path, explicit := g.config, g.config != ""
-	if !explicit {
-		if p := os.Getenv("NBTEXT_CONFIG"); p != "" {
-			path, explicit = p, true
-		} else if dir, err := os.UserConfigDir(); err == nil {
-			path = filepath.Join(dir, "nbtext", "config.yaml")
-		}
-	}
-	haveFile := false
-	if path != "" {
-		if _, err := os.Stat(path); err == nil {
-			v.SetConfigFile(path)
-			if err := v.ReadInConfig(); err != nil {
-				return usageErrorf("config %s: %v", path, err)
-			}
-			haveFile = true
-		} else if explicit {
-			return usageErrorf("config %s: %v", path, errors.Unwrap(err))
-		}
-	}
-	name := cmd.Name()
-	var firstErr error
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if firstErr != nil || f.Changed || f.Name == "config" || f.Name == "help" || f.Name == "version" {
-			return
-		}
-		envName := strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
-		for _, env := range []string{"NBTEXT_" + strings.ToUpper(name) + "_" + envName, "NBTEXT_" + envName} {
-			if val, ok := os.LookupEnv(env); ok {
-				if err := cmd.Flags().Set(f.Name, val); err != nil {
-					firstErr = usageErrorf("%s=%q: invalid %s for --%s", env, val, f.Value.Type(), f.Name)
-				} else {
-					markSource(f, env)
-				}
-				return
-			}
-		}
-		if !haveFile {
-			return
-		}
-		for _, key := range []string{name + "." + f.Name, f.Name} {
-			if !v.IsSet(key) {
-				continue
-			}
-			val := configString(v.Get(key))
-			if err := cmd.Flags().Set(f.Name, val); err != nil {
-				firstErr = usageErrorf("%s: %s: %q: invalid %s for --%s", path, key, val, f.Value.Type(), f.Name)
-			} else {
-				markSource(f, path+": "+key)
-			}
-			return
-		}
-	})
-	return firstErr
-}
-
-// configString renders a YAML value as the string a flag would take:
-// lists become comma-separated.
-func configString(x any) string {
-	switch t := x.(type) {
-	case []any:
-		parts := make([]string, len(t))
-		for i, e := range t {
-			parts[i] = fmt.Sprint(e)
-		}
-		return strings.Join(parts, ",")
-	default:
-		return fmt.Sprint(t)
-	}
 }

@@ -153,7 +153,7 @@ func TestConfigFileDocumentsEveryFlag(t *testing.T) {
 	text := string(b)
 	root := newRootCmd(streams{})
 	for _, cmd := range root.Commands() {
-		if cmd.Name() == "completion" || cmd.Name() == "help" {
+		if cmd.Name() == "completion" || cmd.Name() == "help" || cmd.Hidden {
 			continue
 		}
 		if !strings.Contains(text, "\n"+cmd.Name()+":") && !strings.Contains(text, "# "+cmd.Name()+":") {

@@ -49,12 +49,7 @@ func checkVocabConflicts(fs *pflag.FlagSet, names []string) error {
 // checkFixedFlags is checkVocabConflicts for any flag (with) whose file
 // fixes the settings of names; why says so and what to do instead.
 func checkFixedFlags(fs *pflag.FlagSet, names []string, with, why string) error {
-	var set []string
-	for _, name := range names {
-		if f := fs.Lookup(name); f != nil && setOnCommandLine(f) {
-			set = append(set, "--"+name)
-		}
-	}
+	set := givenOnCommandLine(fs, names)
 	if len(set) == 0 {
 		return nil
 	}
@@ -64,4 +59,16 @@ func checkFixedFlags(fs *pflag.FlagSet, names []string, with, why string) error 
 	}
 	return usageErrorf("%s %s not allowed with %s: %s (NBTEXT_* and config-file values of them are ignored with %s)",
 		strings.Join(set, ", "), verb, with, why, with)
+}
+
+// givenOnCommandLine returns, as "--name", the flags of names that were
+// given on the command line (not by NBTEXT_* or the config file).
+func givenOnCommandLine(fs *pflag.FlagSet, names []string) []string {
+	var set []string
+	for _, name := range names {
+		if f := fs.Lookup(name); f != nil && setOnCommandLine(f) {
+			set = append(set, "--"+name)
+		}
+	}
+	return set
 }

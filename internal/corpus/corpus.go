@@ -8,10 +8,20 @@ import (
 // Document is one labelled text. ID is its path inside the source (or
 // "file:line" for line-oriented sources); Label is its class name, empty when
 // the source carries none.
+//
+// Labels and Fields are set only on request. With Options.MultiLabel every
+// record of a line format carries all its labels in Labels (one or more,
+// each once, in source order) and Label is the first of them; otherwise
+// Labels is nil. Fields holds the raw values of the columns or keys named
+// in Options.ExtraFields (CSV, TSV with a header, JSONL): a JSON number or
+// boolean as its JSON text, a string as is; a missing key, a JSON null and
+// an empty cell are absent keys. Fields is nil when ExtraFields is empty.
 type Document struct {
-	ID    string
-	Label string
-	Text  string
+	ID     string
+	Label  string
+	Text   string
+	Labels []string
+	Fields map[string]string
 }
 
 // Remove is a set of parts of a 20 Newsgroups post to strip, with the meaning
@@ -61,30 +71,87 @@ func (r Remove) String() string {
 
 // Options select what Read takes from a source.
 type Options struct {
-	// Split picks the top folder of a bydate-style tree: "train" matches a
-	// folder named "*-train" or "train", "test" likewise (any other name
-	// the same way). Empty reads a plain tree, or a bydate tree with a
+	// Split picks the split folder of a bydate-style tree, at the top or
+	// one level below a wrapping folder: "train" matches a folder named
+	// "*-train" or "train", "test" likewise (any other name the same way). Empty reads a plain tree, or a bydate tree with a
 	// single split folder; a tree with both train and test folders is then
 	// an error that says to pass --split. Split is an error for sources
-	// without split folders (plain trees, TSV, JSONL).
+	// without split folders (plain trees, record files).
 	Split string
-	// Format forces the source format: "auto" (default, by path), "dir",
-	// "tar", "tsv" or "jsonl". For stdin ("-") auto means TSV.
+	// Format forces the source format: "auto" (default), "dir", "tar",
+	// "tsv", "csv", "jsonl" or "fasttext" (see Formats). Auto goes by the
+	// name, then by the first bytes (see the package documentation).
 	Format string
+	// LabelPrefix marks labels in fastText lines ("" means
+	// DefaultLabelPrefix).
+	LabelPrefix string
+	// LabelField and TextFields name the label column and the text
+	// columns of CSV, TSV with a header and JSONL (empty: "label" and
+	// "text"). Several text fields are joined with a newline. A TSV file
+	// without a header row can only be read with the default names.
+	LabelField string
+	TextFields []string
+	// ExtraFields names further columns or keys whose raw values go to
+	// Document.Fields; an error for formats without named fields.
+	ExtraFields []string
+	// Header says the first row of a TSV file is a header row. Without it
+	// the first row is a header when its fields name the label and text
+	// fields; CSV always has a header row.
+	Header bool
+	// MultiLabel accepts several labels on one record (fastText lines with
+	// several labels, a JSON array, a field split by LabelSep) and fills
+	// Document.Labels. Without it such a record is an error naming it.
+	MultiLabel bool
+	// LabelSep, when set, splits a label field into several labels.
+	LabelSep string
+	// MaxDocBytes bounds one document: a file of a tree, an archive
+	// member, a line or CSV record (0: DefaultMaxDocBytes). A larger one is
+	// an error ("x.tsv:3: document larger than N bytes"), never read whole.
+	MaxDocBytes int
 	// Remove strips headers, footers and quotes from each document.
 	Remove Remove
 	// Classes keeps only documents whose label is in the list (nil: all).
 	// A class that does not occur in the source is an error.
 	Classes []string
-	// Warn receives one message per skipped input (a document file with NUL
-	// bytes, a stray file outside the label folders). Nil ignores them.
+	// Warn receives a message per skipped input (a document file with NUL
+	// bytes; one summary for the files outside the label folders and an
+	// unsup folder). Nil ignores them.
 	Warn func(msg string)
 	// Progress, when set, is called as reading advances, from one
-	// goroutine at a time: done and total are compressed bytes for
-	// archives, bytes for TSV and JSONL and documents for folders. total is
-	// 0 while unknown (streams); the last call has done == total. Nil
+	// goroutine at a time: done and total are bytes as read (compressed)
+	// for archives and record files, documents for folders. total is 0
+	// while unknown (streams); the last call has done == total. Nil
 	// reports nothing.
 	Progress func(done, total int)
+}
+
+// DefaultMaxDocBytes is the default of Options.MaxDocBytes: 256 MiB, as
+// for nbtext predict.
+const DefaultMaxDocBytes = 256 << 20
+
+// DefaultLabelPrefix is the default of Options.LabelPrefix, fastText's.
+const DefaultLabelPrefix = "__label__"
+
+// maxDoc returns the document size bound.
+func (o *Options) maxDoc() int {
+	if o.MaxDocBytes > 0 {
+		return o.MaxDocBytes
+	}
+	return DefaultMaxDocBytes
+}
+
+// prefix returns the fastText label prefix.
+func (o *Options) prefix() string {
+	if o.LabelPrefix != "" {
+		return o.LabelPrefix
+	}
+	return DefaultLabelPrefix
+}
+
+// tooLarge is the error of a document over the size bound; where names it
+// ("x.tsv:3" or a path).
+func tooLarge(where string, max int) error {
+	return fmt.Errorf("%s: document larger than %d bytes (raise --max-doc-bytes)", where, max)
 }
 
 // warn reports msg through o.Warn when it is set.
@@ -101,7 +168,8 @@ type Corpus struct {
 	Labels []string   // the distinct labels, sorted
 }
 
-// LabelIDs returns, for each document, the index of its label in c.Labels.
+// LabelIDs returns, for each document, the index of its label in c.Labels
+// (of Label, the first label of a multi-label document).
 func (c *Corpus) LabelIDs() []int {
 	idx := make(map[string]int, len(c.Labels))
 	for i, l := range c.Labels {

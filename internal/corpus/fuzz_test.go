@@ -36,9 +36,9 @@ func checkLines(t *testing.T, format string, data []byte) {
 			t.Fatalf("%s: empty label", d.ID)
 		case !utf8.ValidString(d.Label) || !utf8.ValidString(d.Text):
 			t.Fatalf("%s: invalid UTF-8 %q %q", d.ID, d.Label, d.Text)
-		case strings.ContainsAny(d.Label, "\t\n\x00"):
+		case strings.ContainsAny(d.Label, "\t\n\r\x00") || d.Label != strings.TrimSpace(d.Label) || strings.HasPrefix(d.Label, "\ufeff"):
 			t.Fatalf("%s: label %q", d.ID, d.Label)
-		case strings.IndexByte(d.Text, 0) >= 0 || (format == "tsv" && strings.IndexByte(d.Text, '\n') >= 0):
+		case strings.IndexByte(d.Text, 0) >= 0 || ((format == "tsv" || format == "fasttext") && strings.IndexByte(d.Text, '\n') >= 0):
 			t.Fatalf("%s: text %q", d.ID, d.Text)
 		}
 		labels[d.Label] = true
@@ -68,4 +68,16 @@ func FuzzReadJSONL(f *testing.F) {
 	f.Add([]byte(`{"label":"ham","text":"hello"}` + "\n" + `{"label":"spam","text":"buy\nnow"}`))
 	f.Add([]byte(`{"label":"a","text":"x\u00e9","extra":[1,2]}` + "\r\n\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { checkLines(t, "jsonl", data) })
+}
+
+func FuzzReadCSV(f *testing.F) {
+	f.Add([]byte("label,text\nham,hello\nspam,\"buy, now\"\n"))
+	f.Add([]byte("\ufefflabel,text\r\n a ,\"x\n\"\"y\"\"\"\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLines(t, "csv", data) })
+}
+
+func FuzzReadFastText(f *testing.F) {
+	f.Add([]byte("__label__ham hello\n__label__spam buy now\n"))
+	f.Add([]byte("\ufeff__label__a  x\ty\r\n\n__label__b __label__b z"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkLines(t, "fasttext", data) })
 }

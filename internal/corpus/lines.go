@@ -11,29 +11,60 @@ import (
 	"unicode/utf8"
 )
 
+// errNULLine is the error of a line with a NUL byte.
+var errNULLine = errors.New("NUL byte in line")
+
 // lineReader yields the lines of r without their "\n" (a "\r" before it
-// stays), of any length, counting them from 1.
+// stays), up to max bytes long, counting them from 1.
 type lineReader struct {
 	r    *bufio.Reader
 	long []byte // assembles lines longer than the buffer
-	n    int    // number of the line last returned
-	read int64  // bytes consumed
+	max  int
+	n    int   // number of the line last returned
+	read int64 // bytes consumed
 }
 
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 256<<10)}
+func newLineReader(r io.Reader, max int) *lineReader {
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < 64<<10 {
+		br = bufio.NewReaderSize(r, 256<<10)
+	}
+	return &lineReader{r: br, max: max}
 }
+
+// errLineTooLong is returned by next for a line over the bound.
+var errLineTooLong = errors.New("line too long")
 
 // next returns the next line; the slice is valid until the following call.
-// At the end it returns io.EOF.
+// At the end it returns io.EOF. A line longer than the bound is
+// errLineTooLong, and a long line with a NUL byte errNULLine as soon as
+// the byte is seen, so an endless binary stream fails fast.
 func (lr *lineReader) next() ([]byte, error) {
 	line, err := lr.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
-		lr.long = append(lr.long[:0], line...)
+		// Keep the pieces and join them once at the end: no copies
+		// while growing, so an endless line holds at most the bound.
+		var pieces [][]byte
+		total := 0
 		for err == bufio.ErrBufferFull {
+			if hasNUL(line) {
+				return nil, errNULLine
+			}
+			pieces = append(pieces, bytes.Clone(line))
+			total += len(line)
 			line, err = lr.r.ReadSlice('\n')
-			lr.long = append(lr.long, line...)
+			if total+len(line) > lr.max+1 { // +1: the '\n'
+				return nil, errLineTooLong
+			}
 		}
+		lr.long = lr.long[:0]
+		if cap(lr.long) < total+len(line) {
+			lr.long = make([]byte, 0, total+len(line))
+		}
+		for _, p := range pieces {
+			lr.long = append(lr.long, p...)
+		}
+		lr.long = append(lr.long, line...)
 		line = lr.long
 	}
 	lr.read += int64(len(line))
@@ -43,8 +74,12 @@ func (lr *lineReader) next() ([]byte, error) {
 	case err != nil && err != io.EOF:
 		return nil, err
 	}
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	if len(line) > lr.max {
+		return nil, errLineTooLong
+	}
 	lr.n++
-	return bytes.TrimSuffix(line, []byte{'\n'}), nil
+	return line, nil
 }
 
 // isBlank reports whether line holds only white space.
@@ -56,87 +91,290 @@ func isBlank(line []byte) bool {
 // errors as "src:n".
 type lineParser func(src string, n int, line []byte) (Document, error)
 
-// parserFor returns the parser of a line format ("tsv" or "jsonl").
-func parserFor(format string) lineParser {
-	if format == "jsonl" {
-		return parseJSONL
+// parserFor returns the parser of a line format: tsv, jsonl or fasttext
+// (CSV has its own reader, see scanCSV).
+func parserFor(format string, opts *Options) lineParser {
+	switch format {
+	case FormatJSONL:
+		return jsonlParser(opts)
+	case FormatFastText:
+		return fastTextParser(opts)
 	}
-	return parseTSV
+	return tsvParser(opts)
 }
 
-// parseTSV parses "label<TAB>text". The text is everything after the first
-// tab, further tabs included; the line is decoded as a whole (UTF-8 when
-// valid, else latin-1).
-func parseTSV(src string, n int, line []byte) (Document, error) {
-	if hasNUL(line) {
-		return Document{}, fmt.Errorf("%s:%d: NUL byte in line", src, n)
-	}
-	tab := bytes.IndexByte(line, '\t')
-	switch {
-	case tab < 0:
-		return Document{}, fmt.Errorf("%s:%d: missing tab between label and text", src, n)
-	case tab == 0:
-		return Document{}, fmt.Errorf("%s:%d: empty label", src, n)
-	}
-	d := Document{ID: fmt.Sprintf("%s:%d", src, n)}
+// decodeLine returns the line as text: UTF-8 when valid, else latin-1.
+func decodeLine(line []byte) string {
 	if utf8.Valid(line) {
-		s := string(line)
-		d.Label, d.Text = s[:tab], s[tab+1:]
-	} else {
-		d.Label, d.Text = latin1(line[:tab]), latin1(line[tab+1:])
+		return string(line)
 	}
-	if strings.ContainsRune(d.Label, '\r') {
-		return Document{}, fmt.Errorf("%s:%d: label %q contains a carriage return", src, n, d.Label)
-	}
-	return d, nil
+	return latin1(line)
 }
 
-// jsonDoc is one JSONL record; other fields are ignored.
-type jsonDoc struct {
-	Label *string `json:"label"`
-	Text  *string `json:"text"`
-}
-
-// parseJSONL parses {"label": ..., "text": ...}. A line that is not valid
-// UTF-8 is decoded as latin-1 before parsing.
-func parseJSONL(src string, n int, line []byte) (Document, error) {
-	if hasNUL(line) {
-		return Document{}, fmt.Errorf("%s:%d: NUL byte in line", src, n)
-	}
-	if !utf8.Valid(line) {
-		line = []byte(latin1(line))
-	}
-	var rec jsonDoc
-	if err := json.Unmarshal(line, &rec); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			if te.Field == "" {
-				return Document{}, fmt.Errorf("%s:%d: want a JSON object, got %s", src, n, te.Value)
-			}
-			return Document{}, fmt.Errorf("%s:%d: %q must be a string, got %s", src, n, te.Field, te.Value)
+// tsvParser parses TSV lines. The first line is a header row when
+// opts.Header says so or its fields name the label and text fields; then
+// each line is read by the header's columns (the last column takes any
+// further tabs). Without a header a line is "label<TAB>text": the text is
+// everything after the first tab, further tabs included. A first line that
+// names some of the fields but not all is an error, never a class.
+func tsvParser(opts *Options) lineParser {
+	spec := opts.fields()
+	var cols *columns
+	first := true
+	return func(src string, n int, line []byte) (Document, error) {
+		if hasNUL(line) {
+			return Document{}, fmt.Errorf("%s:%d: NUL byte in line", src, n)
 		}
-		return Document{}, fmt.Errorf("%s:%d: invalid JSON: %w", src, n, err)
+		where := fmt.Sprintf("%s:%d", src, n)
+		if first {
+			first = false
+			cells := strings.Split(decodeLine(line), "\t")
+			is, mentions := spec.isHeader(cells)
+			switch {
+			case opts.Header || is:
+				c, err := spec.locate(where, cells)
+				if err != nil {
+					return Document{}, err
+				}
+				cols = c
+				return Document{}, errHeader
+			case mentions:
+				return Document{}, fmt.Errorf("%s: the first row names some fields but not all of %s: pass --label-field and --text-field (or --header)", where, strings.Join(append([]string{spec.label}, spec.text...), ", "))
+			case spec.explicit || len(spec.extra) > 0:
+				return Document{}, fmt.Errorf("%s: no header row naming %s (pass --header if the first row is one)", where, strings.Join(append([]string{spec.label}, spec.text...), ", "))
+			}
+		}
+		if cols != nil {
+			cells := strings.SplitN(decodeLine(line), "\t", cols.n)
+			if len(cells) < cols.n {
+				return Document{}, fmt.Errorf("%s: %d fields, the header has %d", where, len(cells), cols.n)
+			}
+			return cols.record(opts, where, cells)
+		}
+		tab := bytes.IndexByte(line, '\t')
+		if tab < 0 {
+			return Document{}, fmt.Errorf("%s: missing tab between label and text", where)
+		}
+		d := Document{ID: where}
+		var label string
+		if utf8.Valid(line) {
+			s := string(line)
+			label, d.Text = s[:tab], s[tab+1:]
+		} else {
+			label, d.Text = latin1(line[:tab]), latin1(line[tab+1:])
+		}
+		if err := opts.setLabels(&d, where, label); err != nil {
+			return Document{}, err
+		}
+		return d, nil
 	}
-	switch {
-	case rec.Label == nil:
-		return Document{}, fmt.Errorf("%s:%d: missing \"label\"", src, n)
-	case rec.Text == nil:
-		return Document{}, fmt.Errorf("%s:%d: missing \"text\"", src, n)
-	case *rec.Label == "":
-		return Document{}, fmt.Errorf("%s:%d: empty label", src, n)
-	case strings.ContainsAny(*rec.Label, "\t\n\r\x00"):
-		return Document{}, fmt.Errorf("%s:%d: label %q contains a tab, line break or NUL", src, n, *rec.Label)
-	case strings.IndexByte(*rec.Text, 0) >= 0:
-		return Document{}, fmt.Errorf("%s:%d: NUL character in text", src, n)
-	}
-	return Document{ID: fmt.Sprintf("%s:%d", src, n), Label: *rec.Label, Text: *rec.Text}, nil
 }
 
-// scanLines calls fn with each document of a TSV or JSONL stream, blank
-// lines skipped. size is the stream's length when known, else 0.
+// errHeader is what a parser returns for a header row: no document.
+var errHeader = errors.New("header row")
+
+// fastTextParser parses fastText lines: "PREFIXlabel text", any number of
+// labels first, each a word starting with the prefix, then the text.
+func fastTextParser(opts *Options) lineParser {
+	prefix := opts.prefix()
+	return func(src string, n int, line []byte) (Document, error) {
+		if hasNUL(line) {
+			return Document{}, fmt.Errorf("%s:%d: NUL byte in line", src, n)
+		}
+		where := fmt.Sprintf("%s:%d", src, n)
+		rest := decodeLine(line)
+		var one [1]string
+		labels := one[:0]
+		for {
+			rest = strings.TrimLeft(rest, " \t")
+			if !strings.HasPrefix(rest, prefix) {
+				break
+			}
+			end := strings.IndexAny(rest, " \t")
+			if end < 0 {
+				end = len(rest)
+			}
+			labels = append(labels, rest[len(prefix):end])
+			rest = rest[end:]
+		}
+		if len(labels) == 0 {
+			return Document{}, fmt.Errorf("%s: no label: want %sLABEL before the text (--label-prefix)", where, prefix)
+		}
+		d := Document{ID: where, Text: rest}
+		if err := opts.setLabels(&d, where, labels...); err != nil {
+			return Document{}, err
+		}
+		return d, nil
+	}
+}
+
+// jsonlParser parses JSONL lines: one object per line whose label field is
+// a string, number or boolean (numbers and booleans as their JSON text:
+// 1, true) or an array of them (several labels), and whose text fields are
+// strings. A line that is not valid UTF-8 is decoded as latin-1 first.
+func jsonlParser(opts *Options) lineParser {
+	spec := opts.fields()
+	return func(src string, n int, line []byte) (Document, error) {
+		where := fmt.Sprintf("%s:%d", src, n)
+		if hasNUL(line) {
+			return Document{}, fmt.Errorf("%s: NUL byte in line", where)
+		}
+		if !utf8.Valid(line) {
+			line = []byte(latin1(line))
+		}
+		var rec map[string]json.RawMessage
+		if err := json.Unmarshal(line, &rec); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return Document{}, fmt.Errorf("%s: want a JSON object, got %s", where, te.Value)
+			}
+			return Document{}, fmt.Errorf("%s: invalid JSON: %w", where, err)
+		}
+		if rec == nil {
+			return Document{}, fmt.Errorf("%s: want a JSON object, got null", where)
+		}
+		d := Document{ID: where}
+		raw, ok := rec[spec.label]
+		if !ok {
+			return Document{}, fmt.Errorf("%s: missing %q", where, spec.label)
+		}
+		labels, err := jsonLabels(where, spec.label, raw)
+		if err != nil {
+			return Document{}, err
+		}
+		if err := opts.setLabels(&d, where, labels...); err != nil {
+			return Document{}, err
+		}
+		for i, t := range spec.text {
+			raw, ok := rec[t]
+			if !ok {
+				return Document{}, fmt.Errorf("%s: missing %q", where, t)
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil || raw[0] != '"' {
+				return Document{}, fmt.Errorf("%s: %q must be a string, got %s", where, t, jsonKind(raw))
+			}
+			if strings.IndexByte(s, 0) >= 0 {
+				return Document{}, fmt.Errorf("%s: NUL character in text", where)
+			}
+			if i > 0 {
+				d.Text += "\n"
+			}
+			d.Text += s
+		}
+		for _, e := range spec.extra {
+			raw, ok := rec[e]
+			if !ok || string(raw) == "null" {
+				continue
+			}
+			v := string(raw)
+			if raw[0] == '"' {
+				if err := json.Unmarshal(raw, &v); err != nil {
+					return Document{}, fmt.Errorf("%s: %q: %w", where, e, err)
+				}
+			}
+			if d.Fields == nil {
+				d.Fields = make(map[string]string, len(spec.extra))
+			}
+			d.Fields[e] = v
+		}
+		return d, nil
+	}
+}
+
+// jsonLabels returns the labels of the JSON value raw: a string, the JSON
+// text of a number or boolean, or the elements of an array of those.
+func jsonLabels(where, field string, raw json.RawMessage) ([]string, error) {
+	if raw[0] != '[' {
+		l, err := jsonScalar(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q must be a string, number or boolean (or an array of them), got %s", where, field, jsonKind(raw))
+		}
+		return []string{l}, nil
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil {
+		return nil, fmt.Errorf("%s: %q: %w", where, field, err)
+	}
+	if len(elems) == 0 {
+		return nil, fmt.Errorf("%s: empty label", where)
+	}
+	labels := make([]string, len(elems))
+	for i, e := range elems {
+		l, err := jsonScalar(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q: array elements must be strings, numbers or booleans, got %s", where, field, jsonKind(e))
+		}
+		labels[i] = l
+	}
+	return labels, nil
+}
+
+// jsonScalar returns a JSON string's value, or a number's or boolean's
+// JSON text.
+func jsonScalar(raw json.RawMessage) (string, error) {
+	switch raw[0] {
+	case '"':
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return s, err
+	case 't', 'f', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return string(raw), nil
+	}
+	return "", errors.New("not a scalar")
+}
+
+// jsonKind names the kind of a JSON value for messages.
+func jsonKind(raw json.RawMessage) string {
+	switch raw[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "bool"
+	}
+	return "number"
+}
+
+// scanLines calls fn with each document of a line-format stream (tsv,
+// csv, jsonl or fasttext; gzip, zstd and bzip2 decompressed), blank lines
+// skipped. size is the stream's length when known, else 0.
 func scanLines(src, format string, r io.Reader, size int64, opts *Options, fn func(Document) error) error {
-	parse := parserFor(format)
-	lr := newLineReader(r)
+	s, stop, _, progress, err := openSource(src, r, size, opts)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	br := asBuffered(s)
+	skipBOM(br)
+	return scanRecords(src, format, br, opts, progress, fn)
+}
+
+// asBuffered returns r as a *bufio.Reader with room to sniff.
+func asBuffered(r io.Reader) *bufio.Reader {
+	if br, ok := r.(*bufio.Reader); ok && br.Size() >= sniffLen {
+		return br
+	}
+	return bufio.NewReaderSize(r, 256<<10)
+}
+
+// scanRecords calls fn with each document of the decompressed stream br in
+// format; progress, when set, is called every few MB and at the end with
+// final set.
+func scanRecords(src, format string, br *bufio.Reader, opts *Options, progress func(final bool), fn func(Document) error) error {
+	if format == FormatCSV {
+		return scanCSV(src, br, opts, progress, fn)
+	}
+	if len(opts.ExtraFields) > 0 && format == FormatFastText {
+		return fmt.Errorf("%s: extra fields need named fields (csv, tsv with a header, jsonl), not %s", src, format)
+	}
+	parse := parserFor(format, opts)
+	lr := newLineReader(br, opts.maxDoc())
 	reported := int64(0)
 	for {
 		line, err := lr.next()
@@ -144,16 +382,19 @@ func scanLines(src, format string, r io.Reader, size int64, opts *Options, fn fu
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", src, lr.n+1, err)
+			return lineError(src, lr.n+1, err, opts.maxDoc())
 		}
-		if opts.Progress != nil && lr.read-reported >= 1<<20 {
+		if progress != nil && lr.read-reported >= 1<<20 {
 			reported = lr.read
-			opts.Progress(int(lr.read), int(size))
+			progress(false)
 		}
 		if isBlank(line) {
 			continue
 		}
 		d, err := parse(src, lr.n, line)
+		if err == errHeader {
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -161,8 +402,16 @@ func scanLines(src, format string, r io.Reader, size int64, opts *Options, fn fu
 			return err
 		}
 	}
-	if opts.Progress != nil {
-		opts.Progress(int(lr.read), int(lr.read))
+	if progress != nil {
+		progress(true)
 	}
 	return nil
+}
+
+// lineError words an error met reading line n of src.
+func lineError(src string, n int, err error, max int) error {
+	if errors.Is(err, errLineTooLong) {
+		return tooLarge(fmt.Sprintf("%s:%d", src, n), max)
+	}
+	return fmt.Errorf("%s:%d: %w", src, n, err)
 }

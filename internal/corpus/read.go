@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -10,73 +12,22 @@ import (
 	"sync"
 )
 
-// Formats Read and Walk accept in Options.Format; "" means FormatAuto.
-const (
-	FormatAuto  = "auto"
-	FormatDir   = "dir"
-	FormatTar   = "tar"
-	FormatTSV   = "tsv"
-	FormatJSONL = "jsonl"
-)
-
-// formatByName returns the format a file name implies, or "".
-func formatByName(name string) string {
-	n := strings.ToLower(name)
-	switch {
-	case strings.HasSuffix(n, ".tar.gz"), strings.HasSuffix(n, ".tgz"), strings.HasSuffix(n, ".tar"):
-		return FormatTar
-	case strings.HasSuffix(n, ".tsv"), strings.HasSuffix(n, ".txt"):
-		return FormatTSV
-	case strings.HasSuffix(n, ".jsonl"), strings.HasSuffix(n, ".ndjson"):
-		return FormatJSONL
-	}
-	return ""
-}
-
-// checkFormat validates a forced format.
-func checkFormat(f string) error {
-	switch f {
-	case "", FormatAuto, FormatDir, FormatTar, FormatTSV, FormatJSONL:
-		return nil
-	}
-	return fmt.Errorf("unknown input format %q (want auto, dir, tar, tsv or jsonl)", f)
-}
-
-// sourceFormat decides the format of the source at p: opts.Format when
-// forced, else a folder is "dir" and a file goes by its extension.
-func sourceFormat(p string, isDir bool, forced string) (string, error) {
-	if err := checkFormat(forced); err != nil {
-		return "", err
-	}
-	switch {
-	case forced == FormatDir && !isDir:
-		return "", fmt.Errorf("%s: not a folder (input format dir)", p)
-	case forced != "" && forced != FormatAuto && forced != FormatDir && isDir:
-		return "", fmt.Errorf("%s: is a folder, not a %s file", p, forced)
-	case forced != "" && forced != FormatAuto:
-		return forced, nil
-	case isDir:
-		return FormatDir, nil
-	}
-	if f := formatByName(p); f != "" {
-		return f, nil
-	}
-	return "", fmt.Errorf("%s: cannot tell the format from the name (want a folder, .tar.gz, .tgz, .tar, .tsv, .txt, .jsonl or .ndjson); pass --input-format", p)
-}
-
 // Read reads a labelled corpus from path: a folder tree ROOT/<label>/<doc>
 // (or a bydate tree ROOT/<split>/<label>/<doc>, where opts.Split picks the
-// split), a .tar.gz, .tgz or .tar archive of such a tree (streamed, never
-// unpacked), a TSV file (label<TAB>text per line) or a JSONL file
-// ({"label": ..., "text": ...} per line). The format follows the name unless
-// opts.Format forces one; "-" reads standard input as ReadFrom does.
+// split), a tar archive of such a tree (streamed, never unpacked), or a
+// file of records: TSV, CSV, JSONL or fastText lines. Archives and record
+// files may be compressed with gzip, zstd or bzip2, found by their magic
+// bytes. The format follows opts.Format when forced, else the name, else
+// the first bytes (see the package documentation); "-" reads standard
+// input as ReadFrom does. A path that is neither a folder nor a regular
+// file (a device, a FIFO) is refused.
 //
 // Documents come in a deterministic order: trees by label, then by file
-// name (byte order), whatever the file system or archive order; line
-// formats in line order. Texts are decoded (UTF-8 when valid, else latin-1)
-// and stripped as opts.Remove says. Every failure is an error naming the
-// path (and line for TSV and JSONL); a document file with NUL bytes is
-// skipped with one warning through opts.Warn.
+// name (byte order), whatever the file system or archive order; record
+// formats in record order. Texts are decoded (UTF-8 when valid, else
+// latin-1) and stripped as opts.Remove says. Every failure is an error
+// naming the path (and line for record formats); a document file with NUL
+// bytes is skipped with one warning through opts.Warn.
 func Read(path string, opts Options) (*Corpus, error) {
 	if path == "-" {
 		c, err := ReadFrom(os.Stdin, "stdin", opts)
@@ -85,23 +36,7 @@ func Read(path string, opts Options) (*Corpus, error) {
 		}
 		return c, err
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, pathError(path, err)
-	}
-	format, err := sourceFormat(path, fi.IsDir(), opts.Format)
-	if err != nil {
-		return nil, err
-	}
-	var docs []Document
-	switch format {
-	case FormatDir:
-		docs, err = readDirTree(path, &opts)
-	case FormatTar:
-		docs, _, err = readTarFile(path, fi.Size(), &opts, nil)
-	default:
-		docs, err = readLinesFile(path, format, fi.Size(), &opts)
-	}
+	docs, _, format, err := readPath(path, &opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -119,123 +54,211 @@ func Read(path string, opts Options) (*Corpus, error) {
 // returns the corpus exactly as Read does, and seq: c.Docs[i].Text is the
 // text of emit call number seq[i].
 //
-// Archives are streamed this way. Other sources (folders, TSV, JSONL,
+// Archives are streamed this way. Other sources (folders, record files,
 // standard input) are read whole first, then emitted in order (seq[i] = i).
 // On error, the texts emitted so far mean nothing.
 func ReadStream(path string, opts Options, emit func(text string)) (c *Corpus, seq []int, err error) {
-	if path != "-" {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return nil, nil, pathError(path, err)
-		}
-		format, err := sourceFormat(path, fi.IsDir(), opts.Format)
+	if path == "-" {
+		c, err = Read(path, opts)
 		if err != nil {
 			return nil, nil, err
 		}
-		if format == FormatTar {
-			st := &docStream{emit: emit}
-			if len(opts.Classes) > 0 {
-				st.classes = make(map[string]bool, len(opts.Classes))
-				for _, l := range opts.Classes {
-					st.classes[l] = true
-				}
-			}
-			docs, seq, err := readTarFile(path, fi.Size(), &opts, st)
-			if err != nil {
-				return nil, nil, err
-			}
-			c, err := finish(path, docs, format, &opts, true)
-			if err != nil {
-				return nil, nil, err
-			}
-			return c, seq, nil
+		return c, emitAll(c, emit), nil
+	}
+	st := &docStream{emit: emit}
+	if len(opts.Classes) > 0 {
+		st.classes = make(map[string]bool, len(opts.Classes))
+		for _, l := range opts.Classes {
+			st.classes[l] = true
 		}
 	}
-	c, err = Read(path, opts)
+	docs, seq, format, err := readPath(path, &opts, st)
 	if err != nil {
 		return nil, nil, err
 	}
-	seq = make([]int, len(c.Docs))
+	if format == FormatTar {
+		if c, err = finish(path, docs, format, &opts, true); err != nil {
+			return nil, nil, err
+		}
+		return c, seq, nil
+	}
+	if c, err = finish(path, docs, format, &opts, false); err != nil {
+		return nil, nil, err
+	}
+	return c, emitAll(c, emit), nil
+}
+
+// emitAll calls emit with each text of c in order and returns the identity
+// numbering.
+func emitAll(c *Corpus, emit func(string)) []int {
+	seq := make([]int, len(c.Docs))
 	for i, d := range c.Docs {
 		emit(d.Text)
 		seq[i] = i
 	}
-	return c, seq, nil
+	return seq
 }
 
 // ReadFrom reads a labelled corpus from the stream r, named name in
 // document IDs and messages ("stdin" for standard input). The format is
-// opts.Format: TSV by default, or "jsonl", or "tar" for a tar stream
-// (gzipped or not).
+// opts.Format when forced, else found from the first bytes (a tar stream,
+// JSONL, fastText, TSV or CSV), TSV when they tell nothing. A compressed
+// stream (gzip, zstd, bzip2) is decompressed.
 func ReadFrom(r io.Reader, name string, opts Options) (*Corpus, error) {
 	if err := checkFormat(opts.Format); err != nil {
 		return nil, err
 	}
 	format := opts.Format
-	if format == "" || format == FormatAuto {
-		format = FormatTSV
-	}
-	var docs []Document
-	var err error
 	switch format {
+	case FormatAuto:
+		format = ""
 	case FormatDir:
 		return nil, fmt.Errorf("%s: a stream cannot be read as a folder", name)
-	case FormatTar:
-		docs, _, err = readTar(name, r, 0, false, &opts, nil)
-	default:
-		docs, err = readLines(name, format, r, 0, &opts)
 	}
+	docs, _, format, err := readSource(name, r, 0, format, true, &opts, nil)
 	if err != nil {
 		return nil, err
 	}
 	return finish(name, docs, format, &opts, false)
 }
 
-// readTarFile reads the archive at p; see readTar for st.
-func readTarFile(p string, size int64, opts *Options, st *docStream) ([]Document, []int, error) {
-	f, err := os.Open(p)
+// readPath reads the documents at path (not "-") and returns them with the
+// format it found; see readTar for st and the numbering it returns.
+func readPath(path string, opts *Options, st *docStream) ([]Document, []int, string, error) {
+	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, pathError(p, err)
+		return nil, nil, "", pathError(path, err)
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		return nil, nil, "", fmt.Errorf("%s: not a regular file (a device, FIFO or socket): pass - to read standard input", path)
+	}
+	format, err := sourceFormat(path, fi.IsDir(), opts.Format)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if format == FormatDir {
+		docs, err := readDirTree(path, opts)
+		return docs, nil, format, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, "", pathError(path, err)
 	}
 	defer f.Close()
-	return readTar(p, f, size, isGzipName(p), opts, st)
+	return readSource(path, f, fi.Size(), format, isTxtName(path), opts, st)
 }
 
-// readLinesFile reads the TSV or JSONL file at p.
-func readLinesFile(p, format string, size int64, opts *Options) ([]Document, error) {
-	f, err := os.Open(p)
+// readSource reads the documents of the stream r named src, size bytes
+// long when known (else 0), decompressing it as its magic bytes say. An
+// empty format is found from the first bytes, TSV when they tell nothing
+// and fallbackTSV is set, else an error.
+func readSource(src string, r io.Reader, size int64, format string, fallbackTSV bool, opts *Options, st *docStream) ([]Document, []int, string, error) {
+	s, stop, codec, progress, err := openSource(src, r, size, opts)
 	if err != nil {
-		return nil, pathError(p, err)
+		return nil, nil, "", err
 	}
-	defer f.Close()
-	return readLines(p, format, f, size, opts)
-}
-
-// readLines reads every document of a TSV or JSONL stream.
-func readLines(src, format string, r io.Reader, size int64, opts *Options) ([]Document, error) {
+	defer stop()
+	if want := nameCodec(src); want != codecNone && codec != want {
+		return nil, nil, "", fmt.Errorf("%s: not a %s file", src, want)
+	}
+	var br *bufio.Reader // for sniffing and line formats; a tar named so reads s directly
+	if format != FormatTar {
+		br = asBuffered(s)
+		s = br
+	}
+	if format == "" {
+		head, _ := br.Peek(sniffLen)
+		format = sniffFormat(bytes.TrimPrefix(head, []byte(utf8BOM)), opts.prefix())
+		switch {
+		case format != "":
+		case fallbackTSV:
+			format = FormatTSV
+		case hasNUL(head):
+			return nil, nil, "", fmt.Errorf("%s: binary data, not a corpus (want a folder, a tar archive or TSV, CSV, JSONL or fastText lines)", src)
+		default:
+			return nil, nil, "", fmt.Errorf("%s: cannot tell the format from the name or the first line (want a folder, a tar archive, .tsv, .csv, .jsonl or fastText lines); pass --input-format", src)
+		}
+	}
+	if format == FormatTar {
+		docs, seqs, err := readTar(src, s, opts, progress, st)
+		return docs, seqs, format, err
+	}
 	if opts.Split != "" {
-		return nil, fmt.Errorf("%s: --split applies to folder trees and archives, not to %s", src, format)
+		return nil, nil, "", fmt.Errorf("%s: --split applies to folder trees and archives, not to %s", src, format)
 	}
+	skipBOM(br)
 	var docs []Document
-	err := scanLines(src, format, r, size, opts, func(d Document) error {
+	err = scanRecords(src, format, br, opts, progress, func(d Document) error {
 		docs = append(docs, d)
 		return nil
 	})
-	return docs, err
+	return docs, nil, format, err
+}
+
+// openSource decompresses the stream r named src (see decompress) and
+// returns, when opts.Progress is set, the progress function of the
+// readers: it reports the bytes read from r against size (0 when unknown),
+// and with final set the end.
+func openSource(src string, r io.Reader, size int64, opts *Options) (s io.Reader, stop func(), codec string, progress func(final bool), err error) {
+	var cr *countingReader
+	if opts.Progress != nil {
+		cr = &countingReader{r: r}
+		r = cr
+		progress = func(final bool) {
+			n := int(cr.n.Load())
+			if final {
+				if size > 0 {
+					n = int(size)
+				}
+				opts.Progress(n, n)
+				return
+			}
+			opts.Progress(n, int(size))
+		}
+	}
+	s, stop, codec, err = decompress(src, r)
+	return s, stop, codec, progress, err
+}
+
+// nameCodec returns the compression a file name announces.
+func nameCodec(name string) string {
+	n := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(n, ".gz"), strings.HasSuffix(n, ".tgz"):
+		return codecGzip
+	case strings.HasSuffix(n, ".zst"), strings.HasSuffix(n, ".zstd"):
+		return codecZstd
+	case strings.HasSuffix(n, ".bz2"), strings.HasSuffix(n, ".tbz2"):
+		return codecBzip2
+	}
+	return codecNone
 }
 
 // finish applies the class filter (line formats; trees filter while
 // planning) and opts.Remove unless the texts are stripped already, and
 // builds the Corpus.
 func finish(src string, docs []Document, format string, opts *Options, stripped bool) (*Corpus, error) {
-	if len(opts.Classes) > 0 && (format == FormatTSV || format == FormatJSONL) {
+	if len(opts.Classes) > 0 && isLineFormat(format) {
 		keep, err := selectClasses(src, distinctLabels(docs), opts.Classes)
 		if err != nil {
 			return nil, err
 		}
 		kept := docs[:0]
 		for _, d := range docs {
-			if keep[d.Label] {
+			if d.Labels == nil {
+				if keep[d.Label] {
+					kept = append(kept, d)
+				}
+				continue
+			}
+			var ls []string
+			for _, l := range d.Labels {
+				if keep[l] {
+					ls = append(ls, l)
+				}
+			}
+			if len(ls) > 0 {
+				d.Label, d.Labels = ls[0], ls
 				kept = append(kept, d)
 			}
 		}
@@ -254,10 +277,16 @@ func finish(src string, docs []Document, format string, opts *Options, stripped 
 func distinctLabels(docs []Document) []string {
 	seen := map[string]bool{}
 	var labels []string
+	add := func(l string) {
+		if !seen[l] {
+			seen[l] = true
+			labels = append(labels, l)
+		}
+	}
 	for _, d := range docs {
-		if !seen[d.Label] {
-			seen[d.Label] = true
-			labels = append(labels, d.Label)
+		add(d.Label)
+		for _, l := range d.Labels {
+			add(l)
 		}
 	}
 	sort.Strings(labels)

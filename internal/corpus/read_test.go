@@ -160,7 +160,7 @@ func TestReadTexts(t *testing.T) {
 		"testdata/docs.tsv:6": {Label: "spam", Text: "naïve latin-1 line"},
 	} {
 		w.ID = id
-		if got[id] != w {
+		if !reflect.DeepEqual(got[id], w) {
 			t.Errorf("%s = %+v, want %+v", id, got[id], w)
 		}
 	}
@@ -174,7 +174,7 @@ func TestReadTexts(t *testing.T) {
 		"testdata/docs.jsonl:4": {Label: "ham", Text: "café first"},
 	} {
 		w.ID = id
-		if got[id] != w {
+		if !reflect.DeepEqual(got[id], w) {
 			t.Errorf("%s = %+v, want %+v", id, got[id], w)
 		}
 	}
@@ -185,10 +185,10 @@ func TestReadFrom(t *testing.T) {
 		name, format, input string
 		want                []Document
 	}{
-		{"tsv by default", "", "b\tsecond\na\tfirst\n", []Document{{"stdin:1", "b", "second"}, {"stdin:2", "a", "first"}}},
-		{"jsonl", "jsonl", "{\"label\":\"a\",\"text\":\"x\"}", []Document{{"stdin:1", "a", "x"}}},
-		{"tar", "tar", string(tarBytes(t, []member{{"b/2", "two"}, {"a/1", "one"}}, true)), []Document{{"a/1", "a", "one"}, {"b/2", "b", "two"}}},
-		{"uncompressed tar", "tar", string(tarBytes(t, []member{{"a/1", "one"}}, false)), []Document{{"a/1", "a", "one"}}},
+		{"tsv by default", "", "b\tsecond\na\tfirst\n", []Document{{ID: "stdin:1", Label: "b", Text: "second"}, {ID: "stdin:2", Label: "a", Text: "first"}}},
+		{"jsonl", "jsonl", "{\"label\":\"a\",\"text\":\"x\"}", []Document{{ID: "stdin:1", Label: "a", Text: "x"}}},
+		{"tar", "tar", string(tarBytes(t, []member{{"b/2", "two"}, {"a/1", "one"}}, true)), []Document{{ID: "a/1", Label: "a", Text: "one"}, {ID: "b/2", Label: "b", Text: "two"}}},
+		{"uncompressed tar", "tar", string(tarBytes(t, []member{{"a/1", "one"}}, false)), []Document{{ID: "a/1", Label: "a", Text: "one"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -367,8 +367,8 @@ func TestReadStrayWarnings(t *testing.T) {
 	if !reflect.DeepEqual(ids(c), []string{"a/1"}) {
 		t.Errorf("docs %q", ids(c))
 	}
-	want := []string{dir + ": ignoring README: not in a label folder",
-		dir + ": ignoring folder a/sub: documents are the files directly inside a label folder"}
+	want := []string{dir + ": ignoring folder a/sub: documents are the files directly inside a label folder",
+		dir + ": ignoring README: not in a label folder"}
 	if !reflect.DeepEqual([]string(w), want) {
 		t.Errorf("warnings %q\nwant %q", w, want)
 	}
@@ -434,16 +434,16 @@ func TestReadErrors(t *testing.T) {
 			"{}: several folders match --split train (a-train, b-train): cannot tell which to read"},
 		{"unknown class", func(*testing.T) string { return "testdata/tree" }, Options{Classes: []string{"eggs"}},
 			`{}: unknown class "eggs" (available: ham, spam)`},
-		{"unknown extension", file("corpus.csv", "a,b"), Options{},
-			"{}: cannot tell the format from the name (want a folder, .tar.gz, .tgz, .tar, .tsv, .txt, .jsonl or .ndjson); pass --input-format"},
-		{"unknown format", func(*testing.T) string { return "testdata/docs.tsv" }, Options{Format: "csv"},
-			`unknown input format "csv" (want auto, dir, tar, tsv or jsonl)`},
+		{"unknown extension", file("corpus.dat", "a b"), Options{},
+			"{}: cannot tell the format from the name or the first line (want a folder, a tar archive, .tsv, .csv, .jsonl or fastText lines); pass --input-format"},
+		{"unknown format", func(*testing.T) string { return "testdata/docs.tsv" }, Options{Format: "xml"},
+			`unknown input format "xml" (want auto, dir, tar, tsv, csv, jsonl, fasttext)`},
 		{"format tar on a folder", func(*testing.T) string { return "testdata/tree" }, Options{Format: "tar"}, "{}: is a folder, not a tar file"},
 		{"format dir on a file", func(*testing.T) string { return "testdata/docs.tsv" }, Options{Format: "dir"}, "{}: not a folder (input format dir)"},
 		{"split on tsv", func(*testing.T) string { return "testdata/docs.tsv" }, Options{Split: "train"},
 			"{}: --split applies to folder trees and archives, not to tsv"},
 		{"tsv missing tab", file("d.tsv", "a\tok\nno tab here\n"), Options{}, "{}:2: missing tab between label and text"},
-		{"tsv empty label", file("d.tsv", "\ttext\n"), Options{}, "{}:1: empty label"},
+		{"tsv empty label", file("d.tsv", "a\tx\n \tsome words\n"), Options{}, "{}:2: empty label"},
 		{"tsv NUL", file("d.tsv", "a\tx\x00y\n"), Options{}, "{}:1: NUL byte in line"},
 		{"tsv only blank lines", file("d.tsv", "\n \r\n\t\n"), Options{}, "{}: no documents"},
 		{"jsonl invalid", file("d.jsonl", "{\"label\":\"a\",\"text\":\"x\"}\n\n{\"label\": \"a\", \"text\": }\n"), Options{},
@@ -451,7 +451,7 @@ func TestReadErrors(t *testing.T) {
 		{"jsonl cut", file("d.jsonl", `{"label": "a", "text": "x`), Options{}, "{}:1: invalid JSON: unexpected end of JSON input"},
 		{"jsonl missing label", file("d.jsonl", `{"text": "x"}`), Options{}, `{}:1: missing "label"`},
 		{"jsonl missing text", file("d.jsonl", `{"label": "a"}`), Options{}, `{}:1: missing "text"`},
-		{"jsonl label not a string", file("d.jsonl", `{"label": 3, "text": "x"}`), Options{}, `{}:1: "label" must be a string, got number`},
+		{"jsonl label an object", file("d.jsonl", `{"label": {"a": 1}, "text": "x"}`), Options{}, `{}:1: "label" must be a string, number or boolean (or an array of them), got object`},
 		{"jsonl not an object", file("d.jsonl", `["a", "x"]`), Options{}, `{}:1: want a JSON object, got array`},
 		{"jsonl empty label", file("d.jsonl", `{"label": "", "text": "x"}`), Options{}, `{}:1: empty label`},
 		{"jsonl label with tab", file("d.jsonl", `{"label": "a\tb", "text": "x"}`), Options{}, `{}:1: label "a\tb" contains a tab, line break or NUL`},
@@ -507,7 +507,7 @@ func TestReadStdinDash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Source != "-" || !reflect.DeepEqual(c.Docs, []Document{{"stdin:1", "a", "x"}}) {
+	if c.Source != "-" || !reflect.DeepEqual(c.Docs, []Document{{ID: "stdin:1", Label: "a", Text: "x"}}) {
 		t.Errorf("got %q %+v", c.Source, c.Docs)
 	}
 }

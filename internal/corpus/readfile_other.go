@@ -2,16 +2,24 @@
 
 package corpus
 
-import "os"
+import (
+	"io"
+	"os"
+)
 
-// readInto appends the content of the file at p to buf.
-func readInto(buf []byte, p string) ([]byte, error) {
+// readInto appends the content of the file at p to buf, failing once it
+// passes max bytes (errTooLarge).
+func readInto(buf []byte, p string, max int) ([]byte, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return buf, pathError(p, err)
 	}
 	defer f.Close()
-	buf, err = readAll(buf, f)
+	start := len(buf)
+	buf, err = readAll(buf, io.LimitReader(f, int64(max)+1))
+	if err == nil && len(buf)-start > max {
+		return buf, errTooLarge
+	}
 	if err != nil {
 		return buf, pathError(p, err)
 	}

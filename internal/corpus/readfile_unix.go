@@ -6,11 +6,12 @@ import (
 	"syscall"
 )
 
-// readInto appends the content of the file at p to buf. On Unix it uses
+// readInto appends the content of the file at p to buf, failing once it
+// passes max bytes (errTooLarge). On Unix it uses
 // the system calls directly: an *os.File would add a netpoller
 // registration and a finalizer per file, a third of the cost of reading the
 // 20 Newsgroups train folder.
-func readInto(buf []byte, p string) ([]byte, error) {
+func readInto(buf []byte, p string, max int) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -23,7 +24,11 @@ func readInto(buf []byte, p string) ([]byte, error) {
 		return buf, pathError(p, err)
 	}
 	defer syscall.Close(fd)
+	start := len(buf)
 	for {
+		if len(buf)-start > max {
+			return buf, errTooLarge
+		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}

@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"archive/tar"
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
-
-	"github.com/klauspost/compress/gzip"
 )
 
 // tarEntry is one member of an archive as the reader keeps it.
@@ -56,6 +53,13 @@ func (st *docStream) wants(name string) bool {
 	return st.classes[path.Base(path.Dir(name))]
 }
 
+// inUnsup reports whether the member name sits directly in a folder named
+// unsupFolder.
+func inUnsup(name string) bool {
+	dir, _ := path.Split(name)
+	return strings.HasSuffix(dir, "/"+unsupFolder+"/") || dir == unsupFolder+"/"
+}
+
 // isGzipName reports whether name says it is gzip-compressed.
 func isGzipName(name string) bool {
 	n := strings.ToLower(name)
@@ -70,28 +74,20 @@ func corrupt(src string, err error) error {
 	return fmt.Errorf("%s: corrupt archive: %w", src, err)
 }
 
-// tarStream opens the tar stream in r: gunzipped on its own goroutine when
-// r starts with the gzip magic, as is otherwise. wantGzip makes a stream
-// without the magic an error. The returned stop ends the decompressor; call
-// it once done with the stream.
+// tarStream opens the tar stream in r: decompressed on its own goroutine
+// when r starts with the magic bytes of gzip, zstd or bzip2, as is
+// otherwise. wantGzip makes a stream that is not gzip an error. The
+// returned stop ends the decompressor; call it once done with the stream.
 func tarStream(src string, r io.Reader, wantGzip bool) (io.Reader, func(), error) {
-	br := bufio.NewReaderSize(r, 256<<10)
-	magic, err := br.Peek(2)
-	if err != nil && err != io.EOF {
-		return nil, nil, pathError(src, err)
+	s, stop, codec, err := decompress(src, r)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, nil, corrupt(src, err)
-		}
-		a := newAsyncReader(gz, 256<<10, 6)
-		return a, a.Close, nil
-	}
-	if wantGzip {
+	if wantGzip && codec != codecGzip {
+		stop()
 		return nil, nil, fmt.Errorf("%s: not a gzip file", src)
 	}
-	return br, func() {}, nil
+	return s, stop, nil
 }
 
 // cleanName returns the slash path of an archive member relative to the
@@ -156,11 +152,13 @@ func under(name, dir string) bool {
 // never decompressed. Read to its end, the stream's gzip trailer is
 // checked too. progress, when set, is called after each member. st, when
 // set, receives each decoded document that may be in the result.
-func scanTar(src string, r io.Reader, opts *Options, progress func(), st *docStream) ([]tarEntry, error) {
+func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *docStream) ([]tarEntry, error) {
 	tr := tar.NewReader(r)
 	var ents []tarEntry
 	active := "" // the split folder being read
 	buf := make([]byte, 0, 256<<10)
+	max := opts.maxDoc()
+	keepUnsup := contains(opts.Classes, unsupFolder)
 	for {
 		hdr, err := tr.Next()
 		if err == io.EOF {
@@ -200,8 +198,14 @@ func scanTar(src string, r io.Reader, opts *Options, progress func(), st *docStr
 			}
 			store = p != ""
 		}
+		if store && !dir && !keepUnsup && inUnsup(name) {
+			store = false // unlabelled: planTree skips the folder
+		}
 		e := tarEntry{name: name, dir: dir}
 		if !dir && store {
+			if hdr.Size > int64(max) {
+				return nil, tooLarge(src+": "+name, max)
+			}
 			if hdr.Size > 0 && hdr.Size <= 64<<20 && int64(cap(buf)) < hdr.Size {
 				buf = make([]byte, 0, hdr.Size)
 			}
@@ -222,7 +226,7 @@ func scanTar(src string, r io.Reader, opts *Options, progress func(), st *docStr
 		}
 		ents = append(ents, e)
 		if progress != nil {
-			progress()
+			progress(false)
 		}
 	}
 	return ents, nil
@@ -297,35 +301,17 @@ func compactSorted(s []string) []string {
 	return out
 }
 
-// readTar reads a labelled tree from the tar (optionally gzipped) stream r;
-// size is the length of r when known (for progress), else 0. With st set
-// it emits the documents as they are decoded, stripped as opts.Remove
+// readTar reads a labelled tree from the (decompressed) tar stream r;
+// progress, when set, is called after each member and at the end. With st
+// set it emits the documents as they are decoded, stripped as opts.Remove
 // says, and returns for each document its number in the stream.
-func readTar(src string, r io.Reader, size int64, wantGzip bool, opts *Options, st *docStream) ([]Document, []int, error) {
-	var cr *countingReader
-	if opts.Progress != nil {
-		cr = &countingReader{r: r}
-		r = cr
-	}
-	s, stop, err := tarStream(src, r, wantGzip)
+func readTar(src string, r io.Reader, opts *Options, progress func(final bool), st *docStream) ([]Document, []int, error) {
+	ents, err := scanTar(src, r, opts, progress, st)
 	if err != nil {
 		return nil, nil, err
 	}
-	var progress func()
-	if cr != nil {
-		progress = func() { opts.Progress(int(cr.n.Load()), int(size)) }
-	}
-	ents, err := scanTar(src, s, opts, progress, st)
-	stop()
-	if err != nil {
-		return nil, nil, err
-	}
-	if cr != nil {
-		n := int(cr.n.Load())
-		if size > 0 {
-			n = int(size)
-		}
-		opts.Progress(n, n)
+	if progress != nil {
+		progress(true)
 	}
 	if len(ents) == 0 {
 		return nil, nil, fmt.Errorf("%s: empty archive", src)

@@ -32,6 +32,11 @@ func (y *layout) rel(l *labelDir, file string) string {
 	return path.Join(y.top, l.name, file)
 }
 
+// unsupFolder is the name of a folder of unlabelled documents, as in the
+// aclImdb layout (train/unsup): never a class unless Options.Classes names
+// it.
+const unsupFolder = "unsup"
+
 // splitKinds are the split folder names a tree is recognised by when no
 // split is asked for.
 var splitKinds = []string{"train", "test"}
@@ -62,6 +67,11 @@ func splitKind(name string) string {
 // folders. opts.Split picks one; without it a tree holding both train and
 // test folders is an error. opts.Classes keeps a subset of the labels. src
 // names the tree in messages; noun is "folder" or "archive".
+//
+// The wrapping folder may hold files beside its split folders (aclImdb/
+// README beside aclImdb/train). Files that are not in a label folder, and
+// a label folder named "unsup" (unlabelled documents, unless opts.Classes
+// names it), are skipped with one summary warning.
 func planTree(src, noun string, l lister, opts *Options) (*layout, error) {
 	dirs, files, err := l.list("")
 	if err != nil {
@@ -71,16 +81,18 @@ func planTree(src, noun string, l lister, opts *Options) (*layout, error) {
 		return nil, fmt.Errorf("%s: empty %s", src, noun)
 	}
 	base := ""
+	var sk skipped
 	if len(dirs) == 1 && len(files) == 0 && splitKind(dirs[0]) == "" &&
 		(opts.Split == "" || !matchesSplit(dirs[0], opts.Split)) {
 		sub, subFiles, err := l.list(dirs[0])
 		if err != nil {
 			return nil, err
 		}
-		if len(sub) > 0 && len(subFiles) == 0 {
+		if len(sub) > 0 && (len(subFiles) == 0 || hasSplit(sub, opts.Split)) {
 			base, dirs, files = dirs[0], sub, subFiles
 		}
 	}
+	defer func() { sk.warn(src, opts) }()
 
 	// Split folders: known or asked-for names that hold folders.
 	var splits []string
@@ -132,20 +144,19 @@ func planTree(src, noun string, l lister, opts *Options) (*layout, error) {
 				src, opts.Split, strings.Join(match, ", "))
 		}
 		y.top = path.Join(base, match[0])
-	default:
-		// Plain tree: files beside the label folders are not documents.
-		for _, f := range files {
-			opts.warn("%s: ignoring %s: not in a label folder", src, path.Join(base, f))
-		}
+	}
+	// Files beside the split or label folders are not documents.
+	for _, f := range files {
+		sk.stray = append(sk.stray, path.Join(base, f))
 	}
 
-	labels, stray, err := l.list(y.top)
+	labels, loose, err := l.list(y.top)
 	if err != nil {
 		return nil, err
 	}
 	if y.top != base {
-		for _, f := range stray {
-			opts.warn("%s: ignoring %s: not in a label folder", src, path.Join(y.top, f))
+		for _, f := range loose {
+			sk.stray = append(sk.stray, path.Join(y.top, f))
 		}
 	}
 	if len(labels) == 0 {
@@ -164,6 +175,14 @@ func planTree(src, noun string, l lister, opts *Options) (*layout, error) {
 			continue
 		}
 		rel := path.Join(y.top, name)
+		if name == unsupFolder && keep == nil {
+			_, docs, err := l.list(rel)
+			if err != nil {
+				return nil, err
+			}
+			sk.unsup, sk.unsupDocs = rel, len(docs)
+			continue
+		}
 		sub, docs, err := l.list(rel)
 		if err != nil {
 			return nil, err
@@ -176,7 +195,47 @@ func planTree(src, noun string, l lister, opts *Options) (*layout, error) {
 		}
 		y.labels = append(y.labels, labelDir{name: name, files: docs})
 	}
+	if len(y.labels) == 0 {
+		return nil, fmt.Errorf("%s: no labelled documents, only the unlabelled folder %s", src, path.Join(y.top, unsupFolder))
+	}
 	return y, nil
+}
+
+// hasSplit reports whether one of the folder names is a split folder (of
+// split, when given).
+func hasSplit(dirs []string, split string) bool {
+	for _, d := range dirs {
+		if splitKind(d) != "" || split != "" && matchesSplit(d, split) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipped is what planTree leaves out of a tree: files not in a label
+// folder and an unlabelled folder.
+type skipped struct {
+	stray     []string
+	unsup     string // path of the unsup folder skipped, or ""
+	unsupDocs int
+}
+
+// warn reports what was skipped, if anything, in one warning.
+func (sk *skipped) warn(src string, opts *Options) {
+	var parts []string
+	if sk.unsup != "" {
+		parts = append(parts, fmt.Sprintf("the unlabelled folder %s (%d documents; name %s in --classes to read it as a class)", sk.unsup, sk.unsupDocs, unsupFolder))
+	}
+	switch len(sk.stray) {
+	case 0:
+	case 1:
+		parts = append(parts, fmt.Sprintf("%s: not in a label folder", sk.stray[0]))
+	default:
+		parts = append(parts, fmt.Sprintf("%d files not in a label folder: %s", len(sk.stray), listNames(sk.stray)))
+	}
+	if len(parts) > 0 {
+		opts.warn("%s: ignoring %s", src, strings.Join(parts, "; and "))
+	}
 }
 
 // selectClasses checks classes against the available labels (sorted) and

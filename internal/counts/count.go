@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"unsafe"
+	"strings"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -28,10 +28,12 @@ const defaultBatchBytes = 16 << 20
 
 // Counter counts documents into Counts, a batch at a time: each batch is
 // tokenized on all cores (vectorize.Fit in round one, the vocabulary's
-// Transform and weighting in round two), turned into sorted per-term
-// cells, and added to the table, exactly. Where the batches begin does not
-// change the result, nor does spilling: a Counter's counts are those of
-// its documents, whatever Options say.
+// Transform and weighting in round two), and its rows are added to a
+// table with one row of cells per term and one column per class, exactly.
+// The table grows with the terms and classes met, not with the documents,
+// so memory is bounded by the model (vocabulary × classes). Where the
+// batches begin does not change the result, nor does spilling: a
+// Counter's counts are those of its documents, whatever Options say.
 type Counter struct {
 	s      vectorize.Settings // recorded in the header
 	tok    vectorize.Settings // round one: s without pruning and weighting
@@ -42,9 +44,130 @@ type Counter struct {
 
 	texts, labels []string
 	size          int
-	acc           *Counts
-	accBytes      int64
+	tab           *table
 	runs          []string
+}
+
+// table is the Counter's count table: term ids in order of first sight,
+// class ids likewise, and per class a column of each term's statistics.
+type table struct {
+	ids       map[string]int32
+	terms     []string
+	termBytes int
+	classes   map[string]int32
+	names     []string
+	classDocs []int64
+	cols      []column
+	weighted  bool
+}
+
+// column is one class's statistics of every term, by term id.
+type column struct {
+	docs, occ []int64
+	sum       []Fixed
+}
+
+func newTable(weighted bool) *table {
+	return &table{ids: map[string]int32{}, classes: map[string]int32{}, weighted: weighted}
+}
+
+// term returns the id of term t, adding it.
+func (t *table) term(s string) int32 {
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	id := int32(len(t.terms))
+	s = strings.Clone(s)
+	t.ids[s] = id
+	t.terms = append(t.terms, s)
+	t.termBytes += len(s)
+	return id
+}
+
+// class returns the id of class name, adding it.
+func (t *table) class(name string) int32 {
+	if id, ok := t.classes[name]; ok {
+		return id
+	}
+	id := int32(len(t.names))
+	t.classes[name] = id
+	t.names = append(t.names, name)
+	t.classDocs = append(t.classDocs, 0)
+	t.cols = append(t.cols, column{})
+	return id
+}
+
+// grow makes every column as long as the terms.
+func (t *table) grow() {
+	n := len(t.terms)
+	for k := range t.cols {
+		c := &t.cols[k]
+		if len(c.docs) < n {
+			c.docs = slices.Grow(c.docs, n-len(c.docs))[:n]
+			c.occ = slices.Grow(c.occ, n-len(c.occ))[:n]
+			if t.weighted {
+				c.sum = slices.Grow(c.sum, n-len(c.sum))[:n]
+			}
+		}
+	}
+}
+
+// bytes estimates the memory of the table.
+func (t *table) bytes() int64 {
+	per := int64(16)
+	if t.weighted {
+		per += 16
+	}
+	return int64(len(t.terms))*(48+per*int64(len(t.cols))) + int64(t.termBytes)
+}
+
+// counts returns the table as Counts with header h (whose classes it
+// sets): terms ascending, classes ascending.
+func (t *table) counts(h Header) *Counts {
+	order := make([]int32, len(t.terms))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(t.terms[a], t.terms[b]) })
+	byName := make([]int32, len(t.names))
+	for i := range byName {
+		byName[i] = int32(i)
+	}
+	slices.SortFunc(byName, func(a, b int32) int { return strings.Compare(t.names[a], t.names[b]) })
+	h.Classes = make([]string, len(byName))
+	h.ClassDocs = make([]int64, len(byName))
+	for k, id := range byName {
+		h.Classes[k], h.ClassDocs[k] = t.names[id], t.classDocs[id]
+	}
+	nCells := 0
+	for _, c := range t.cols {
+		for _, d := range c.docs {
+			if d > 0 {
+				nCells++
+			}
+		}
+	}
+	out := &Counts{Header: h, Terms: make([]string, 0, len(order)), Start: make([]int, 1, len(order)+1), Cells: make([]Cell, 0, nCells)}
+	for _, id := range order {
+		n0 := len(out.Cells)
+		for k, cid := range byName {
+			c := &t.cols[cid]
+			if c.docs[id] == 0 {
+				continue
+			}
+			cell := Cell{Class: int32(k), Docs: c.docs[id], Occ: c.occ[id]}
+			if t.weighted {
+				cell.Sum = c.sum[id]
+			}
+			out.Cells = append(out.Cells, cell)
+		}
+		if len(out.Cells) == n0 {
+			continue // a vocabulary term these documents do not hold
+		}
+		out.Terms = append(out.Terms, t.terms[id])
+		out.Start = append(out.Start, len(out.Cells))
+	}
+	return out
 }
 
 // NewCounter returns a Counter of documents tokenized with s. With a
@@ -65,6 +188,7 @@ func NewCounter(s vectorize.Settings, vocab *vectorize.Vocabulary, opt Options) 
 	if opt.Mem > 0 {
 		c.batch = int(min(int64(c.batch), max(opt.Mem/8, 1<<12)))
 	}
+	c.tab = newTable(vocab != nil)
 	return c, nil
 }
 
@@ -85,33 +209,20 @@ func (c *Counter) flush() error {
 	if len(c.texts) == 0 {
 		return nil
 	}
-	b, err := c.countBatch(c.texts, c.labels)
-	if err != nil {
+	if err := c.countBatch(c.texts, c.labels); err != nil {
 		return err
 	}
 	clear(c.texts)
 	clear(c.labels)
 	c.texts, c.labels, c.size = c.texts[:0], c.labels[:0], 0
-	if c.acc == nil {
-		c.acc = b
-	} else if c.acc, err = Merge([]*Counts{c.acc, b}, []string{"table", "batch"}); err != nil {
-		return err
-	}
-	c.accBytes = memSize(c.acc)
-	if c.opt.Mem > 0 && c.accBytes > c.opt.Mem/2 {
+	if c.opt.Mem > 0 && c.tab.bytes() > c.opt.Mem/2 {
 		return c.spill()
 	}
 	return nil
 }
 
-// memSize estimates the bytes c holds.
-func memSize(c *Counts) int64 {
-	n := int64(len(c.Terms))*int64(unsafe.Sizeof("")+unsafe.Sizeof(0)) + int64(len(c.Cells))*int64(unsafe.Sizeof(Cell{}))
-	for _, t := range c.Terms {
-		n += int64(len(t))
-	}
-	return n
-}
+// header returns the header of the Counter's counts, without classes.
+func (c *Counter) header() Header { return Header{Settings: c.s, Vocab: c.digest} }
 
 // spill writes the table to a run on disk and empties it.
 func (c *Counter) spill() error {
@@ -120,14 +231,14 @@ func (c *Counter) spill() error {
 		return fmt.Errorf("spill the count table: %w", err)
 	}
 	c.runs = append(c.runs, f.Name())
-	if err := encodeBuffered(f, c.acc); err != nil {
+	if err := encodeBuffered(f, c.tab.counts(c.header())); err != nil {
 		f.Close()
 		return fmt.Errorf("spill the count table to %s: %w", f.Name(), err)
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("spill the count table to %s: %w", f.Name(), err)
 	}
-	c.acc, c.accBytes = nil, 0
+	c.tab = newTable(c.vocab != nil)
 	return nil
 }
 
@@ -143,10 +254,9 @@ func (c *Counter) Counts() (*Counts, error) {
 	if len(c.runs) > 0 {
 		return nil, errors.New("the count table was spilled to disk: write it with WriteFile")
 	}
-	if c.acc == nil {
-		return &Counts{Header: Header{Settings: c.s, Vocab: c.digest}, Start: []int{0}}, nil
-	}
-	return c.acc, nil
+	cs := c.tab.counts(c.header())
+	c.tab = newTable(c.vocab != nil)
+	return cs, nil
 }
 
 // WriteFile writes the counts of every document added to path,
@@ -163,7 +273,7 @@ func (c *Counter) WriteFile(path string) (*Header, error) {
 		}
 		return &cs.Header, WriteFile(path, cs)
 	}
-	if c.acc != nil {
+	if len(c.tab.terms) > 0 || len(c.tab.names) > 0 {
 		if err := c.spill(); err != nil {
 			return nil, err
 		}
@@ -179,31 +289,63 @@ func (c *Counter) Close() {
 	c.runs = nil
 }
 
-// countBatch counts texts, of classes labels.
-func (c *Counter) countBatch(texts, labels []string) (*Counts, error) {
-	classes, y := sortedClasses(labels)
-	h := Header{Settings: c.s, Vocab: c.digest, Classes: classes, ClassDocs: make([]int64, len(classes))}
-	for _, k := range y {
-		h.ClassDocs[k]++
+// countBatch counts texts, of classes labels, into the table.
+func (c *Counter) countBatch(texts, labels []string) error {
+	t := c.tab
+	y := make([]int32, len(labels))
+	for i, l := range labels {
+		y[i] = t.class(l)
+		t.classDocs[y[i]]++
 	}
-	var terms []string
 	var X, W *vectorize.Matrix
+	var gid []int32 // the batch's term ids → table ids
 	if c.vocab == nil {
 		v, m, err := vectorize.Fit(texts, nil, 0, c.tok, c.opt.Workers, nil)
 		if errors.Is(err, vectorize.ErrEmptyVocabulary) {
-			return &Counts{Header: h, Start: []int{0}}, nil
+			t.grow()
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		terms, X = v.Terms, m
+		X = m
+		gid = make([]int32, len(v.Terms))
+		for i, term := range v.Terms {
+			gid[i] = t.term(term)
+		}
 	} else {
-		terms = c.vocab.Terms
 		X = c.vocab.Transform(texts, c.opt.Workers)
 		W = &vectorize.Matrix{Indptr: X.Indptr, Indices: X.Indices, Values: slices.Clone(X.Values), Cols: X.Cols}
 		c.vocab.Weight(W)
+		if len(t.terms) == 0 { // the vocabulary's ids are the table's
+			for _, term := range c.vocab.Terms {
+				t.term(term)
+			}
+		}
 	}
-	return FromMatrix(h, terms, X, W, y)
+	t.grow()
+	for i := range X.Rows() {
+		col := &t.cols[y[i]]
+		for j := X.Indptr[i]; j < X.Indptr[i+1]; j++ {
+			id := X.Indices[j]
+			if gid != nil {
+				id = gid[id]
+			}
+			col.docs[id]++
+			col.occ[id] += int64(X.Values[j])
+			if W != nil {
+				f, err := FixedOf(W.Values[j])
+				if err != nil {
+					return fmt.Errorf("term %q: %w", t.terms[id], err)
+				}
+				var over bool
+				if col.sum[id], over = col.sum[id].Add(f); over {
+					return fmt.Errorf("term %q: the sum of its values overflows", t.terms[id])
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // FromMatrix returns the counts of the rows of X, a count matrix over

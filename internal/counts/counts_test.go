@@ -243,6 +243,32 @@ func TestTwoRounds(t *testing.T) {
 	if _, _, err := r2.NB(false, keep); err != nil {
 		t.Fatal(err)
 	}
+	// Round two in shards, through files (a shard misses some terms of
+	// the vocabulary) and spilled: the bytes of the whole.
+	dir := t.TempDir()
+	var paths []string
+	for k := range 3 {
+		var pt, pl []string
+		for j := k; j < len(texts); j += 3 {
+			pt, pl = append(pt, texts[j]), append(pl, labels[j])
+		}
+		p := filepath.Join(dir, fmt.Sprint("r2-", k, ".nbc"))
+		if err := WriteFile(p, countAll(t, s, v, pt, pl, Options{})); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	out := filepath.Join(dir, "r2.nbc")
+	if _, err := MergeFiles(out, paths); err != nil {
+		t.Fatal(err)
+	}
+	want := encode(t, r2)
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, want) {
+		t.Error("round two in shards differs from the whole")
+	}
+	if got := encode(t, countAll(t, s, v, texts, labels, Options{Mem: 8 << 10, TempDir: dir})); !bytes.Equal(got, want) {
+		t.Error("round two spilled differs from the whole")
+	}
 	// Round two of other documents does not add up.
 	r2b := countAll(t, s, v, texts[:150], labels[:150], Options{})
 	if _, _, err := r2b.Vocabulary(); err == nil || !strings.Contains(err.Error(), "same documents") {

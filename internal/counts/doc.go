@@ -55,9 +55,17 @@
 // union of the parts' classes; a term's cells are added class by class.
 // MergeFiles is a streaming k-way merge (a heap of the parts' next terms,
 // as LevelDB's merging iterator): it holds one term per part, so parts of
-// any size merge in little memory. Counter counts in batches and, under
-// Options.Mem, spills its table as sorted runs in this same format and
-// merges them at the end.
+// any size merge in little memory.
+//
+// # Counting
+//
+// Counter tokenizes batches of documents (about 16 MiB of text) on all
+// cores with vectorize's own tokenizer and term tables, and adds each
+// batch's rows to a table of one row per term and one column per class:
+// its memory grows with the vocabulary and the classes, not with the
+// documents. Under Options.Mem it writes the table as a sorted run in this
+// same file format whenever it passes half the bound, empties it, and
+// merges the runs at the end (MergeFiles).
 //
 // # File format
 //

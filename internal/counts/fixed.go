@@ -86,5 +86,5 @@ func (a Fixed) Float64() float64 {
 	if a.Lo == 0 {
 		return float64(a.Hi)
 	}
-	return float64(a.Hi) + math.Ldexp(float64(a.Lo), -64)
+	return float64(a.Hi) + float64(a.Lo)*0x1p-64 // exact scaling: never subnormal
 }

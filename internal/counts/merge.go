@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"io"
@@ -102,26 +103,11 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 		cells []Cell
 	}
 	heads := make([]head, len(srcs))
-	var h []int // min-heap of sources by next term, ties by source
-	less := func(a, b int) bool {
+	// A min-heap of the sources with terms left, by next term, ties by
+	// source.
+	h := &sourceHeap{less: func(a, b int) bool {
 		return heads[a].term < heads[b].term || heads[a].term == heads[b].term && a < b
-	}
-	down := func(k int) {
-		for {
-			c := 2*k + 1
-			if c >= len(h) {
-				return
-			}
-			if c+1 < len(h) && less(h[c+1], h[c]) {
-				c++
-			}
-			if !less(h[c], h[k]) {
-				return
-			}
-			h[k], h[c] = h[c], h[k]
-			k = c
-		}
-	}
+	}}
 	advance := func(i int) (bool, error) {
 		t, cells, ok, err := srcs[i].next()
 		if err != nil || !ok {
@@ -136,23 +122,21 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 			return err
 		}
 		if ok {
-			h = append(h, i)
+			h.ids = append(h.ids, i)
 		}
 	}
-	for k := len(h)/2 - 1; k >= 0; k-- {
-		down(k)
-	}
+	heap.Init(h)
 	acc := make([]Cell, nClasses)
 	has := make([]bool, nClasses)
 	var touched []int32
 	var out []Cell
 	var term string
-	for len(h) > 0 {
-		i := h[0]
+	for h.Len() > 0 {
+		i := h.ids[0]
 		term = heads[i].term // sources hand out terms that stay valid
 		touched = touched[:0]
-		for len(h) > 0 && heads[h[0]].term == term {
-			i := h[0]
+		for h.Len() > 0 && heads[h.ids[0]].term == term {
+			i := h.ids[0]
 			for _, c := range heads[i].cells {
 				k := remap[i][c.Class]
 				if !has[k] {
@@ -172,11 +156,11 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 			if err != nil {
 				return err
 			}
-			if !ok {
-				h[0] = h[len(h)-1]
-				h = h[:len(h)-1]
+			if ok {
+				heap.Fix(h, 0)
+			} else {
+				heap.Pop(h)
 			}
-			down(0)
 		}
 		slices.Sort(touched)
 		out = out[:0]
@@ -189,6 +173,22 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 		}
 	}
 	return nil
+}
+
+// sourceHeap is a container/heap of source indices ordered by less.
+type sourceHeap struct {
+	ids  []int
+	less func(a, b int) bool
+}
+
+func (h *sourceHeap) Len() int           { return len(h.ids) }
+func (h *sourceHeap) Less(i, j int) bool { return h.less(h.ids[i], h.ids[j]) }
+func (h *sourceHeap) Swap(i, j int)      { h.ids[i], h.ids[j] = h.ids[j], h.ids[i] }
+func (h *sourceHeap) Push(x any)         { h.ids = append(h.ids, x.(int)) }
+func (h *sourceHeap) Pop() any {
+	x := h.ids[len(h.ids)-1]
+	h.ids = h.ids[:len(h.ids)-1]
+	return x
 }
 
 // Merge returns the sum of parts, in memory; names name them in errors.

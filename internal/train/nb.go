@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
@@ -75,7 +76,10 @@ func wholeValues(X *vectorize.Matrix) bool {
 // counts (both zero), summing the values in fixed point.
 func addFixedCounts(X *vectorize.Matrix, y []int, classDocs, stats []float64) error {
 	C := len(classDocs)
-	sums := make([]counts.Fixed, len(stats))
+	// The integer parts live in stats' own memory until the end, the
+	// fractions beside them: 8 more bytes per cell, not 16.
+	his := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(stats))), len(stats))
+	los := make([]uint64, len(stats))
 	for i, c := range y {
 		classDocs[c]++
 		ind, val := X.Row(i)
@@ -85,14 +89,17 @@ func addFixedCounts(X *vectorize.Matrix, y []int, classDocs, stats []float64) er
 				return fmt.Errorf("document %d, term %d: feature value %g: %w (naive bayes needs counts or non-negative weights)", i, t, val[j], err)
 			}
 			k := int(t)*C + c
-			var over bool
-			if sums[k], over = sums[k].Add(f); over {
+			sum, over := counts.Fixed{Hi: his[k], Lo: los[k]}.Add(f)
+			if over {
 				return fmt.Errorf("term %d: the sum of its values overflows", t)
 			}
+			his[k], los[k] = sum.Hi, sum.Lo
 		}
 	}
-	for k, f := range sums {
-		stats[k] = f.Float64()
+	for k, hi := range his {
+		if hi != 0 || los[k] != 0 {
+			stats[k] = counts.Fixed{Hi: hi, Lo: los[k]}.Float64()
+		}
 	}
 	return nil
 }

@@ -115,7 +115,7 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 		}(ws[w])
 	}
 	wg.Wait()
-	v, m, err := finishFit(s, ws, batches, n, nil, labels, nClasses, workers, wantMatrix)
+	v, m, err := finishFit(s, ws, batches, n, nil, labels, nClasses, workers, wantMatrix, false)
 	if err == nil && progress != nil {
 		progress(n, n)
 	}
@@ -154,8 +154,10 @@ func checkFitDF(s Settings, n int) error {
 // wantMatrix, the count matrix. nseq documents were tokenized, batch k
 // holding numbers k*batchSize onwards; document i of the result is number
 // order[i] (nil: number i), and numbers order leaves out are dropped.
-// labels (checked by checkFitLabels) are by result document.
-func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []int, labels []int, nClasses, workers int, wantMatrix bool) (*Vocabulary, *Matrix, error) {
+// labels (checked by checkFitLabels) are by result document. With
+// relaxMinDF, a MinDF above 1 that would keep no term is lowered to 1 (see
+// FitStream.RelaxMinDF).
+func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []int, labels []int, nClasses, workers int, wantMatrix, relaxMinDF bool) (*Vocabulary, *Matrix, error) {
 	n := nseq
 	var pos []int32 // document number → result document, or -1; nil: the same
 	if order != nil {
@@ -190,6 +192,9 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 	}
 
 	// Prune.
+	if relaxMinDF && s.MinDF > 1 && !anyWithinDF(s, g.df, n) {
+		s.MinDF = 1 // recorded in the vocabulary's settings
+	}
 	var classDocs []int
 	if k, _ := s.SelectK(); k > 0 {
 		classDocs = make([]int, nClasses)
@@ -226,6 +231,18 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 		m = assemble(batches, g.local, final, df, n, order, pos, workers)
 	}
 	return v, m, nil
+}
+
+// anyWithinDF reports whether a term of document frequencies df (of n
+// documents) is within s's MinDF and MaxDF.
+func anyWithinDF(s Settings, df []int32, n int) bool {
+	maxDoc := s.MaxDF * float64(n)
+	for _, d := range df {
+		if int(d) >= s.MinDF && float64(d) <= maxDoc {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrEmptyVocabulary is the error of Fit when the documents hold no term.

@@ -32,6 +32,7 @@ type FitStream struct {
 	wg      sync.WaitGroup
 	closed  bool
 	discard atomic.Bool // set by Close: workers skip the jobs left
+	relax   bool        // see RelaxMinDF
 }
 
 // fitJob is a batch for a worker and its texts.
@@ -132,6 +133,15 @@ func (f *FitStream) FinishVocabulary(order []int, labels []int, nClasses int) (*
 	return v, err
 }
 
+// RelaxMinDF makes Settings.MinDF a soft default: when the corpus is too
+// small for it (a minimum document frequency above 1 that would keep no
+// term at all, as on a corpus of two short lines), Finish lowers it to 1,
+// and the vocabulary's Settings record MinDF 1. Commands call it when
+// MinDF is a model's default rather than the user's choice; a MinDF the
+// user gave fails as it always does (scikit-learn's CountVectorizer
+// raises "After pruning, no terms remain" for an explicit min_df).
+func (f *FitStream) RelaxMinDF() { f.relax = true }
+
 func (f *FitStream) finish(order []int, labels []int, nClasses int, wantMatrix bool) (*Vocabulary, *Matrix, error) {
 	if f.closed {
 		return nil, nil, errors.New("vectorize: FitStream finished or closed")
@@ -146,10 +156,14 @@ func (f *FitStream) finish(order []int, labels []int, nClasses int, wantMatrix b
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkFitDF(f.s, n); err != nil {
-		return nil, nil, err
+	s := f.s
+	if err := checkFitDF(s, n); err != nil {
+		if !f.relax || s.MinDF <= 1 {
+			return nil, nil, err
+		}
+		s.MinDF = 1 // fewer documents than the default minimum
 	}
 	ws, batches := f.ws, f.batches
 	f.ws, f.batches = nil, nil
-	return finishFit(f.s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix)
+	return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
 }

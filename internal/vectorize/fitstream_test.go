@@ -241,3 +241,43 @@ func TestVectorizerSkipsStopFilter(t *testing.T) {
 		t.Errorf("stop word kept: %v", ind)
 	}
 }
+
+// TestFitStreamRelaxMinDF checks that RelaxMinDF lowers a MinDF that would
+// keep no term to 1 (recorded in the vocabulary's settings), leaves one
+// that keeps terms alone, and that without it the fit fails as before.
+func TestFitStreamRelaxMinDF(t *testing.T) {
+	fit := func(texts []string, minDF int, relax bool) (*Vocabulary, error) {
+		t.Helper()
+		s := DefaultSettings()
+		s.MinDF = minDF
+		f, err := NewFitStream(s, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if relax {
+			f.RelaxMinDF()
+		}
+		for _, x := range texts {
+			f.Add(x)
+		}
+		return f.FinishVocabulary(nil, nil, 0)
+	}
+	two := []string{"good movie", "bad film"}
+	if _, err := fit(two, 2, false); err == nil || !strings.Contains(err.Error(), "no terms left") {
+		t.Fatalf("strict min_df 2 on two disjoint lines: %v", err)
+	}
+	v, err := fit(two, 2, true)
+	if err != nil || v.Len() != 4 || v.Settings.MinDF != 1 {
+		t.Fatalf("relaxed: %v, %d terms, recorded min_df %d", err, v.Len(), v.Settings.MinDF)
+	}
+	// One document: fewer than min_df, which checkFitDF refuses unless relaxed.
+	if v, err = fit([]string{"good movie"}, 3, true); err != nil || v.Len() != 2 {
+		t.Fatalf("relaxed, one document: %v", err)
+	}
+	// A min_df that keeps terms is applied as given.
+	v, err = fit([]string{"good movie", "good film", "bad film"}, 2, true)
+	if err != nil || v.Len() != 2 || v.Settings.MinDF != 2 {
+		t.Fatalf("min_df 2 keeping good, film: %v, %d terms, min_df %d", err, v.Len(), v.Settings.MinDF)
+	}
+}

@@ -76,6 +76,10 @@ func DefaultSettings() Settings {
 	}
 }
 
+// MaxNGram is the longest word n-gram a vocabulary may count (see
+// Validate).
+const MaxNGram = 5
+
 // Validate reports the first setting that is out of range, naming the
 // command-line flag that sets it and the allowed values, e.g.
 // "--min-df must be ≥ 1, got 0". The zero Norm ("") means "none".
@@ -90,6 +94,9 @@ func (s Settings) Validate() error {
 	}
 	if s.NGramMin > s.NGramMax {
 		return fmt.Errorf("--ngram min must be ≤ max, got %d,%d", s.NGramMin, s.NGramMax)
+	}
+	if s.NGramMax > MaxNGram {
+		return fmt.Errorf("--ngram max must be ≤ %d, got %d: every document has about as many distinct n-grams as words for each n, so the vocabulary grows with n until it holds most of the text (1,50 took 6.7 GB on 20 Newsgroups), while n-grams longer than 3 words rarely help a classifier", MaxNGram, s.NGramMax)
 	}
 	if s.MinDF < 1 {
 		return fmt.Errorf("--min-df must be ≥ 1, got %d", s.MinDF)

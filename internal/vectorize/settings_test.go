@@ -1,6 +1,9 @@
 package vectorize
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestValidate(t *testing.T) {
 	if err := DefaultSettings().Validate(); err != nil {
@@ -22,11 +25,12 @@ func TestValidate(t *testing.T) {
 		{func(s *Settings) { s.Weighting = "bm25" }, `--weighting must be binary, count or tfidf, got "bm25"`},
 		{func(s *Settings) { s.Norm = "l1" }, `--norm must be l2 or none, got "l1"`},
 		{func(s *Settings) { s.StopWords = "french" }, `--stop-words must be english or empty, got "french"`},
+		{func(s *Settings) { s.NGramMin, s.NGramMax = 1, 50 }, "--ngram max must be ≤ 5, got 50"},
 	}
 	for _, tt := range tests {
 		s := DefaultSettings()
 		tt.edit(&s)
-		if err := s.Validate(); err == nil || err.Error() != tt.want {
+		if err := s.Validate(); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("got %v, want %q", err, tt.want)
 		}
 	}
@@ -34,5 +38,17 @@ func TestValidate(t *testing.T) {
 	s.Select = "mi:500"
 	if k, err := s.SelectK(); k != 500 || err != nil {
 		t.Errorf("SelectK = %d, %v", k, err)
+	}
+}
+
+func TestValidateNGramBound(t *testing.T) {
+	s := DefaultSettings()
+	s.NGramMin, s.NGramMax = 1, MaxNGram
+	if err := s.Validate(); err != nil {
+		t.Errorf("--ngram 1,%d: %v", MaxNGram, err)
+	}
+	s.NGramMax++
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "grows with n") {
+		t.Errorf("--ngram 1,%d: %v, want an error saying why", s.NGramMax, err)
 	}
 }
