@@ -127,7 +127,10 @@ func (f *countFn) ProcessElement(ctx context.Context, path string, emit func(int
 		return emitParts(c, f.Partitions, emit)
 	}
 	opts := corpus.Options{Format: format, Remove: remove}
-	err = corpus.WalkFrom(r, path, opts, func(d corpus.Document) error {
+	err = corpus.WalkFrom(r, path, opts, func(d corpus.Document, err error) error {
+		if err != nil {
+			return err // a count reads every document or fails
+		}
 		if d.Label == "" {
 			return fmt.Errorf("%s: a document without a label", d.ID)
 		}
