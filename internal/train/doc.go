@@ -3,8 +3,9 @@
 // objective, its parallel gradient, the L-BFGS and SGD solvers), the
 // temperature calibration of NB probabilities, seeds and determinism, the
 // cross-validated choice of α and C behind --alpha auto and --C auto, and
-// every default (defaults.go), chosen on held-out parts of the 20
-// Newsgroups training split (cross-validation folds and its later posts).
+// every default (defaults.go), chosen on held-out parts of the training
+// splits of 20 Newsgroups and IMDB (cross-validation folds, later posts,
+// reviews of held-out movies).
 //
 // # Conventions
 //
