@@ -58,6 +58,7 @@ type trainOptions struct {
 	vocab   string
 	output  string
 	workers int
+	auto    autoOptions
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
 }
@@ -71,6 +72,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
+	o.auto.AddFlags(fs, true)
 }
 
 func newTrainCmd(g *globalOptions) *cobra.Command {
@@ -87,6 +89,12 @@ Each model has defaults chosen on held-out parts of that split (see the
 README); --alpha auto and --C auto choose by stratified k-fold
 cross-validation on the training data, never on test data.
 
+--auto searches model kind × preprocessing (stop words, n-grams, min_df,
+sublinear tf, header field terms when the corpus has mail headers) × α or
+C by stratified k-fold cross-validation on the training data (or on
+--valid FILE), racing the candidates by successive halving within --budget,
+prints a leaderboard and saves the best, which records how it was chosen.
+
 --vocab FILE reuses a vocabulary written by 'nbtext vocab': the settings it
 records (tokenizer, pruning, weighting and what --remove stripped) replace
 the vectorizer flags. Giving one of those flags on the command line with
@@ -94,7 +102,8 @@ the vectorizer flags. Giving one of those flags on the command line with
 them are defaults for other runs and are ignored.`,
 		Example: `  nbtext train --model multinomial -o news.nbm
   nbtext train --model bernoulli --alpha auto -o bern.nbm
-  nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm`,
+  nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm
+  nbtext train corpus.tsv --auto --budget 60s -o best.nbm`,
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runTrain(cmd, args, o) },
@@ -118,6 +127,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.workers < 0 {
 		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
+	}
+	if o.auto.on {
+		return o.auto.validate()
 	}
 	if o.vocab != "" {
 		return checkVocabConflicts(fs, o.fixed)
@@ -241,6 +253,9 @@ func indexOf(xs []string, x string) int {
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
 	start := time.Now()
+	if o.auto.on {
+		return runTrainAuto(s, args, o, start)
+	}
 	kind, _ := model.ParseKind(o.kind)
 	settings, _ := train.Defaults(kind)
 	var vocab *vectorize.Vocabulary
@@ -318,33 +333,40 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
-	// The training accuracy is computed while the model is written.
+	return saveModel(s.Out, o, m, X, y, len(c.Docs), p, cal, start)
+}
+
+// saveModel records who made m, writes it to o.output and prints its
+// summary on w, with its accuracy on its training rows X (labels y),
+// computed while the file is written.
+func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix, y []int, docs int, p model.Params, cal *train.Calibration, start time.Time) error {
+	m.Meta.Version, m.Meta.CreatedBy = buildVersion(), "nbtext "+strings.Join(os.Args[1:], " ")
+	kind := m.Kind
 	accc := make(chan float64, 1)
 	go func() { accc <- train.Accuracy(m, X, y, o.workers) }()
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
 	acc := <-accc
-	fmt.Fprintf(s.Out, "model        %s -> %s\n", kind, o.output)
-	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
-	fmt.Fprintf(s.Out, "classes      %d\n", len(c.Labels))
-	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
+	fmt.Fprintf(w, "model        %s -> %s\n", kind, o.output)
+	fmt.Fprintf(w, "documents    %d\n", docs)
+	fmt.Fprintf(w, "classes      %d\n", len(m.Classes))
+	fmt.Fprintf(w, "vocabulary   %d terms\n", m.Vocab.Len())
 	if kind.IsNB() {
-		fmt.Fprintf(s.Out, "alpha        %g\n", p.Alpha)
+		fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
 	} else {
-		fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
+		fmt.Fprintf(w, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
 	}
 	switch {
 	case cal != nil && cal.Skipped != "":
-		fmt.Fprintf(s.Out, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
+		fmt.Fprintf(w, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
 	case cal != nil:
-		fmt.Fprintf(s.Out, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
+		fmt.Fprintf(w, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
 	case kind.IsNB() && p.Temperature > 0:
-		fmt.Fprintf(s.Out, "temperature  %.4g (given)\n", p.Temperature)
+		fmt.Fprintf(w, "temperature  %.4g (given)\n", p.Temperature)
 	}
-	fmt.Fprintf(s.Out, "train acc    %.4f\n", acc)
-	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
+	fmt.Fprintf(w, "train acc    %.4f\n", acc)
+	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil
 }
 

@@ -104,6 +104,7 @@ type fileHeader struct {
 	Stats     bool               `json:"stats"` // NB sufficient statistics follow B
 	Version   string             `json:"nbtext_version"`
 	CreatedBy string             `json:"created_by"`
+	Auto      json.RawMessage    `json:"auto,omitempty"` // how 'train --auto' chose the model
 }
 
 // Encode writes m to w in the model file format, version FormatVersion
@@ -119,7 +120,7 @@ func Encode(w io.Writer, m *Model) error {
 	hdr, err := json.Marshal(fileHeader{
 		Classes: m.Classes, Params: m.Params, Settings: m.Vocab.Settings,
 		Terms: V, NDocs: m.Vocab.NDocs, Binary: m.Binary, Stats: stats,
-		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy,
+		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy, Auto: m.Meta.Auto,
 	})
 	if err != nil {
 		return fmt.Errorf("encode model: %w", err)
@@ -494,7 +495,7 @@ func (h *fileHeader) model(kind Kind, terms []string, df []int32, cf []int64) (*
 	}
 	return &Model{
 		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
-		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
+		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy, Auto: h.Auto},
 		Binary: h.Binary,
 	}, nil
 }
