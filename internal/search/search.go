@@ -151,7 +151,7 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 		scores:  make([][]float64, len(cands)),
 		seconds: make([]float64, len(cands)),
 		toks:    map[vectorize.Settings]*tokenization{},
-		jobTime: map[[2]int]float64{},
+		jobTime: map[[2]int]float64{}, fitTime: map[[2]int]float64{}, tokTime: map[[2]int]float64{},
 	}
 	if r.opt.Workers <= 0 {
 		r.opt.Workers = runtime.GOMAXPROCS(0)
@@ -180,9 +180,12 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 		if err != nil {
 			return nil, err
 		}
-		if d >= 0 || deciding < 0 {
-			res.Rungs, deciding, res.Brackets = rungs, d, bracket+1
+		// The deepest decision stands: a later race that only reached
+		// further into rung 0 decides on fewer splits.
+		if d >= 0 && (deciding < 0 || rungs[d].Splits >= res.Rungs[deciding].Splits) {
+			res.Rungs, deciding = rungs, d
 		}
+		res.Brackets = bracket + 1
 		if d < 0 || !rungs[0].CutByTime || r.jobsRun == before {
 			break
 		}
@@ -252,6 +255,8 @@ type runner struct {
 	seconds []float64
 	toks    map[vectorize.Settings]*tokenization
 	jobTime map[[2]int]float64 // longest job seen per (kind, n-gram max), seconds
+	fitTime map[[2]int]float64 // longest fit of one candidate on one split, seconds
+	tokTime map[[2]int]float64 // tokenizing all documents, seconds
 	perCost float64            // longest job seen per unit of candidate cost
 	leader  *Candidate         // the best candidate so far, whose final fit the reserve covers
 	jobsRun int
@@ -259,15 +264,16 @@ type runner struct {
 
 // tokenization is a lazily built eval.Tokenized.
 type tokenization struct {
-	once sync.Once
-	tk   *eval.Tokenized
-	err  error
+	once    sync.Once
+	tk      *eval.Tokenized
+	seconds float64
+	err     error
 }
 
 // reserveShare is the part of the whole budget kept back for the final fit,
-// beside finalFitFactor times the longest job of the leading candidate's
-// kind and n-gram range (a final fit is one fold's fit on k/(k-1) times the
-// documents, after tokenizing them).
+// beside finalFitFactor times what the leading candidate's kind and n-gram
+// range took to tokenize the documents and to fit one split (a final fit
+// tokenizes the documents, then fits k/(k-1) times a split's documents).
 const (
 	reserveShare   = 0.05
 	finalFitFactor = 1.5
@@ -381,7 +387,8 @@ func (r *runner) fits(jb job, end time.Time) bool {
 	}
 	reserve := reserveShare * r.opt.Deadline.Sub(r.start).Seconds()
 	if r.leader != nil {
-		reserve += finalFitFactor * r.jobTime[jobKey(r.leader)]
+		key := jobKey(r.leader)
+		reserve += finalFitFactor * (r.fitTime[key] + r.tokTime[key])
 	}
 	now := time.Now()
 	return now.Add(seconds(expect)).Before(end) && now.Add(seconds(expect+reserve)).Before(r.opt.Deadline)
@@ -391,8 +398,9 @@ func jobKey(c *Candidate) [2]int { return [2]int{int(c.Spec.Kind), c.Spec.Settin
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-// tokenized returns the documents tokenized as s says, building it on first use.
-func (r *runner) tokenized(s vectorize.Settings) (*eval.Tokenized, error) {
+// tokenized returns the documents tokenized as s says, building it on first
+// use, and the seconds that took when this call built it (else 0).
+func (r *runner) tokenized(s vectorize.Settings) (*eval.Tokenized, float64, error) {
 	key := vectorize.Settings{Lowercase: s.Lowercase, StopWords: s.StopWords, NGramMin: s.NGramMin, NGramMax: s.NGramMax, Fields: s.Fields, Remove: s.Remove}
 	r.mu.Lock()
 	t, ok := r.toks[key]
@@ -401,15 +409,24 @@ func (r *runner) tokenized(s vectorize.Settings) (*eval.Tokenized, error) {
 		r.toks[key] = t
 	}
 	r.mu.Unlock()
-	t.once.Do(func() { t.tk, t.err = eval.Tokenize(r.texts, r.y, len(r.classes), s, r.opt.Workers) })
-	return t.tk, t.err
+	did := false
+	t.once.Do(func() {
+		did = true
+		start := time.Now()
+		t.tk, t.err = eval.Tokenize(r.texts, r.y, len(r.classes), s, r.opt.Workers)
+		t.seconds = time.Since(start).Seconds()
+	})
+	if !did {
+		return t.tk, 0, t.err
+	}
+	return t.tk, t.seconds, t.err
 }
 
 // runJob scores the candidates of jb on its split.
 func (r *runner) runJob(jb job) error {
 	start := time.Now()
 	c0 := jb.cands[0]
-	tk, err := r.tokenized(c0.Spec.Settings)
+	tk, tokSeconds, err := r.tokenized(c0.Spec.Settings)
 	if err != nil {
 		return err
 	}
@@ -450,11 +467,17 @@ func (r *runner) runJob(jb job) error {
 		r.seconds[c.ID] += own
 		r.mu.Unlock()
 	}
-	took := time.Since(start).Seconds()
+	took := time.Since(start).Seconds() - tokSeconds
+	fit := took
+	if !c0.Spec.Kind.IsNB() {
+		fit /= float64(len(jb.cands))
+	}
 	r.mu.Lock()
 	key := jobKey(c0)
 	r.jobTime[key] = max(r.jobTime[key], took)
-	r.perCost = max(r.perCost, took/c0.cost)
+	r.fitTime[key] = max(r.fitTime[key], fit)
+	r.tokTime[key] = max(r.tokTime[key], tokSeconds)
+	r.perCost = max(r.perCost, (took+tokSeconds)/c0.cost) // a job of an unseen key tokenizes too
 	if jb.split == 0 {
 		for _, c := range jb.cands {
 			if r.leader == nil || r.better(r.scores[c.ID][0], r.scores[r.leader.ID][0]) {

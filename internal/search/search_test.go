@@ -80,8 +80,9 @@ func TestCandidatesSpace(t *testing.T) {
 		if c.ID != i {
 			t.Fatalf("candidate %d has ID %d", i, c.ID)
 		}
-		if i > 0 && c.cost < cands[i-1].cost {
-			t.Fatalf("candidate %d (%s) costs less than the one before it", i, c.Describe())
+		if i > 0 && (c.round < cands[i-1].round || c.round == cands[i-1].round && c.cost < cands[i-1].cost) {
+			t.Fatalf("candidate %d (%s) races before the one before it: round %d cost %g after round %d cost %g",
+				i, c.Describe(), c.round, c.cost, cands[i-1].round, cands[i-1].cost)
 		}
 		if c.Spec.Kind == model.LogReg {
 			if c.lead == nil {
@@ -102,8 +103,19 @@ func TestCandidatesSpace(t *testing.T) {
 	if pilots != 32 || followers != 96 {
 		t.Errorf("%d logreg pilots and %d followers, want 32 and 96", pilots, followers)
 	}
-	if got := cands[0].Describe(); !strings.HasPrefix(got, "multinomial ngram=1,1 stop=none") {
-		t.Errorf("first candidate %q, want the cheapest kind on unigrams", got)
+	// Round 0 is every kind's defaults, unigrams then bigrams, cheapest first.
+	if got := cands[0].Describe(); got != "multinomial ngram=1,1 stop=none min_df=2 tfidf-sublinear fields=subject:2 alpha=0.03" {
+		t.Errorf("first candidate %q, want multinomial NB's defaults", got)
+	}
+	var round0 []string
+	for _, c := range cands {
+		if c.round == 0 && c.lead == nil && (c.Spec.Kind != model.Multinomial || c.Value == 0.3) &&
+			(c.Spec.Kind != model.Complement || c.Value == 1) && (c.Spec.Kind != model.Bernoulli || c.Value == 0.01) {
+			round0 = append(round0, fmt.Sprintf("%s %d", c.Spec.Kind, c.Spec.Settings.NGramMax))
+		}
+	}
+	if got := strings.Join(round0, ", "); got != "multinomial 1, complement 1, bernoulli 1, logreg 1, multinomial 2, complement 2, bernoulli 2, logreg 2" {
+		t.Errorf("round 0 races %s", got)
 	}
 }
 

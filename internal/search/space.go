@@ -105,6 +105,7 @@ type Candidate struct {
 	Value float64
 	cost  float64
 	group int // candidates of one group differ only in Value
+	round int // the group's place among those of its kind and n-gram range
 	// A kind fitted by optimisation races one value of its grid first, its
 	// pilot (the kind's default value, else the middle one): lead is the
 	// pilot of a follower, followers those of a pilot. Naive Bayes
@@ -136,8 +137,9 @@ func Preprocessing(s vectorize.Settings) string {
 	return fmt.Sprintf("ngram=%d,%d stop=%s min_df=%d %s fields=%s", s.NGramMin, s.NGramMax, stop, s.MinDF, tf, fields)
 }
 
-// Candidates lists the space's candidates, cheapest first: by kind cost
-// times the n-gram range, then in the order of the space's dimensions.
+// Candidates lists the space's candidates in the order they race: round by
+// round over the groups of each kind and n-gram range (a kind's defaults
+// first), cheapest first within a round (kind cost times the n-gram cost).
 // remove is the --remove setting every candidate records.
 func (sp Space) Candidates(remove string) ([]*Candidate, error) {
 	var out []*Candidate
@@ -161,10 +163,13 @@ func (sp Space) Candidates(remove string) ([]*Candidate, error) {
 			if def.Weighting == "tfidf" && len(sp.Sublinear) > 0 {
 				subs = sp.Sublinear
 			}
-			for _, stop := range pick(sp.StopWords, def.StopWords) {
-				for _, minDF := range orDefault(sp.MinDF, def.MinDF) {
-					for _, sub := range subs {
-						for _, fields := range pick(sp.Fields, def.Fields) {
+			// Each dimension lists the kind's default first, so that a
+			// kind's first group is its defaults (with this n-gram range).
+			class := 0
+			for _, stop := range front(pick(sp.StopWords, def.StopWords), def.StopWords) {
+				for _, minDF := range front(orDefault(sp.MinDF, def.MinDF), def.MinDF) {
+					for _, sub := range front(subs, def.Sublinear) {
+						for _, fields := range front(pick(sp.Fields, def.Fields), def.Fields) {
 							s := def
 							s.StopWords, s.MinDF, s.Sublinear, s.Fields, s.Remove = stop, minDF, sub, fields, remove
 							if ng > 0 {
@@ -180,7 +185,7 @@ func (sp Space) Candidates(remove string) ([]*Candidate, error) {
 							for i, v := range ks.Values {
 								c := &Candidate{
 									Spec:  eval.ModelSpec{Kind: ks.Kind, Settings: s, Params: withValue(ks.Kind, ks.Param, p, v)},
-									Param: ks.Param, Value: v, group: group,
+									Param: ks.Param, Value: v, group: group, round: class,
 									cost: ks.Cost * ngramCost(s.NGramMax),
 								}
 								if pilot != nil && i == pilotIndex(ks, p) {
@@ -198,14 +203,18 @@ func (sp Space) Candidates(remove string) ([]*Candidate, error) {
 								}
 							}
 							group++
+							class++
 						}
 					}
 				}
 			}
 		}
 	}
-	// Cheapest first; the order above within a cost.
-	stableSortBy(out, func(c *Candidate) float64 { return c.cost })
+	// Round-robin over the kinds and n-gram ranges, cheapest first within a
+	// round: the k-th group of every kind and n-gram range before the
+	// (k+1)-th of any, so that a budget that cuts rung 0 short has tried
+	// every kind and range with its defaults first.
+	stableSortBy(out, func(c *Candidate) float64 { return float64(c.round)*1e6 + c.cost })
 	for i, c := range out {
 		c.ID = i
 	}
@@ -243,6 +252,22 @@ func withValue(kind model.Kind, param string, p model.Params, v float64) model.P
 	}
 	p.Alpha = v
 	return p
+}
+
+// front returns xs with def moved to the front when it is in xs.
+func front[T comparable](xs []T, def T) []T {
+	out := make([]T, 0, len(xs))
+	for _, x := range xs {
+		if x == def {
+			out = append(out, x)
+		}
+	}
+	for _, x := range xs {
+		if x != def {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func orDefault(xs []int, def int) []int {
