@@ -175,7 +175,7 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 	// covers every pilot or no job fits in the time left.
 	deciding := -1
 	for bracket := 0; ; bracket++ {
-		before := r.jobsRun
+		before := r.jobs()
 		rungs, d, err := r.race(pilots, time.Now())
 		if err != nil {
 			return nil, err
@@ -186,7 +186,7 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 			res.Rungs, deciding = rungs, d
 		}
 		res.Brackets = bracket + 1
-		if d < 0 || !rungs[0].CutByTime || r.jobsRun == before {
+		if d < 0 || !rungs[0].CutByTime || r.jobs() == before {
 			break
 		}
 	}
@@ -259,7 +259,10 @@ type runner struct {
 	tokTime map[[2]int]float64 // tokenizing all documents, seconds
 	perCost float64            // longest job seen per unit of candidate cost
 	leader  *Candidate         // the best candidate so far, whose final fit the reserve covers
-	jobsRun int
+	jobsRun int                // jobs whose scores were kept
+	// abandoned is set when the search stopped waiting for its jobs: the
+	// jobs still running then keep no scores.
+	abandoned bool
 }
 
 // tokenization is a lazily built eval.Tokenized.
@@ -277,6 +280,9 @@ type tokenization struct {
 const (
 	reserveShare   = 0.05
 	finalFitFactor = 1.5
+	// unseenFactor pads the estimate of a job whose kind and n-gram range
+	// were not timed yet (it tokenizes, and costs are rough).
+	unseenFactor = 2
 )
 
 // rungDeadline returns when a rung of a bracket that started at start must
@@ -354,24 +360,55 @@ func (r *runner) runRung(alive []*Candidate, upto int, end time.Time) (cut bool,
 					return
 				}
 				next++
-				r.jobsRun++
 				mu.Unlock()
 				err := r.runJob(jb)
 				mu.Lock()
-				if err != nil && first == nil {
+				if err != nil && first == nil && !errors.Is(err, errAbandoned) {
 					first = err
 				}
 				doneN++
-				if r.opt.Progress != nil {
+				if r.opt.Progress != nil && !cut {
 					r.opt.Progress(doneN, len(jobs))
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	wg.Wait()
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	if r.opt.Deadline.IsZero() {
+		<-finished
+	} else {
+		// A job that overruns its estimate is abandoned when the reserve
+		// for the final fit is reached: its goroutine runs on, but its
+		// scores are dropped, and the search returns.
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+	wait:
+		for {
+			select {
+			case <-finished:
+				break wait
+			case <-tick.C:
+				if time.Now().After(r.opt.Deadline.Add(-seconds(r.reserve()))) {
+					r.mu.Lock()
+					r.abandoned = true
+					r.mu.Unlock()
+					mu.Lock()
+					cut = true
+					mu.Unlock()
+					break wait
+				}
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
 	return cut, first
 }
+
+// errAbandoned is what a job returns when the search stopped waiting for it.
+var errAbandoned = errors.New("job abandoned at the deadline")
 
 // fits reports whether jb is expected to end before end, and before the
 // search's deadline less the reserve for the final fit. A job's expected
@@ -383,15 +420,37 @@ func (r *runner) fits(jb job, end time.Time) bool {
 	c := jb.cands[0]
 	expect, seen := r.jobTime[jobKey(c)]
 	if !seen {
-		expect = r.perCost * c.cost
+		expect = unseenFactor * r.perCost * c.cost
 	}
+	if r.abandoned {
+		return false
+	}
+	reserve := r.reserveLocked()
+	now := time.Now()
+	return now.Add(seconds(expect)).Before(end) && now.Add(seconds(expect+reserve)).Before(r.opt.Deadline)
+}
+
+// jobs returns the number of jobs whose scores were kept.
+func (r *runner) jobs() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.jobsRun
+}
+
+// reserve returns the seconds kept back for the final fit.
+func (r *runner) reserve() float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reserveLocked()
+}
+
+func (r *runner) reserveLocked() float64 {
 	reserve := reserveShare * r.opt.Deadline.Sub(r.start).Seconds()
 	if r.leader != nil {
 		key := jobKey(r.leader)
 		reserve += finalFitFactor * (r.fitTime[key] + r.tokTime[key])
 	}
-	now := time.Now()
-	return now.Add(seconds(expect)).Before(end) && now.Add(seconds(expect+reserve)).Before(r.opt.Deadline)
+	return reserve
 }
 
 func jobKey(c *Candidate) [2]int { return [2]int{int(c.Spec.Kind), c.Spec.Settings.NGramMax} }
@@ -444,6 +503,11 @@ func (r *runner) runJob(jb job) error {
 		}
 		shared = time.Since(start).Seconds()
 	}
+	type result struct {
+		id             int
+		score, seconds float64
+	}
+	var results []result
 	for _, c := range jb.cands {
 		t0 := time.Now()
 		var m *model.Model
@@ -461,11 +525,7 @@ func (r *runner) runJob(jb job) error {
 		if err != nil {
 			return err
 		}
-		own := time.Since(t0).Seconds() + shared/float64(len(jb.cands))
-		r.mu.Lock()
-		r.scores[c.ID][jb.split] = score
-		r.seconds[c.ID] += own
-		r.mu.Unlock()
+		results = append(results, result{c.ID, score, time.Since(t0).Seconds() + shared/float64(len(jb.cands))})
 	}
 	took := time.Since(start).Seconds() - tokSeconds
 	fit := took
@@ -473,6 +533,15 @@ func (r *runner) runJob(jb job) error {
 		fit /= float64(len(jb.cands))
 	}
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.abandoned {
+		return errAbandoned
+	}
+	for _, res := range results {
+		r.scores[res.id][jb.split] = res.score
+		r.seconds[res.id] += res.seconds
+	}
+	r.jobsRun++
 	key := jobKey(c0)
 	r.jobTime[key] = max(r.jobTime[key], took)
 	r.fitTime[key] = max(r.fitTime[key], fit)
@@ -485,7 +554,6 @@ func (r *runner) runJob(jb job) error {
 			}
 		}
 	}
-	r.mu.Unlock()
 	return nil
 }
 
