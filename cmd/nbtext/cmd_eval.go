@@ -220,7 +220,7 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if settings.Remove, err = o.corpus.removeSetting(); err != nil {
 		return err
 	}
-	p, auto, err := o.fit.params(kind, c.Labels)
+	p, auto, err := o.fit.params(kind, c.Labels, c.LabelIDs())
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,11 @@ type fitOptions struct {
 	epochs  int
 	batch   int
 	seed    int64
+	// l1Ratio, classWeight and interp: --l1-ratio, --class-weight and
+	// --interpolation.
+	l1Ratio     float64
+	classWeight string
+	interp      float64
 	// temperature is NB's probability calibration τ; unset means auto.
 	temperature float64
 }
@@ -38,10 +43,13 @@ func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.alpha, "alpha", "", "NB smoothing α ≥ 0, or auto (cross-validated on the training data) (default: the model's)")
 	fs.Float64Var(&o.beta, "beta", 0, "Bernoulli NB: second Beta(α, β) prior parameter (default: equal to α)")
 	fs.StringVar(&o.prior, "prior", "learned", "NB class prior: learned, uniform, or label=p,label=p,...")
-	fs.StringVar(&o.c, "C", "", "logreg: inverse regularisation strength C > 0, or auto (default: the model's)")
-	fs.StringVar(&o.penalty, "penalty", "", "logreg penalty: l2 (Gaussian prior) or l1 (Laplace prior) (default: the model's, l2)")
+	fs.StringVar(&o.c, "C", "", "logreg, svm, nblr: inverse regularisation strength C > 0, or auto (default: the model's)")
+	fs.StringVar(&o.penalty, "penalty", "", "logreg penalty: l2 (Gaussian prior), l1 (Laplace prior) or elasticnet (their mix, --l1-ratio) (default: the model's, l2)")
+	fs.Float64Var(&o.l1Ratio, "l1-ratio", 0.5, "logreg --penalty elasticnet: weight ρ ∈ [0, 1] of the L1 part, ρ‖W‖₁ + (1-ρ)‖W‖²/2")
+	fs.StringVar(&o.classWeight, "class-weight", "", "weight of each class's documents: balanced (n / (classes × n_c)) or label=w,... (others 1) (default: all 1)")
+	fs.Float64Var(&o.interp, "interpolation", 0, "nblr: β ∈ [0, 1] of w' = (1-β)·mean|w| + β·w (default: the model's)")
 	fs.StringVar(&o.solver, "solver", "", "logreg solver: lbfgs (gonum's L-BFGS) or sgd (mini-batch SGD) (default: the model's, sgd)")
-	fs.IntVar(&o.epochs, "epochs", 0, "logreg: sgd epochs or lbfgs iterations (default: the model's)")
+	fs.IntVar(&o.epochs, "epochs", 0, "logreg: sgd epochs or lbfgs iterations; svm, nblr: most solver passes (default: the model's)")
 	fs.IntVar(&o.batch, "batch-size", 0, "logreg sgd: mini-batch size (default: the model's)")
 	fs.Int64Var(&o.seed, "seed", 1, "random seed (sgd order, cross-validation folds)")
 	fs.Float64Var(&o.temperature, "temperature", 0, "NB: scale scores by τ so probabilities are calibrated; 1 turns calibration off (default: fitted by cross-validation for bernoulli and complement)")
@@ -67,7 +75,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
 	o.fixed = vocabFixedFlags(fs, addedFlags(fs, o.vec.AddModelFlags))
 	o.fit.AddFlags(fs)
-	fs.StringVar(&o.kind, "model", "multinomial", "estimator: bernoulli, multinomial, complement or logreg")
+	fs.StringVar(&o.kind, "model", "multinomial", "estimator: bernoulli, multinomial, complement, logreg, svm or nblr")
 	fs.IntVar(&o.folds, "folds", train.DefaultFolds, "folds for --alpha auto and --C auto")
 	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
@@ -178,10 +186,24 @@ func parsePrior(s string) (string, map[string]float64, error) {
 func (o *fitOptions) changed(name string) bool { return o.fs.Changed(name) }
 
 // params resolves the training parameters: the model's defaults, overridden
-// by the flags that were set. auto reports --alpha auto or --C auto.
-func (o *fitOptions) params(kind model.Kind, classes []string) (model.Params, bool, error) {
+// by the flags that were set. auto reports --alpha auto or --C auto. y
+// (label ids) gives the class sizes of --class-weight balanced.
+func (o *fitOptions) params(kind model.Kind, classes []string, y []int) (model.Params, bool, error) {
 	_, p := train.Defaults(kind)
 	auto := false
+	if kind == model.NBLR {
+		if o.alpha == "auto" {
+			return p, false, usageErrorf("--alpha auto: nblr tunes C only (--C auto)")
+		}
+		a, _, err := parseAuto("alpha", o.alpha, p.Alpha)
+		if err != nil {
+			return p, false, err
+		}
+		p.Alpha = a
+		if o.changed("interpolation") {
+			p.Interpolation = o.interp
+		}
+	}
 	if kind.IsNB() {
 		a, isAuto, err := parseAuto("alpha", o.alpha, p.Alpha)
 		if err != nil {
@@ -203,20 +225,36 @@ func (o *fitOptions) params(kind model.Kind, classes []string) (model.Params, bo
 			return p, false, err
 		}
 		p.C, auto = c, isAuto
-		if o.changed("penalty") {
+		if o.changed("penalty") && kind == model.LogReg {
 			p.Penalty = o.penalty
 		}
-		if o.changed("solver") && o.solver != p.Solver {
+		if p.Penalty == "elasticnet" {
+			p.L1Ratio = o.l1Ratio
+		}
+		if o.changed("solver") && o.solver != p.Solver && kind == model.LogReg {
 			p.Solver = o.solver
 			p.Epochs = train.DefaultEpochs(p.Solver)
 		}
 		if o.changed("epochs") {
 			p.Epochs = o.epochs
 		}
-		if o.changed("batch-size") {
+		if o.changed("batch-size") && kind == model.LogReg {
 			p.BatchSize = o.batch
 		}
 	}
+	if o.changed("temperature") {
+		// Decisions never depend on τ (they are taken from the scores), but
+		// a τ so small that τ·w underflows would zero the weights.
+		if t := o.temperature; !(t >= train.MinTemperature && t <= train.MaxTemperature) {
+			return p, false, usageErrorf("--temperature must be in [%g, %g], got %v", train.MinTemperature, train.MaxTemperature, t)
+		}
+		p.Temperature = o.temperature
+	}
+	cw, err := train.ClassWeights(o.classWeight, classes, y)
+	if err != nil {
+		return p, false, withCode(exitUsage, err)
+	}
+	p.ClassWeight, p.ClassWeights = o.classWeight, cw
 	if o.changed("seed") {
 		p.Seed = o.seed
 	}
@@ -302,12 +340,12 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		}
 		vocab.Weight(X)
 	}
-	p, auto, err := o.fit.params(kind, c.Labels)
+	p, auto, err := o.fit.params(kind, c.Labels, y)
 	if err != nil {
 		return err
 	}
-	if o.fit.changed("temperature") {
-		p.Temperature = o.fit.temperature
+	if w := train.DegenerateWarning(kind, p); w != "" {
+		fmt.Fprintf(s.Err, "nbtext: warning: %s\n", w)
 	}
 	if auto {
 		topt := train.TuneOptions{
@@ -352,17 +390,20 @@ func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix
 	fmt.Fprintf(w, "documents    %d\n", docs)
 	fmt.Fprintf(w, "classes      %d\n", len(m.Classes))
 	fmt.Fprintf(w, "vocabulary   %d terms\n", m.Vocab.Len())
-	if kind.IsNB() {
-		fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
-	} else {
+	switch kind {
+	case model.LogReg:
 		fmt.Fprintf(w, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
+	case model.SVM, model.NBLR:
+		fmt.Fprintf(w, "C            %g\n", p.C)
+	default:
+		fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
 	}
 	switch {
 	case cal != nil && cal.Skipped != "":
 		fmt.Fprintf(w, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
 	case cal != nil:
 		fmt.Fprintf(w, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
-	case kind.IsNB() && p.Temperature > 0:
+	case p.Temperature > 0 && kind != model.LogReg:
 		fmt.Fprintf(w, "temperature  %.4g (given)\n", p.Temperature)
 	}
 	fmt.Fprintf(w, "train acc    %.4f\n", acc)

@@ -48,10 +48,16 @@ func TestExitCodes(t *testing.T) {
 		{"missing corpus", []string{"vocab", filepath.Join(dir, "nope")}, 1, "nope"},
 		{"tsv without tab", []string{"vocab", bad}, 1, "bad.tsv:2"},
 		{"train without -o", []string{"train", tsv}, 2, "-o MODEL is required"},
-		{"train bad model", []string{"train", tsv, "--model", "svm", "-o", filepath.Join(dir, "m")}, 2, "unknown model"},
+		{"train bad model", []string{"train", tsv, "--model", "svn", "-o", filepath.Join(dir, "m")}, 2, "unknown model"},
 		{"train bad alpha", []string{"train", tsv, "--alpha", "-1", "-o", filepath.Join(dir, "m")}, 2, "--alpha"},
 		{"train bad C", []string{"train", tsv, "--model", "logreg", "--C", "0", "-o", filepath.Join(dir, "m")}, 2, "--C"},
 		{"train bad prior", []string{"train", tsv, "--prior", "crypt", "-o", filepath.Join(dir, "m")}, 2, "--prior"},
+		{"train bad class weight", []string{"train", tsv, "--class-weight", "nosuch=2", "-o", filepath.Join(dir, "m")}, 2, "--class-weight: unknown class"},
+		{"train zero class weight", []string{"train", tsv, "--model", "svm", "--class-weight", "crypt=0", "-o", filepath.Join(dir, "m")}, 2, "--class-weight"},
+		{"train bad l1 ratio", []string{"train", tsv, "--model", "logreg", "--penalty", "elasticnet", "--l1-ratio", "1.5", "-o", filepath.Join(dir, "m")}, 2, "--l1-ratio"},
+		{"train bad interpolation", []string{"train", tsv, "--model", "nblr", "--interpolation", "2", "-o", filepath.Join(dir, "m")}, 2, "--interpolation"},
+		{"train nblr alpha auto", []string{"train", tsv, "--model", "nblr", "--alpha", "auto", "-o", filepath.Join(dir, "m")}, 2, "--alpha auto"},
+		{"train tiny temperature", []string{"train", tsv, "--temperature", "1e-30", "-o", filepath.Join(dir, "m")}, 2, "--temperature must be in"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

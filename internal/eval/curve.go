@@ -414,7 +414,7 @@ func fitAndScore(Xtr *vectorize.Matrix, ytr []int, Xte *vectorize.Matrix, yte []
 	if err != nil {
 		return Run{}, err
 	}
-	pred, _ := Score(m, Xte, 1, false)
+	pred, _, _ := Score(m, Xte, 1, false)
 	rep, err := Evaluate(Input{Classes: classes, Truth: yte, Pred: pred}, Options{})
 	if err != nil {
 		return Run{}, err

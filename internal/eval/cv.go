@@ -141,7 +141,7 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		pred, lp := Score(m, Xho, 1, true)
+		pred, lp, _ := Score(m, Xho, 1, true)
 		truth := make([]int, len(held))
 		for i, r := range held {
 			truth[i] = y[r]

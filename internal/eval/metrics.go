@@ -31,6 +31,9 @@ type Input struct {
 	// (LogProb[i*C+c] = ln P(c | doc i)); nil when not available, in which
 	// case log-loss and top-k accuracy are not computed.
 	LogProb []float64
+	// Fallback counts the predictions the model made from the prior
+	// because it gave the document no posterior (model.Prediction.Fallback).
+	Fallback int
 }
 
 // Options choose the optional parts of a Report.
@@ -96,6 +99,10 @@ type Report struct {
 	// Confusion[i][j] counts documents of true label Labels[i] predicted as
 	// Labels[j].
 	Confusion [][]int
+	// Fallback counts the documents predicted from the prior, the model
+	// giving them no posterior (with α = 0, a document no class can
+	// produce; see model.Prediction.Fallback).
+	Fallback int
 }
 
 // HasLogLoss reports whether r carries a log-loss.
@@ -200,7 +207,7 @@ func Evaluate(in Input, opt Options) (*Report, error) {
 		}
 	}
 
-	r := &Report{N: n, Unknown: map[string]int{}, LogLoss: math.NaN()}
+	r := &Report{N: n, Unknown: map[string]int{}, LogLoss: math.NaN(), Fallback: in.Fallback}
 	var keep []int // label ids reported
 	for l := range L {
 		if support[l] > 0 || predicted[l] > 0 {

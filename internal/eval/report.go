@@ -68,6 +68,9 @@ func WriteTable(w io.Writer, r *Report, opt WriteOptions) error {
 		}
 		extra = append(extra, [2]string{"unknown labels", fmt.Sprintf("%d documents, counted as errors: %s", u, strings.Join(parts, ", "))})
 	}
+	if r.Fallback > 0 {
+		extra = append(extra, [2]string{"fallback", fmt.Sprintf("%d of %d documents (%.2f%%) predicted from the prior: the model gave them nothing to go on", r.Fallback, r.N, 100*float64(r.Fallback)/float64(r.N))})
+	}
 	if len(extra) > 0 {
 		bw.WriteByte('\n')
 		kw := 0
@@ -209,6 +212,8 @@ type jsonReport struct {
 	WeightedAvg    Average        `json:"weighted_avg"`
 	PerClass       []ClassMetrics `json:"per_class"`
 	UnknownLabels  map[string]int `json:"unknown_labels"`
+	Fallback       int            `json:"fallback"`
+	FallbackShare  float64        `json:"fallback_share"`
 	Labels         []string       `json:"labels,omitempty"`
 	Confusion      any            `json:"confusion,omitempty"`
 	ConfusionRates bool           `json:"confusion_normalized,omitempty"`
@@ -221,7 +226,8 @@ type jsonReport struct {
 // {precision, recall, f1}), per_class (a list of {label, precision, recall,
 // f1, support}, plus "unknown": true for a label the model does not know),
 // unknown_labels (an object mapping each unknown label to its number of
-// documents, {} when none) and, with opt.Confusion, labels (the order of the
+// documents, {} when none), fallback and fallback_share (the number and
+// share of documents predicted from the prior) and, with opt.Confusion, labels (the order of the
 // matrix), confusion (rows: true label, columns: predicted label; counts,
 // or with opt.Normalize rates and "confusion_normalized": true).
 func WriteJSON(w io.Writer, r *Report, opt WriteOptions) error {
@@ -232,6 +238,8 @@ func WriteJSON(w io.Writer, r *Report, opt WriteOptions) error {
 		MacroAvg: r.Macro, MicroAvg: r.Micro, WeightedAvg: r.Weighted,
 		PerClass:      r.PerClass,
 		UnknownLabels: r.Unknown,
+		Fallback:      r.Fallback,
+		FallbackShare: float64(r.Fallback) / float64(max(r.N, 1)),
 	}
 	if j.UnknownLabels == nil {
 		j.UnknownLabels = map[string]int{}

@@ -16,12 +16,14 @@ const scoreChunk = 256
 // Score predicts every row of X (weighted as m's vocabulary says) with m on
 // workers goroutines (0: GOMAXPROCS), each with its own model.Scorer. It
 // returns the predicted class of each row (model.Scorer.Predict: the MAP
-// class, ties to the lower id) and, when wantProbs is set, the rows' class
-// log-probabilities, row-major n×C. Results are stored by row, so they do
-// not depend on workers.
-func Score(m *model.Model, X *vectorize.Matrix, workers int, wantProbs bool) (pred []int, logProb []float64) {
+// class, ties to the lower id), when wantProbs is set the rows' class
+// log-probabilities, row-major n×C, and the number of predictions made
+// from the prior (model.Prediction.Fallback). Results are stored by row,
+// so they do not depend on workers.
+func Score(m *model.Model, X *vectorize.Matrix, workers int, wantProbs bool) (pred []int, logProb []float64, fallback int) {
 	n, C := X.Rows(), m.NumClasses()
 	pred = make([]int, n)
+	fb := make([]bool, n)
 	if wantProbs {
 		logProb = make([]float64, n*C)
 	}
@@ -30,14 +32,19 @@ func Score(m *model.Model, X *vectorize.Matrix, workers int, wantProbs bool) (pr
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				p := s.Predict(X.Row(i))
-				pred[i] = p.Class
+				pred[i], fb[i] = p.Class, p.Fallback
 				if wantProbs {
 					copy(logProb[i*C:(i+1)*C], p.LogProbs)
 				}
 			}
 		}
 	})
-	return pred, logProb
+	for _, f := range fb {
+		if f {
+			fallback++
+		}
+	}
+	return pred, logProb, fallback
 }
 
 // EvaluateModel scores the rows of X (weighted as m's vocabulary says) and
@@ -48,8 +55,8 @@ func EvaluateModel(m *model.Model, X *vectorize.Matrix, labels []string, opt Opt
 	if err := checkLabels(X.Rows(), labels); err != nil {
 		return nil, err
 	}
-	pred, lp := Score(m, X, workers, true)
-	return evaluateScored(m, labels, pred, lp, opt)
+	pred, lp, fallback := Score(m, X, workers, true)
+	return evaluateScored(m, labels, pred, lp, fallback, opt)
 }
 
 // checkLabels checks that there are n labels and none is empty.
@@ -68,9 +75,9 @@ func checkLabels(n int, labels []string) error {
 // evaluateScored evaluates m's predictions pred and class log-probabilities
 // logProb (row-major n×C) against labels, the documents' label names: the
 // last step of EvaluateModel and StreamScorer.Finish.
-func evaluateScored(m *model.Model, labels []string, pred []int, logProb []float64, opt Options) (*Report, error) {
+func evaluateScored(m *model.Model, labels []string, pred []int, logProb []float64, fallback int, opt Options) (*Report, error) {
 	truth, unknown := MapLabels(m.Classes, labels)
-	return Evaluate(Input{Classes: m.Classes, Unknown: unknown, Truth: truth, Pred: pred, LogProb: logProb}, opt)
+	return Evaluate(Input{Classes: m.Classes, Unknown: unknown, Truth: truth, Pred: pred, LogProb: logProb, Fallback: fallback}, opt)
 }
 
 // EvaluateTexts tokenizes and weighs texts with m's vocabulary

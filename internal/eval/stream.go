@@ -46,8 +46,9 @@ type StreamScorer struct {
 // scoredBatch holds a worker's results for one batch: the predicted class
 // of each document and its class log-probabilities, row-major.
 type scoredBatch struct {
-	pred    []int
-	logProb []float64
+	pred     []int
+	logProb  []float64
+	fallback []bool
 }
 
 // scoreJob is a batch for a worker and its texts.
@@ -88,6 +89,7 @@ func NewStreamScorer(m *model.Model, workers int, strip corpus.Remove) (*StreamS
 				b := j.b
 				b.pred = make([]int, len(j.texts))
 				b.logProb = make([]float64, len(j.texts)*C)
+				b.fallback = make([]bool, len(j.texts))
 				for i, text := range j.texts {
 					if strip != 0 {
 						text = corpus.Strip(text, strip)
@@ -98,7 +100,7 @@ func NewStreamScorer(m *model.Model, workers int, strip corpus.Remove) (*StreamS
 					ind, val := z.Vectorize(text)
 					m.Vocab.WeightRow(ind, val)
 					p := sc.Predict(ind, val)
-					b.pred[i] = p.Class
+					b.pred[i], b.fallback[i] = p.Class, p.Fallback
 					copy(b.logProb[i*C:(i+1)*C], p.LogProbs)
 				}
 			}
@@ -182,6 +184,7 @@ func (s *StreamScorer) Finish(seq []int, labels []string, opt Options) (*Report,
 	C := s.m.NumClasses()
 	pred := make([]int, n)
 	logProb := make([]float64, n*C)
+	fallback := 0
 	for i := range n {
 		k := i
 		if seq != nil {
@@ -192,7 +195,10 @@ func (s *StreamScorer) Finish(seq []int, labels []string, opt Options) (*Report,
 		}
 		b, j := batches[k/streamBatch], k%streamBatch
 		pred[i] = b.pred[j]
+		if b.fallback[j] {
+			fallback++
+		}
 		copy(logProb[i*C:(i+1)*C], b.logProb[j*C:(j+1)*C])
 	}
-	return evaluateScored(s.m, labels, pred, logProb, opt)
+	return evaluateScored(s.m, labels, pred, logProb, fallback, opt)
 }

@@ -51,7 +51,7 @@
 //	offset   size   field
 //	0        8      magic: 0x89 'N' 'B' 'M' '\r' '\n' 0x1a '\n'
 //	8        2      format version, uint16 (this build writes 2 and reads 1..2)
-//	10       1      model kind, uint8: 1 bernoulli, 2 multinomial, 3 complement, 4 logreg
+//	10       1      model kind, uint8: 1 bernoulli, 2 multinomial, 3 complement, 4 logreg, 5 svm, 6 nblr
 //	11       1      reserved, 0
 //	12       8      payload length n, uint64 (at most MaxPayload, 1 GiB)
 //	20       n      payload (below)
@@ -70,7 +70,7 @@
 //	8        T, the byte length of the terms section, uint64
 //	T        V terms in id order, each: uvarint byte length, the UTF-8
 //	         bytes, varint document frequency, varint collection frequency
-//	then, without stats (logistic regression):
+//	then, without stats (logistic regression, SVM, NB-LR):
 //	8·V·C    W, float64, feature-major
 //	8·C      B, float64
 //	or, with stats (NB):

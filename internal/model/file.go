@@ -699,7 +699,7 @@ func decodePayloadV2(kind Kind, payload []byte) (*Model, error) {
 			m.W = c.f64s(int(V) * C)
 			m.B = c.f64s(C)
 		case flag[0] == 0: // weights computed from the counts
-			if m.Binary != (kind == Bernoulli) {
+			if m.Binary != kind.BinaryFeatures() {
 				return nil, fmt.Errorf("%s model with Binary = %v", kind, m.Binary)
 			}
 			if err := ValidateParams(kind, m.Params, C); err != nil {

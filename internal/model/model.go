@@ -18,9 +18,14 @@ const (
 	Multinomial Kind = 2 // multinomial NB (McCallum & Nigam 1998)
 	Complement  Kind = 3 // complement NB (Rennie et al. 2003)
 	LogReg      Kind = 4 // multinomial logistic regression
+	SVM         Kind = 5 // linear SVM, L2-regularised squared hinge, one-vs-rest (Hsieh et al. 2008)
+	NBLR        Kind = 6 // NB-weighted linear model, NBSVM (Wang & Manning 2012)
 )
 
-var kindNames = map[Kind]string{Bernoulli: "bernoulli", Multinomial: "multinomial", Complement: "complement", LogReg: "logreg"}
+var kindNames = map[Kind]string{
+	Bernoulli: "bernoulli", Multinomial: "multinomial", Complement: "complement", LogReg: "logreg",
+	SVM: "svm", NBLR: "nblr",
+}
 
 // String returns the name used on the command line.
 func (k Kind) String() string {
@@ -37,11 +42,20 @@ func ParseKind(s string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown model %q (want bernoulli, multinomial, complement or logreg)", s)
+	return 0, fmt.Errorf("unknown model %q (want bernoulli, multinomial, complement, logreg, svm or nblr)", s)
 }
 
 // IsNB reports whether k is a Naive Bayes estimator (fitted by counting).
 func (k Kind) IsNB() bool { return k == Bernoulli || k == Multinomial || k == Complement }
+
+// IsLinear reports whether k is fitted by an optimiser over the rows
+// (logistic regression, SVM, NB-LR) rather than by counting: its file
+// holds W and B, and its parameters include C.
+func (k Kind) IsLinear() bool { return k == LogReg || k == SVM || k == NBLR }
+
+// BinaryFeatures reports whether k scores presence only (Model.Binary):
+// Bernoulli NB and NB-LR, whose features are binarised.
+func (k Kind) BinaryFeatures() bool { return k == Bernoulli || k == NBLR }
 
 // Valid reports whether k is one of the estimators this build knows.
 func (k Kind) Valid() bool { _, ok := kindNames[k]; return ok }
@@ -75,6 +89,18 @@ type Params struct {
 	Epochs    int     `json:"epochs"`  // sgd epochs / lbfgs max iterations
 	BatchSize int     `json:"batch_size"`
 	Seed      int64   `json:"seed"`
+	// L1Ratio ρ ∈ [0, 1] mixes the penalties of Penalty "elasticnet":
+	// ρ·‖W‖₁ + (1-ρ)·‖W‖²/2 (Zou & Hastie 2005).
+	L1Ratio float64 `json:"l1_ratio,omitempty"`
+	// Interpolation is NB-LR's β ∈ [0, 1] (Wang & Manning 2012): the
+	// fitted weights w become (1-β)·mean|w| + β·w.
+	Interpolation float64 `json:"interpolation,omitempty"`
+	// ClassWeight is how the class weights were given: "" (none),
+	// "balanced" (n / (C·n_c)) or "label=w,...". ClassWeights holds the
+	// resulting weight of each class (nil: all 1). NB weights each
+	// document's counts by its class's weight, the linear models its loss.
+	ClassWeight  string    `json:"class_weight,omitempty"`
+	ClassWeights []float64 `json:"class_weights,omitempty"`
 }
 
 // Meta records who wrote a model. It is saved in the model file and has no

@@ -303,15 +303,17 @@ func fitComplement(W []float64, p Params, counts []float64, C, V int) {
 // NewLinear builds a model from weights fitted elsewhere (logistic
 // regression, by train): W feature-major V×C with V = vocab.Len(), B one
 // bias per class. It validates the shapes and that every weight and bias is
-// finite, and keeps W and B without copying. Binary is false: the scorer
+// finite, and keeps W and B without copying. Binary is false, except for
+// NB-LR, whose features are presence only: otherwise the scorer
 // multiplies each weight by the feature value, so a model fitted on binary
 // features expects rows with binary weighting. The model is scored as
-// softmax(B + Σ_t v_t W[t,·]), multinomial logistic regression.
+// softmax(B + Σ_t v_t W[t,·]): multinomial logistic regression, or the
+// calibrated decision values of an SVM or NB-LR.
 func NewLinear(kind Kind, classes []string, vocab *vectorize.Vocabulary, p Params, W, B []float64) (*Model, error) {
 	if kind.IsNB() {
 		return nil, fmt.Errorf("NewLinear: %s is a Naive Bayes model: use NewNB", kind)
 	}
-	m := &Model{Kind: kind, Classes: classes, Vocab: vocab, Params: p, W: W, B: B}
+	m := &Model{Kind: kind, Classes: classes, Vocab: vocab, Params: p, W: W, B: B, Binary: kind == NBLR}
 	if err := m.validate(); err != nil {
 		return nil, err
 	}

@@ -154,7 +154,9 @@ func (s *Scorer) scoresExact(sc []float64, ind []int32, val []float32) {
 // Prediction is the outcome of scoring one document.
 type Prediction struct {
 	// Class is the most probable class, argmax_c LogProbs[c], ties broken
-	// by the lower class id. Decide(LogProbs, costs) gives the decision
+	// by the lower class id; it is computed from the scores (the same
+	// argmax, without the rounding of the probabilities), so that a
+	// temperature never changes it. Decide(LogProbs, costs) gives the decision
 	// under class costs.
 	Class int
 	// LogProbs holds log P(c|x) for every class. It aliases the Scorer's
@@ -187,7 +189,14 @@ func (s *Scorer) Predict(ind []int32, val []float32) Prediction {
 		copy(p.LogProbs, s.d.logPrior)
 		p.Fallback = true
 	}
-	p.Class = Decide(p.LogProbs, nil)
+	if p.Fallback {
+		p.Class = Decide(p.LogProbs, nil)
+	} else {
+		// From the scores, not the probabilities: a temperature scales
+		// the scores, and a tiny one can round every probability to the
+		// same value (issue 12 item 13), while the scores keep their order.
+		p.Class = Decide(sc, nil)
+	}
 	return p
 }
 

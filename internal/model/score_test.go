@@ -220,3 +220,34 @@ func TestExplainInfinite(t *testing.T) {
 		t.Fatalf("Explain = %+v", got)
 	}
 }
+
+// TestTemperatureKeepsDecisions is issue 12 item 13: a tiny temperature
+// rounded every probability of a Bernoulli model to 1/C, and the decision,
+// taken from the probabilities, became class 0 for every document. The
+// decision comes from the scores, whose order a positive factor keeps.
+func TestTemperatureKeepsDecisions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 1))
+	const V, C = 40, 4
+	docs, labels := randCorpus(rng, 200, V, C, 8)
+	classDocs, counts := countNB(docs, labels, V, C, true)
+	vocab := nTerms(t, V)
+	p := Params{Alpha: 0.5, Beta: 0.5, Prior: "learned"}
+	ref := mustNB(t, Bernoulli, classNames(C), vocab, p, classDocs, counts)
+	p.Temperature = 1e-30
+	cold := mustNB(t, Bernoulli, classNames(C), vocab, p, classDocs, counts)
+	rs, cs := ref.NewScorer(), cold.NewScorer()
+	differ := 0
+	for _, d := range docs {
+		want := rs.Predict(d.ind, d.val).Class
+		pr := cs.Predict(d.ind, d.val)
+		if pr.Class != want {
+			differ++
+		}
+		if !near(pr.LogProbs[0], -math.Log(C), 1e-12) {
+			t.Fatalf("log P = %v at τ = 1e-30, want about log(1/C)", pr.LogProbs[0])
+		}
+	}
+	if differ > 0 {
+		t.Errorf("τ = 1e-30 changed %d of %d decisions", differ, len(docs))
+	}
+}

@@ -23,8 +23,24 @@ func ValidateParams(k Kind, p Params, C int) error {
 		if !(p.Beta >= 0) || math.IsInf(p.Beta, 1) {
 			return fmt.Errorf("--beta must be ≥ 0, got %v", p.Beta)
 		}
-		if !(p.Temperature >= 0) || math.IsInf(p.Temperature, 1) {
-			return fmt.Errorf("--temperature must be > 0, got %v", p.Temperature)
+	}
+	if k == NBLR && (!(p.Alpha > 0) || math.IsInf(p.Alpha, 1)) {
+		return fmt.Errorf("--alpha must be > 0 for nblr (its log-count ratios), got %v", p.Alpha)
+	}
+	if k == NBLR && !(p.Interpolation >= 0 && p.Interpolation <= 1) {
+		return fmt.Errorf("--interpolation must be in [0, 1], got %v", p.Interpolation)
+	}
+	if !(p.Temperature >= 0) || math.IsInf(p.Temperature, 1) {
+		return fmt.Errorf("--temperature must be > 0, got %v", p.Temperature)
+	}
+	if p.ClassWeights != nil {
+		if len(p.ClassWeights) != C {
+			return fmt.Errorf("--class-weight: want one weight per class (%d), got %d", C, len(p.ClassWeights))
+		}
+		for i, w := range p.ClassWeights {
+			if !(w > 0) || math.IsInf(w, 1) {
+				return fmt.Errorf("--class-weight: weight %d must be a finite number > 0, got %v", i+1, w)
+			}
 		}
 	}
 	switch p.Prior {
@@ -97,7 +113,7 @@ func (m *Model) validate() error {
 	if len(m.B) != C {
 		return fmt.Errorf("B has %d entries, want one per class (%d)", len(m.B), C)
 	}
-	if m.Binary != (m.Kind == Bernoulli) && m.Kind != LogReg {
+	if m.Binary != m.Kind.BinaryFeatures() && m.Kind != LogReg {
 		return fmt.Errorf("%s model with Binary = %v", m.Kind, m.Binary)
 	}
 	for i, w := range m.W {

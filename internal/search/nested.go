@@ -41,7 +41,7 @@ func NestedCV(texts []string, y []int, classes []string, space Space, remove str
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		X := train.PrepareWith(m.Vocab, pick(texts, held), opt.Workers)
-		pred, lp := eval.Score(m, X, opt.Workers, true)
+		pred, lp, _ := eval.Score(m, X, opt.Workers, true)
 		rep, err := eval.Evaluate(eval.Input{Classes: classes, Truth: pick(y, held), Pred: pred, LogProb: lp}, eval.Options{TopK: topK})
 		if err != nil {
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)

@@ -516,7 +516,9 @@ func (r *runner) runJob(jb job) error {
 			m, err = model.NewNB(c.Spec.Kind, r.classes, vocab, c.Spec.Params, counted.ClassDocs, counted.Counts)
 		default:
 			p := c.Spec.Params
-			m, err = train.Fit(c.Spec.Kind, Xtr, ytr, r.classes, vocab, p, train.Options{Workers: 1})
+			// Calibration changes probabilities only: it is needed for
+			// log-loss alone.
+			m, err = train.Fit(c.Spec.Kind, Xtr, ytr, r.classes, vocab, p, train.Options{Workers: 1, NoCalibrate: r.metric != LogLoss})
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.Describe(), err)
@@ -562,7 +564,7 @@ func (r *runner) score(m *model.Model, X *vectorize.Matrix, y []int) (float64, e
 	if r.metric == Accuracy {
 		return train.Accuracy(m, X, y, 1), nil
 	}
-	pred, lp := eval.Score(m, X, 1, r.metric == LogLoss)
+	pred, lp, _ := eval.Score(m, X, 1, r.metric == LogLoss)
 	rep, err := eval.Evaluate(eval.Input{Classes: r.classes, Truth: y, Pred: pred, LogProb: lp}, eval.Options{})
 	if err != nil {
 		return 0, err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
 )
 
 // synth returns perClass documents of each of nClasses classes: class
@@ -69,6 +70,8 @@ func TestCandidatesSpace(t *testing.T) {
 	// Bernoulli has no sublinear dimension (binary weighting).
 	want := 2 * 2 * 2 * 2 * 4 /*bernoulli*/ * 1
 	want += 3 * (2 * 2 * 2 * 2 * 2 * 4)
+	want += 2 * 2 * 2 * 2 * 2 * len(train.SVMCGrid)  // svm: tf-idf
+	want += 2 * 2 * 2 * 1 * 2 * len(train.NBLRCGrid) // nblr: binary features, no sublinear dimension
 	if len(cands) != want {
 		t.Fatalf("%d candidates, want %d", len(cands), want)
 	}
@@ -93,7 +96,7 @@ func TestCandidatesSpace(t *testing.T) {
 			} else {
 				followers++
 			}
-		} else if c.lead != nil || len(c.followers) > 0 {
+		} else if c.Spec.Kind.IsNB() && (c.lead != nil || len(c.followers) > 0) {
 			t.Errorf("Naive Bayes candidate %s has a pilot: NB races every α", c.Describe())
 		}
 		if c.Spec.Kind == model.Bernoulli && c.Spec.Params.Beta != c.Spec.Params.Alpha {
@@ -114,7 +117,7 @@ func TestCandidatesSpace(t *testing.T) {
 			round0 = append(round0, fmt.Sprintf("%s %d", c.Spec.Kind, c.Spec.Settings.NGramMax))
 		}
 	}
-	if got := strings.Join(round0, ", "); got != "multinomial 1, complement 1, bernoulli 1, logreg 1, multinomial 2, complement 2, bernoulli 2, logreg 2" {
+	if got := strings.Join(round0, ", "); got != "multinomial 1, complement 1, bernoulli 1, svm 1, nblr 1, logreg 1, multinomial 2, complement 2, bernoulli 2, svm 2, nblr 2, logreg 2" {
 		t.Errorf("round 0 races %s", got)
 	}
 }

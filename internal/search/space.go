@@ -32,6 +32,8 @@ var DefaultKinds = []KindSpace{
 	{Kind: model.Complement, Param: "alpha", Values: []float64{0.1, 0.3, 1, 3}, Cost: 1},
 	{Kind: model.Bernoulli, Param: "alpha", Values: []float64{1e-3, 0.01, 0.1, 1}, Cost: 1.2},
 	{Kind: model.LogReg, Param: "C", Values: []float64{3, 10, 30, 100}, Cost: 2.5},
+	{Kind: model.SVM, Param: "C", Values: train.SVMCGrid, Cost: 1.5},
+	{Kind: model.NBLR, Param: "C", Values: train.NBLRCGrid, Cost: 2},
 }
 
 // Space is the set of candidates: every kind of Kinds with every value of

@@ -104,3 +104,22 @@ func BenchmarkObjective(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFitSVM times the default linear SVM fit without calibration
+// (the fit part of the ≤ 1.5 s train target).
+func BenchmarkFitSVM(b *testing.B) { benchFitNoCal(b, model.SVM) }
+
+// BenchmarkFitNBLR times the default NB-LR fit without calibration.
+func BenchmarkFitNBLR(b *testing.B) { benchFitNoCal(b, model.NBLR) }
+
+func benchFitNoCal(b *testing.B, kind model.Kind) {
+	X, y, classes, vocab, p := benchData(b, kind)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Fit(kind, X, y, classes, vocab, p, Options{NoCalibrate: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(X.Rows()*b.N)/b.Elapsed().Seconds(), "docs/s")
+}

@@ -116,20 +116,7 @@ func calibrate(m *model.Model, X *vectorize.Matrix, y []int, workers int) (*Cali
 	if err != nil {
 		return nil, err
 	}
-	obj := newTempObjective(scores, labels, m.NumClasses(), workers)
-	if cal.Docs = obj.docs(); cal.Docs == 0 {
-		cal.Skipped = "no held-out document has a finite score for its own class"
-		return cal, nil
-	}
-	cal.LogLoss1, _, _ = obj.eval(1)
-	cal.LogLoss = cal.LogLoss1
-	tau, L, why := obj.minimize()
-	if why != "" {
-		cal.Skipped = why
-		return cal, nil
-	}
-	cal.Temperature, cal.LogLoss = tau, L
-	return cal, nil
+	return fitTemperature(cal, scores, labels, m.NumClasses(), workers), nil
 }
 
 // applyTemperature gives m, an NB model built with no temperature, the
@@ -182,7 +169,7 @@ func heldOutScores(m *model.Model, X *vectorize.Matrix, y []int, folds [][]int, 
 	for f, held := range folds {
 		trDocs = append(trDocs[:0], m.ClassDocs...)
 		trCounts = append(trCounts[:0], m.Counts...) // no zeroing on the first fold
-		subtractCounts(m.Kind, X, y, held, trDocs, trCounts, m.Counts)
+		subtractCounts(m.Kind, X, y, held, m.Params.ClassWeights, trDocs, trCounts, m.Counts)
 		fp := m.Params
 		fp.Temperature = 0
 		fm, err := model.NewNB(m.Kind, m.Classes, m.Vocab, fp, trDocs, trCounts)
@@ -213,12 +200,34 @@ func heldOutScores(m *model.Model, X *vectorize.Matrix, y []int, folds [][]int, 
 // sees the term as unseen, as counting the remaining rows would. Entries
 // only decrease, so clamping as they go gives the same result as at the
 // end.
-func subtractCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classDocs, counts, tot []float64) {
+func subtractCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, cw []float64, classDocs, counts, tot []float64) {
 	const rel = 1e-12
 	C := len(classDocs)
 	presence := kind == model.Bernoulli
 	for _, i := range rows {
 		c := y[i]
+		if cw != nil {
+			// Weighted counts are not integers: clamp as for tf-idf.
+			wc := cw[c]
+			if classDocs[c] -= wc; classDocs[c] <= rel*wc {
+				classDocs[c] = 0
+			}
+			ind, val := X.Row(i)
+			for j, t := range ind {
+				v := float64(val[j])
+				if !(v > 0) {
+					continue
+				}
+				if presence {
+					v = 1
+				}
+				k := int(t)*C + c
+				if counts[k] -= wc * v; counts[k] <= rel*tot[k] {
+					counts[k] = 0
+				}
+			}
+			continue
+		}
 		classDocs[c]-- // integers: exact
 		ind, val := X.Row(i)
 		for j, t := range ind {
@@ -232,6 +241,12 @@ func subtractCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, c
 			} else if counts[k] -= float64(v); counts[k] <= rel*tot[k] {
 				counts[k] = 0
 			}
+		}
+	}
+	if presence && cw != nil {
+		// Rounding must not leave a term in more documents than its class.
+		for k := range counts {
+			counts[k] = min(counts[k], classDocs[k%C])
 		}
 	}
 }

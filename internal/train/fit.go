@@ -11,9 +11,11 @@ import (
 // vocabulary's settings say (Prepare and PrepareWith do that): FitNB for
 // the Naive Bayes kinds, followed by the temperature calibration of their
 // probabilities for the kinds DefaultCalibrate names (unless
-// opt.NoCalibrate), and FitLogReg for model.LogReg. FitCalibrated also
-// returns the calibration. opt is otherwise used by logistic regression
-// only.
+// opt.NoCalibrate), FitLogReg for model.LogReg, and FitSVM or FitNBLR
+// for model.SVM and model.NBLR, whose decision values are then calibrated
+// the same way (calibrateCrossFit: a temperature fitted on held-out folds)
+// unless opt.NoCalibrate or p.Temperature > 0. FitCalibrated also returns
+// the calibration. opt is otherwise used by the linear models only.
 func Fit(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, error) {
 	m, _, err := FitCalibrated(kind, X, y, classes, vocab, p, opt)
 	return m, err
@@ -46,6 +48,31 @@ func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 	case kind == model.LogReg:
 		m, err := FitLogReg(X, y, classes, vocab, p, opt)
 		return m, nil, err
+	case kind == model.SVM || kind == model.NBLR:
+		fit := func(X *vectorize.Matrix, y []int) (*model.Model, error) {
+			if kind == model.SVM {
+				return FitSVM(X, y, classes, vocab, p, opt)
+			}
+			return FitNBLR(X, y, classes, vocab, p, opt)
+		}
+		p.Temperature = max(p.Temperature, 0)
+		m, err := fit(X, y)
+		if err != nil {
+			return nil, nil, err
+		}
+		tau, cal := p.Temperature, (*Calibration)(nil)
+		if tau == 0 && !opt.NoCalibrate {
+			if cal, err = calibrateCrossFit(fit, X, y, len(classes), p.Seed, opt.workers()); err != nil {
+				return nil, nil, err
+			}
+			tau = cal.Temperature
+		}
+		if tau > 0 {
+			if err := applyTemperature(m, tau); err != nil {
+				return nil, nil, err
+			}
+		}
+		return m, cal, nil
 	}
 	return nil, nil, fmt.Errorf("unknown model kind %s", kind)
 }

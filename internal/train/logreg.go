@@ -27,19 +27,22 @@ const huberEps = 1e-3
 // n documents, weights W (feature-major, W[t*C + c], as the model stores
 // them) and biases b, it minimizes
 //
-//	L2:  F(W, b) = (1/n) Σ_i ℓ_i + ‖W‖² / (2·C·n)
-//	L1:  F(W, b) = (1/n) Σ_i ℓ_i + ‖W‖₁ / (C·n)
+//	L2:          F(W, b) = (1/n) Σ_i s_i ℓ_i + ‖W‖² / (2·C·n)
+//	L1:          F(W, b) = (1/n) Σ_i s_i ℓ_i + ‖W‖₁ / (C·n)
+//	elasticnet:  F(W, b) = (1/n) Σ_i s_i ℓ_i + (ρ‖W‖₁ + (1-ρ)‖W‖²/2) / (C·n)
 //	ℓ_i = log Σ_c exp(z_ic) - z_{i,y_i},   z_ic = b_c + Σ_t x_it W[t*C + c]
 //
-// which is scikit-learn's objective C·Σ ℓ_i + ½‖W‖² (or + ‖W‖₁) divided
-// by C·n: the same minimizer, so p.C means what it means there, while the
-// value stays of order one whatever n is. The bias is not penalized.
+// which is scikit-learn's objective C·Σ s_i ℓ_i + ½‖W‖² (or + ‖W‖₁, or
+// its elastic net with l1_ratio ρ = p.L1Ratio) divided by C·n: the same
+// minimizer, so p.C means what it means there, while the value stays of
+// order one whatever n is. s_i is the weight of document i's class
+// (p.ClassWeights, 1 without). The bias is not penalized.
 //
 // p.Solver "lbfgs" runs gonum's optimize.LBFGS (More-Thuente line search)
-// for at most p.Epochs iterations; for L1 it minimizes the Huber-smoothed
-// penalty (ε = 1e-3) and then sets to exactly zero every weight within ε of
-// zero, which is where the smoothed optimum satisfies the L1 optimality
-// condition |∂ℓ/∂w| ≤ 1/(C·n). p.Solver "sgd" runs mini-batch stochastic
+// for at most p.Epochs iterations; for L1 (and the L1 part of the elastic
+// net) it minimizes the Huber-smoothed penalty (ε = 1e-3) and then sets to
+// exactly zero every weight within ε of zero, which is where the smoothed
+// optimum satisfies the L1 optimality condition |∂ℓ/∂w| ≤ ρ/(C·n). p.Solver "sgd" runs mini-batch stochastic
 // gradient descent (see fitSGD). Both stop early when the objective stalls
 // (Options.Tol).
 //
@@ -120,7 +123,8 @@ type objective struct {
 	n       int
 	nf, nc  int
 	lambda  float64 // penalty weight 1/(C·n)
-	l1      bool
+	rho     float64 // share ρ of the L1 penalty: 0 (L2), 1 (L1) or the elastic net's
+	cw      []float64
 	workers int
 
 	r        []float64 // n*C residuals softmax(z_i) - e_{y_i}
@@ -141,7 +145,8 @@ func newObjective(X *vectorize.Matrix, y []int, nc int, p model.Params, workers 
 	o := &objective{
 		x: X, y: y, n: n, nf: nf, nc: nc,
 		lambda:  1 / (p.C * float64(n)),
-		l1:      p.Penalty == "l1",
+		rho:     l1Share(p),
+		cw:      p.ClassWeights,
 		workers: workers,
 		r:       make([]float64, n*nc),
 	}
@@ -255,7 +260,15 @@ func (o *objective) forward(k int) {
 				z[c] += v * wt[c]
 			}
 		}
-		loss += softmaxResidual(z, o.y[i])
+		if o.cw == nil {
+			loss += softmaxResidual(z, o.y[i])
+		} else {
+			s := o.cw[o.y[i]]
+			loss += s * softmaxResidual(z, o.y[i])
+			for c := range z {
+				z[c] *= s
+			}
+		}
 		for c := range bias {
 			bias[c] += z[c]
 		}
@@ -267,19 +280,19 @@ func (o *objective) forward(k int) {
 func (o *objective) penalty(k int) {
 	nc := o.nc
 	lo, hi := k*featChunk, min(o.nf, (k+1)*featChunk)
-	pen := 0.0
-	if o.l1 {
+	l1, l2 := 0.0, 0.0
+	if o.rho > 0 {
 		for _, w := range o.w[lo*nc : hi*nc] {
 			h, _ := huber(w)
-			pen += h
+			l1 += h
 		}
-		o.penPart[k] = o.lambda * pen
-		return
 	}
-	for _, w := range o.w[lo*nc : hi*nc] {
-		pen += w * w
+	if o.rho < 1 {
+		for _, w := range o.w[lo*nc : hi*nc] {
+			l2 += w * w
+		}
 	}
-	o.penPart[k] = o.lambda * pen / 2
+	o.penPart[k] = o.lambda * (o.rho*l1 + (1-o.rho)*l2/2)
 }
 
 // backward computes the weight gradient of feature chunk k from the
@@ -303,10 +316,11 @@ func (o *objective) backward(k int) {
 				gt[c] += v * ri[c]
 			}
 		}
-		if o.l1 {
+		if o.rho > 0 {
+			l1, l2 := lam*o.rho, lam*(1-o.rho)
 			for c, w := range wt {
 				_, d := huber(w)
-				gt[c] = gt[c]*invN + lam*d
+				gt[c] = gt[c]*invN + l1*d + l2*w
 			}
 		} else {
 			for c, w := range wt {
@@ -381,7 +395,7 @@ func fitLBFGS(obj *objective, x0 []float64, maxIter int, tol float64, progress f
 		return nil, errors.New("logistic regression: objective is NaN")
 	}
 	w := res.X
-	if obj.l1 {
+	if obj.rho > 0 {
 		for i := range w[:obj.nf*obj.nc] {
 			if math.Abs(w[i]) < huberEps {
 				w[i] = 0
@@ -404,4 +418,16 @@ func (r *iterRecorder) Record(_ *optimize.Location, op optimize.Operation, st *o
 		r.progress(min(st.MajorIterations, r.total), r.total)
 	}
 	return nil
+}
+
+// l1Share returns the share ρ of the L1 penalty in p's penalty: 0 for L2,
+// 1 for L1, p.L1Ratio for the elastic net.
+func l1Share(p model.Params) float64 {
+	switch p.Penalty {
+	case "l1":
+		return 1
+	case "elasticnet":
+		return p.L1Ratio
+	}
+	return 0
 }

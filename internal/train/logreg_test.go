@@ -21,13 +21,20 @@ func lrParams(solver, penalty string, C float64, epochs int) model.Params {
 func TestGradient(t *testing.T) {
 	s := makeSynthetic(t, 60, 30, 4, 0.7, 2)
 	X, _ := s.weighted(t, "tfidf", true, "l2")
-	for _, penalty := range []string{"l2", "l1"} {
-		obj := newObjective(X, s.Y, len(s.Classes), lrParams("lbfgs", penalty, 0.5, 10), 2)
+	for _, penalty := range []string{"l2", "l1", "elasticnet", "weighted"} {
+		p := lrParams("lbfgs", penalty, 0.5, 10)
+		switch penalty {
+		case "elasticnet":
+			p.L1Ratio = 0.3
+		case "weighted":
+			p.Penalty, p.ClassWeights = "l2", []float64{1, 2.5, 0.5, 1}
+		}
+		obj := newObjective(X, s.Y, len(s.Classes), p, 2)
 		rng := rand.New(rand.NewPCG(3, 3))
 		w := make([]float64, X.Cols*len(s.Classes)+len(s.Classes))
 		for i := range w {
 			w[i] = rng.NormFloat64() * 0.5
-			if penalty == "l1" && math.Abs(w[i]) < 2*huberEps {
+			if (penalty == "l1" || penalty == "elasticnet") && math.Abs(w[i]) < 2*huberEps {
 				w[i] = 0.01 // stay away from the kinks of the Huber penalty
 			}
 		}
@@ -212,7 +219,7 @@ func TestValidateParams(t *testing.T) {
 		{"C negative", func(p *model.Params) { p.C = -1 }, "--C must be > 0, got -1"},
 		{"C NaN", func(p *model.Params) { p.C = math.NaN() }, "--C must be > 0, got NaN"},
 		{"C inf", func(p *model.Params) { p.C = math.Inf(1) }, "--C must be > 0, got +Inf"},
-		{"penalty", func(p *model.Params) { p.Penalty = "l3" }, `--penalty must be l2 or l1, got "l3"`},
+		{"penalty", func(p *model.Params) { p.Penalty = "l3" }, `--penalty must be l2, l1 or elasticnet, got "l3"`},
 		{"solver", func(p *model.Params) { p.Solver = "adam" }, `--solver must be lbfgs or sgd, got "adam"`},
 		{"epochs", func(p *model.Params) { p.Epochs = 0 }, "--epochs must be ≥ 1, got 0"},
 		{"batch", func(p *model.Params) { p.Solver, p.BatchSize = "sgd", 0 }, "--batch-size must be ≥ 1, got 0"},
@@ -226,7 +233,7 @@ func TestValidateParams(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	for _, kind := range []model.Kind{model.Bernoulli, model.Multinomial, model.Complement, model.LogReg} {
+	for _, kind := range []model.Kind{model.Bernoulli, model.Multinomial, model.Complement, model.LogReg, model.SVM, model.NBLR} {
 		s, p := Defaults(kind)
 		if err := ValidateParams(kind, p, 20); err != nil {
 			t.Errorf("defaults of %s: %v", kind, err)
@@ -238,5 +245,42 @@ func TestValidateParams(t *testing.T) {
 	s := makeSynthetic(t, 30, 10, 2, 1, 1)
 	if _, err := FitLogReg(s.X, s.Y, s.Classes, s.Vocab, func() model.Params { p := ok; p.C = 0; return p }(), Options{}); err == nil || !strings.Contains(err.Error(), "--C must be > 0, got 0") {
 		t.Errorf("FitLogReg with C = 0: error %v", err)
+	}
+}
+
+// TestLogRegElasticNet checks the elastic net between its ends: ρ = 0 is
+// the L2 fit and ρ = 1 the L1 fit, bit for bit, and ρ = 0.5 zeroes more
+// weights than L2 and fewer than L1, with both solvers.
+func TestLogRegElasticNet(t *testing.T) {
+	s := makeSynthetic(t, 200, 60, 3, 0.5, 13)
+	X, vocab := s.weighted(t, "tfidf", true, "l2")
+	zeros := func(m *model.Model) int {
+		n := 0
+		for _, w := range m.W {
+			if w == 0 {
+				n++
+			}
+		}
+		return n
+	}
+	for _, solver := range []string{"lbfgs", "sgd"} {
+		fit := func(penalty string, rho float64) *model.Model {
+			p := lrParams(solver, penalty, 0.3, 30)
+			p.L1Ratio = rho
+			m, err := FitLogReg(X, s.Y, s.Classes, vocab, p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		l2, l1 := fit("l2", 0), fit("l1", 0)
+		e0, e1, e5 := fit("elasticnet", 0), fit("elasticnet", 1), fit("elasticnet", 0.5)
+		if !slices.Equal(e0.W, l2.W) || !slices.Equal(e1.W, l1.W) {
+			t.Errorf("%s: elastic net at ρ = 0 / 1 differs from L2 / L1", solver)
+		}
+		z2, z5, z1 := zeros(l2), zeros(e5), zeros(l1)
+		if !(z2 < z5 && z5 < z1) {
+			t.Errorf("%s: zero weights L2 %d, elastic net ½ %d, L1 %d: want increasing", solver, z2, z5, z1)
+		}
 	}
 }

@@ -33,7 +33,7 @@ func FitNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, voca
 	if err := ValidateParams(kind, p, len(classes)); err != nil {
 		return nil, err
 	}
-	classDocs, counts, err := nbCounts(kind, X, y, len(classes))
+	classDocs, counts, err := nbCounts(kind, X, y, len(classes), p.ClassWeights)
 	if err != nil {
 		return nil, err
 	}
@@ -42,19 +42,21 @@ func FitNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, voca
 
 // nbCounts returns N_c and the feature-major V*C statistics N_cd described
 // at FitNB, in one pass over the non-zeros of X. Sums run in row order, so
-// the result is deterministic.
-func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int) (classDocs, counts []float64, err error) {
+// the result is deterministic. With class weights cw (nil: all 1) a
+// document of class c counts cw[c] times (--class-weight).
+func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int, cw []float64) (classDocs, counts []float64, err error) {
 	classDocs = make([]float64, nClasses)
 	counts = make([]float64, X.Cols*nClasses)
-	if err := addCounts(kind, X, y, nil, classDocs, counts); err != nil {
+	if err := addCounts(kind, X, y, nil, cw, classDocs, counts); err != nil {
 		return nil, nil, err
 	}
 	return classDocs, counts, nil
 }
 
 // addCounts adds the statistics of the rows of X listed in rows (all rows
-// when rows is nil), in the order given, to classDocs and counts.
-func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classDocs, counts []float64) error {
+// when rows is nil), in the order given, to classDocs and counts, a
+// document of class c weighing cw[c] (cw nil: 1).
+func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, cw []float64, classDocs, counts []float64) error {
 	C := len(classDocs)
 	presence := kind == model.Bernoulli
 	n := len(rows)
@@ -67,7 +69,11 @@ func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classD
 			i = rows[k]
 		}
 		c := y[i]
-		classDocs[c]++
+		wc := 1.0
+		if cw != nil {
+			wc = cw[c]
+		}
+		classDocs[c] += wc
 		ind, val := X.Row(i)
 		for j, t := range ind {
 			v := val[j]
@@ -79,9 +85,9 @@ func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, classD
 				return fmt.Errorf("document %d, term %d: feature value %g is not a finite non-negative number (naive bayes needs counts or non-negative weights)", i, t, v)
 			}
 			if presence {
-				counts[int(t)*C+c]++
+				counts[int(t)*C+c] += wc
 			} else {
-				counts[int(t)*C+c] += float64(v)
+				counts[int(t)*C+c] += wc * float64(v)
 			}
 		}
 	}

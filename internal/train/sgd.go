@@ -1,8 +1,11 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/optimize"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -25,8 +28,10 @@ const sgdStream = 0x6e62747261696e01
 //
 // with λ = 1/(C·n), t the number of steps taken (Bottou 2012, "Stochastic
 // gradient descent tricks") and η0 = Options.Eta0, divided by the mean
-// squared row norm when that exceeds 1. p.BatchSize 1 (the default) is
-// plain SGD.
+// squared row norm when that exceeds 1 and capped at 1/(2λ) so that the
+// shrink factor 1 - η_t λ of the first steps stays in [½, 1) however
+// small C is. p.BatchSize 1 (the default) is plain SGD; a document's
+// residual is multiplied by its class weight (p.ClassWeights).
 //
 // For L2 the shrink factor (1 - η_t λ) is kept as a scalar in front of W,
 // so a step touches only the weights of the batch's terms. For L1 the
@@ -34,6 +39,21 @@ const sgdStream = 0x6e62747261696e01
 // accumulates η_t λ, and a weight is pulled towards zero by what it has not
 // received yet, clipped at zero, whenever a batch touches its term (and
 // once more for every weight at the end), which makes weights exactly zero.
+// The elastic net does both, with λ(1-ρ) in the shrink factor and λρ in u
+// (kept in the units of the stored weights, which the scalar divides).
+//
+// The last quarter of the epochs (at least one; after the loss has stalled,
+// the quarter that follows) scales the step down linearly to 0: with a
+// large C (λ → 0) η_t stays near η0, and the last iterate would be as
+// noisy as one document's gradient, its log-loss 10% above the optimum's
+// (TestSGDMatchesLBFGSAcrossC); the annealed epochs settle it, like an
+// average of the iterates, without slowing the epochs before.
+//
+// The biases are not penalized, so nothing keeps their decaying step
+// large enough to reach their optimum (with a small C, η_t falls as
+// 1/(λt) and the biases freeze after a few steps): after the last epoch
+// they are refitted exactly with W fixed (refitBias), a convex problem in
+// C variables.
 //
 // The scores of a batch are computed at the batch's starting point, in
 // parallel when it holds at least two chunks of sgdChunk documents; the
@@ -53,10 +73,17 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 	for _, v := range X.Values[:X.Indptr[n]] {
 		sq += float64(v) * float64(v)
 	}
+	rho := l1Share(p)
+	lam1, lam2 := lam*rho, lam*(1-rho)
 	eta0 := opt.eta0() / max(1, sq/float64(n))
+	if lam2 > 0 {
+		eta0 = min(eta0, 0.5/lam2)
+	}
+	rate := eta0 * lam
 	tol := opt.tol()
-	l1 := p.Penalty == "l1"
+	l1 := rho > 0
 	workers := opt.workers()
+	cw := p.ClassWeights
 
 	rng := rand.New(rand.NewPCG(uint64(p.Seed), sgdStream))
 	order := make([]int, n)
@@ -113,19 +140,35 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 			for c := range z {
 				z[c] = B[c] + scale*z[c]
 			}
-			loss += softmaxResidual(z, y[i])
+			if cw == nil {
+				loss += softmaxResidual(z, y[i])
+				continue
+			}
+			s := cw[y[i]]
+			loss += s * softmaxResidual(z, y[i])
+			for c := range z {
+				z[c] *= s
+			}
 		}
 		lossPart[k] = loss
 	}
 
 	step := 0
 	prev := math.Inf(1)
+	// The annealing: the step falls linearly to 0 over the last window
+	// epochs (a quarter of them), from the start of epoch annealFrom.
+	window := max(1, p.Epochs/4)
+	annealFrom := p.Epochs - window
 	for epoch := 0; epoch < p.Epochs; epoch++ {
+		last := epoch == p.Epochs-1
 		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 		epochLoss := 0.0
 		for start := 0; start < n; start += bs {
 			batch = order[start:min(n, start+bs)]
-			eta := eta0 / (1 + eta0*lam*float64(step))
+			eta := eta0 / (1 + rate*float64(step))
+			if epoch >= annealFrom {
+				eta *= float64((p.Epochs-epoch)*n-start) / float64(window*n)
+			}
 			chunks := ceilDiv(len(batch), sgdChunk)
 			if chunks >= 2 {
 				parallel(workers, chunks, forward)
@@ -136,12 +179,17 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 				epochLoss += v
 			}
 			if l1 {
-				u += eta * lam
-			} else {
-				scale *= 1 - eta*lam
+				u += eta * lam1 / scale
+			}
+			if lam2 > 0 {
+				scale *= 1 - eta*lam2
 				if scale < 1e-9 {
 					for i := range W {
 						W[i] *= scale
+					}
+					u *= scale
+					for i := range q {
+						q[i] *= scale
 					}
 					scale = 1
 				}
@@ -180,8 +228,13 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 			opt.Progress(epoch+1, p.Epochs)
 		}
 		epochLoss /= float64(n)
-		if tol > 0 && prev-epochLoss < tol*epochLoss {
+		if last {
 			break
+		}
+		if tol > 0 && epoch < annealFrom && prev-epochLoss < tol*epochLoss {
+			// Stalled: anneal over the next window epochs and stop.
+			p.Epochs = min(p.Epochs, epoch+1+window)
+			annealFrom = p.Epochs - window
 		}
 		prev = epochLoss
 	}
@@ -189,10 +242,84 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 		for t := 0; t < nf; t++ {
 			penalize(t)
 		}
-	} else if scale != 1 {
+	}
+	if scale != 1 {
 		for i := range W {
 			W[i] *= scale
 		}
 	}
+	if err := refitBias(X, y, nc, W, B, cw, workers); err != nil {
+		return nil, err
+	}
 	return w, nil
 }
+
+// refitBias sets the biases B to the minimizer of the weighted mean
+// log-loss (1/n) Σ_i s_i ℓ_i with the weights W fixed (s_i the class
+// weight of document i, 1 when cw is nil): the scores Σ_t x_it W[t*C+c]
+// are computed once, and gonum's L-BFGS minimizes over the C biases, from
+// B. The objective is convex; its value and gradient cost O(n·C).
+func refitBias(X *vectorize.Matrix, y []int, nc int, W, B, cw []float64, workers int) error {
+	n := X.Rows()
+	base := make([]float64, n*nc)
+	parallel(workers, ceilDiv(n, docChunk), func(k int) {
+		for i := k * docChunk; i < min(n, (k+1)*docChunk); i++ {
+			z := base[i*nc : i*nc+nc]
+			ind, val := X.Row(i)
+			for j, t := range ind {
+				v := float64(val[j])
+				wt := W[int(t)*nc : int(t)*nc+nc]
+				wt = wt[:len(z)]
+				for c := range z {
+					z[c] += v * wt[c]
+				}
+			}
+		}
+	})
+	z := make([]float64, nc)
+	eval := func(b, grad []float64) float64 {
+		loss := 0.0
+		if grad != nil {
+			clear(grad)
+		}
+		for i := 0; i < n; i++ {
+			for c := range z {
+				z[c] = base[i*nc+c] + b[c]
+			}
+			s := 1.0
+			if cw != nil {
+				s = cw[y[i]]
+			}
+			loss += s * softmaxResidual(z, y[i])
+			if grad != nil {
+				for c, r := range z {
+					grad[c] += s * r
+				}
+			}
+		}
+		inv := 1 / float64(n)
+		for c := range grad {
+			grad[c] *= inv
+		}
+		return loss * inv
+	}
+	prob := optimize.Problem{
+		Func: func(b []float64) float64 { return eval(b, nil) },
+		Grad: func(g, b []float64) { eval(b, g) },
+	}
+	settings := &optimize.Settings{
+		MajorIterations: biasIter,
+		Converger:       &optimize.FunctionConverge{Relative: 1e-10, Iterations: 3},
+	}
+	res, err := optimize.Minimize(prob, B, settings, &optimize.LBFGS{})
+	if res == nil {
+		return fmt.Errorf("logistic regression: refitting the biases: %w", err)
+	}
+	if res.F <= eval(B, nil) {
+		copy(B, res.X)
+	}
+	return nil
+}
+
+// biasIter is the most L-BFGS iterations of refitBias.
+const biasIter = 200

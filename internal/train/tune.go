@@ -17,7 +17,7 @@ type TuneOptions struct {
 	// Seed shuffles the fold assignment (corpus.StratifiedKFold).
 	Seed uint64
 	// Grid is the list of candidate values (nil: AlphaGrid for Naive Bayes,
-	// CGrid for logistic regression).
+	// CGrid for logistic regression, SVMCGrid and NBLRCGrid).
 	Grid []float64
 	// Fit holds the run-time options of every logistic regression fit
 	// (Workers, Tol, Eta0; Progress and Init are ignored). Fit.Workers also
@@ -148,10 +148,13 @@ func newTuning(kind model.Kind, y []int, nClasses int, p model.Params, opt TuneO
 		if grid == nil {
 			grid = AlphaGrid
 		}
-	case kind == model.LogReg:
+	case kind.IsLinear():
 		t.Param = "C"
 		if grid == nil {
 			grid = CGrid
+			if g := linearCGrid(kind); g != nil {
+				grid = g
+			}
 		}
 	default:
 		return nil, nil, nil, fmt.Errorf("unknown model kind %s", kind)
@@ -199,7 +202,7 @@ func (t *Tuning) with(p model.Params, v float64) model.Params {
 func (t *Tuning) evalFold(kind model.Kind, f int, Xtr *vectorize.Matrix, ytr []int, Xte *vectorize.Matrix, yte []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt TuneOptions, progress func()) error {
 	workers := opt.Fit.workers()
 	if kind.IsNB() {
-		classDocs, counts, err := nbCounts(kind, Xtr, ytr, len(classes))
+		classDocs, counts, err := nbCounts(kind, Xtr, ytr, len(classes), p.ClassWeights)
 		if err != nil {
 			return err
 		}
@@ -229,13 +232,14 @@ func (t *Tuning) evalFold(kind model.Kind, f int, Xtr *vectorize.Matrix, ytr []i
 	})
 	fitOpt := opt.Fit
 	fitOpt.Progress, fitOpt.Init = nil, nil
+	fitOpt.NoCalibrate = true // calibration never changes a decision
 	for _, i := range order {
-		m, err := FitLogReg(Xtr, ytr, classes, vocab, t.with(p, t.Candidates[i].Value), fitOpt)
+		m, err := Fit(kind, Xtr, ytr, classes, vocab, t.with(p, t.Candidates[i].Value), fitOpt)
 		if err != nil {
 			return fmt.Errorf("fold %d, C = %g: %w", f+1, t.Candidates[i].Value, err)
 		}
 		t.Candidates[i].Folds[f] = Accuracy(m, Xte, yte, workers)
-		if p.Solver == "lbfgs" {
+		if kind == model.LogReg && p.Solver == "lbfgs" {
 			fitOpt.Init = m
 		}
 		progress()

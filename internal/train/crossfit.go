@@ -1,0 +1,80 @@
+package train
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// fitFunc fits a model of one kind and parameters on a training set.
+type fitFunc func(X *vectorize.Matrix, y []int) (*model.Model, error)
+
+// calibrateCrossFit chooses the temperature τ of a linear model (SVM,
+// NB-LR) by cross-fitting, as CalibrateNB does for NB: the training
+// documents are split into DefaultFolds stratified folds (seeded with
+// seed); each of the first folds, until CalibrationDocs documents are held
+// out, is scored by the model fit fits on the other folds, and τ minimizes
+// the mean held-out log-loss of softmax(τ·scores) (see CalibrateNB for the
+// objective and when calibration is skipped). Each fold used costs one
+// fit.
+func calibrateCrossFit(fit fitFunc, X *vectorize.Matrix, y []int, nc int, seed int64, workers int) (*Calibration, error) {
+	cal := &Calibration{Temperature: 1, LogLoss1: math.NaN(), LogLoss: math.NaN()}
+	k := DefaultFolds
+	if len(y) < 2*k {
+		cal.Skipped = fmt.Sprintf("%d documents are too few for %d folds", len(y), k)
+		return cal, nil
+	}
+	folds, err := corpus.StratifiedKFold(y, k, uint64(seed))
+	if err != nil {
+		return nil, err
+	}
+	cal.Folds = k
+	var (
+		scores []float64
+		labels []int
+	)
+	for n := 0; cal.FoldsUsed < k && n < CalibrationDocs; cal.FoldsUsed++ {
+		held := folds[cal.FoldsUsed]
+		n += len(held)
+		rest := corpus.Complement(len(y), held)
+		m, err := fit(X.Subset(rest), pick(y, rest))
+		if err != nil {
+			return nil, fmt.Errorf("calibration fold %d: %w", cal.FoldsUsed+1, err)
+		}
+		out := make([]float64, len(held)*nc)
+		parallel(workers, ceilDiv(len(held), tempChunk), func(task int) {
+			s := m.NewScorer()
+			for j := task * tempChunk; j < min(len(held), (task+1)*tempChunk); j++ {
+				copy(out[j*nc:(j+1)*nc], s.Scores(X.Row(held[j])))
+			}
+		})
+		scores = append(scores, out...)
+		for _, i := range held {
+			labels = append(labels, y[i])
+		}
+	}
+	return fitTemperature(cal, scores, labels, nc, workers), nil
+}
+
+// fitTemperature completes cal with the temperature that minimizes the
+// held-out log-loss of the scores (row-major, nc per document) of
+// documents labelled labels.
+func fitTemperature(cal *Calibration, scores []float64, labels []int, nc, workers int) *Calibration {
+	obj := newTempObjective(scores, labels, nc, workers)
+	if cal.Docs = obj.docs(); cal.Docs == 0 {
+		cal.Skipped = "no held-out document has a finite score for its own class"
+		return cal
+	}
+	cal.LogLoss1, _, _ = obj.eval(1)
+	cal.LogLoss = cal.LogLoss1
+	tau, L, why := obj.minimize()
+	if why != "" {
+		cal.Skipped = why
+		return cal
+	}
+	cal.Temperature, cal.LogLoss = tau, L
+	return cal
+}
