@@ -129,17 +129,15 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 	err = runJobs(order, workers, len(tk.terms), opt.Progress, func(f int, sc *scratch) error {
 		held := folds[f]
 		rows := corpus.Complement(n, held)
-		rs, err := tk.restrict(rows, y, len(classes), s, sc)
+		vocab, Xtr, Xho, err := tk.split(rows, held, y, len(classes), s, sc)
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		Xtr := rs.apply(tk.X, rows)
-		Xho := rs.apply(tk.X, held)
 		ytr := make([]int, len(rows))
 		for i, r := range rows {
 			ytr[i] = y[r]
 		}
-		m, err := train.Fit(kind, Xtr, ytr, classes, rs.vocab, p, train.Options{Workers: workers})
+		m, err := train.Fit(kind, Xtr, ytr, classes, vocab, p, train.Options{Workers: workers})
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
@@ -153,7 +151,7 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		res.Folds[f] = Fold{
-			Fold: f + 1, TrainDocs: len(rows), TestDocs: len(held), Terms: rs.vocab.Len(),
+			Fold: f + 1, TrainDocs: len(rows), TestDocs: len(held), Terms: vocab.Len(),
 			Accuracy: rep.Accuracy, MacroF1: rep.Macro.F1, WeightedF1: rep.Weighted.F1, LogLoss: rep.LogLoss,
 			Report: rep,
 		}
@@ -164,6 +162,15 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 	}
 	res.summarize()
 	return res, nil
+}
+
+// NewCVResult returns the cross-validation result of folds run by the
+// caller (the nested cross-validation of a model search), with Mean and Std
+// computed from them.
+func NewCVResult(name string, k int, seed uint64, n int, folds []Fold) *CVResult {
+	r := &CVResult{Model: name, K: k, Seed: seed, N: n, Folds: folds}
+	r.summarize()
+	return r
 }
 
 // summarize fills Mean and Std from Folds.
