@@ -289,6 +289,13 @@ import (
 // 0.8310 (min_df 1: 0.8324; scikit-learn's NearestCentroid on tf-idf
 // about 0.80). Probabilities are calibrated by a temperature (τ ≈ 110;
 // held-out log-loss 2.90 → 0.40, test 0.674).
+//
+// When every model's defaults dropped the English stop-word list (see
+// above: a default must not delete words whose meaning depends on the
+// task), the centroid model followed: the list gained it 0.3 points on
+// the later posts and 0.1 on IMDB (the "no stop words" row), too little
+// to keep a default that loses far more on questions and negations. Test
+// split without it (measured after the choice): 0.8212.
 
 // DefaultFolds is k of the stratified k-fold search behind --alpha auto and
 // --C auto, and of the cross-fit that calibrates NB probabilities.
