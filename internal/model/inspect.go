@@ -344,13 +344,13 @@ func writeFieldTable(b *bytes.Buffer, fields []FieldInfo, classes []string) erro
 				fmt.Fprintf(tw, "  %s\t%s\n", oneLine.Replace(v), strings.Join(cells, "\t"))
 			}
 		case f.Center != nil:
-			fmt.Fprintf(b, "%s (numeric): weight of (x - %g) / %g\n", oneLine.Replace(f.Name), *f.Center, *f.Scale)
+			fmt.Fprintf(b, "%s (numeric): weight of (x - %.4g) / %.4g\n", oneLine.Replace(f.Name), *f.Center, *f.Scale)
 			fmt.Fprintf(tw, "  class\tweight\n")
 			for _, cp := range f.Classes {
 				fmt.Fprintf(tw, "  %s\t%s\n", oneLine.Replace(cp.Class), formatWeight(*cp.Weight))
 			}
 		default:
-			fmt.Fprintf(b, "%s (numeric): Gaussian mean and variance (ε=%g added)\n", oneLine.Replace(f.Name), f.Epsilon)
+			fmt.Fprintf(b, "%s (numeric): Gaussian mean and variance (ε=%.4g added)\n", oneLine.Replace(f.Name), f.Epsilon)
 			fmt.Fprintf(tw, "  class\tmean\tvar\n")
 			for _, cp := range f.Classes {
 				fmt.Fprintf(tw, "  %s\t%.4g\t%.4g\n", oneLine.Replace(cp.Class), *cp.Mean, *cp.Var)
