@@ -41,11 +41,15 @@ classes with their training documents, the vocabulary size, the tokenizer
 and weighting settings, the training parameters, the nbtext version that
 wrote it, the file's size and SHA-256, and the --top terms that weigh most
 for each class (W[term,class] minus the term's mean weight over the classes:
-header words or names among them show what the model learnt from).
+header words or names among them show what the model learnt from). A model
+with record fields (--categorical-field, --numeric-field) lists each field's
+parameters: P(value|class) for every value and an unseen one, or a Gaussian
+mean and variance per class (naive Bayes); the one-hot weight of each value,
+or the weight and standardisation of a numeric field (logreg, svm).
 
 --format json writes one object with "classes" (the class names in id
-order), "class_docs", "terms", "settings", "params", "top_terms" and the
-other fields shown in the table.`,
+order), "class_docs", "terms", "settings", "params", "top_terms", "fields"
+(when the model has record fields) and the other fields shown in the table.`,
 		Example: `  nbtext info news.nbm
   nbtext info news.nbm --top 20
   nbtext info news.nbm --format json | jq -r '.classes[]'`,

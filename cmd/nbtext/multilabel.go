@@ -22,22 +22,30 @@ const defaultLabelThreshold = 0.5
 
 // multiLabelOptions are the multi-label flags of train and eval.
 type multiLabelOptions struct {
+	fs        *pflag.FlagSet
 	multi     bool
 	sep       string
 	threshold float64 // eval only
+	tune      bool    // train only
 }
 
 func (o *multiLabelOptions) AddFlags(fs *pflag.FlagSet, eval bool) {
 	fs.BoolVar(&o.multi, "multi-label", false, "documents carry one or more labels (fastText lines with several labels, a JSON array, --label-sep): one-vs-rest, one binary model per label")
 	fs.StringVar(&o.sep, "label-sep", "", "with --multi-label: split a label field (csv, tsv, jsonl) at this separator")
+	o.fs = fs
 	if eval {
-		fs.Float64Var(&o.threshold, "threshold", defaultLabelThreshold, "multi-label: predict the labels of probability ≥ this")
+		fs.Float64Var(&o.threshold, "threshold", defaultLabelThreshold, "multi-label: predict the labels of probability ≥ this (default: the model's tuned thresholds, if any, else 0.5)")
+	} else {
+		fs.BoolVar(&o.tune, "tune-thresholds", false, "with --multi-label: tune each label's threshold for F1 on held-out folds of the training data and store it in the model (predict and eval use it unless --threshold is given)")
 	}
 }
 
 func (o *multiLabelOptions) validate() error {
 	if o.sep != "" && !o.multi {
 		return usageErrorf("--label-sep needs --multi-label")
+	}
+	if o.tune && !o.multi {
+		return usageErrorf("--tune-thresholds needs --multi-label")
 	}
 	if o.threshold < 0 || o.threshold > 1 || o.threshold != o.threshold {
 		return usageErrorf("--threshold must be between 0 and 1, got %g", o.threshold)
@@ -75,7 +83,8 @@ func labelSets(c *corpus.Corpus) (sets [][]string, labels []string) {
 
 // trainMultiLabel is the end of 'nbtext train --multi-label': one binary
 // model per label over the shared vocabulary (train.FitMultiLabel), saved
-// in one file.
+// in one file, with each label's tuned threshold when --tune-thresholds
+// says so (train.TuneThresholds).
 func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corpus, X *vectorize.Matrix, vocab *vectorize.Vocabulary, p model.Params, start time.Time) error {
 	sets, labels := labelSets(c)
 	if len(labels) < 2 {
@@ -88,11 +97,20 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 	if err != nil {
 		return err
 	}
+	if o.ml.tune {
+		t, err := train.TuneThresholds(kind, X, Y, labels, vocab, p, train.Options{
+			Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "tuning thresholds (folds)"),
+		})
+		if err != nil {
+			return err
+		}
+		m.Params.LabelThresholds = t
+	}
 	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
-	pred, probs := eval.PredictLabels(m, X, defaultLabelThreshold, 0, o.workers)
+	pred, probs := eval.PredictLabels(m, X, m.Thresholds(defaultLabelThreshold, false), 0, o.workers)
 	rep, err := eval.EvaluateMultiLabel(labels, Y, pred, probs, 1, nil)
 	if err != nil {
 		return err
@@ -101,6 +119,9 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
 	fmt.Fprintf(s.Out, "labels       %d\n", len(labels))
 	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
+	if t := m.Params.LabelThresholds; t != nil {
+		fmt.Fprintf(s.Out, "thresholds   tuned per label, %.2f to %.2f\n", slices.Min(t), slices.Max(t))
+	}
 	fmt.Fprintf(s.Out, "train micro F1 %.4f\n", rep.MicroF1)
 	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil
@@ -127,7 +148,7 @@ func runEvalMultiLabel(s streams, args []string, o *evalOptions) error {
 	}
 	sets, _ := labelSets(c)
 	k := max(o.topK, 1)
-	rep, err := eval.EvaluateMultiLabelTexts(m, c.Texts(), sets, o.ml.threshold, 0, k, o.workers)
+	rep, err := eval.EvaluateMultiLabelTexts(m, c.Texts(), sets, m.Thresholds(o.ml.threshold, o.ml.fs.Changed("threshold")), 0, k, o.workers)
 	if err != nil {
 		return err
 	}

@@ -95,3 +95,84 @@ func TestMultiLabelCLI(t *testing.T) {
 	check(t, nbtext(t, "", "eval", "-m", m, te), 1)
 	check(t, nbtext(t, "", "train", tr, "--label-sep", ",", "-o", m), 2, "--label-sep needs --multi-label")
 }
+
+// weakLabelLines writes fastText lines where label "rare" (10% of lines)
+// brings the word "hint" half the time and other lines bring it a tenth
+// of the time: P(rare | hint) ≈ 0.36, so a threshold of 0.5 never predicts
+// "rare" while a lower one does with F1 ≈ 0.4. Label "common" (half the
+// lines) always brings "marker", the other lines carry label "other".
+func weakLabelLines(t *testing.T, dir, name string, n int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 13))
+	var b strings.Builder
+	for range n {
+		rare, common := rng.Float64() < 0.1, rng.IntN(2) == 0
+		words := []string{"some", "filler", "words"}
+		if rare {
+			b.WriteString("__label__rare ")
+		}
+		if common {
+			b.WriteString("__label__common ")
+			words = append(words, "marker")
+		} else {
+			b.WriteString("__label__other ")
+		}
+		if (rare && rng.IntN(2) == 0) || (!rare && rng.IntN(10) == 0) {
+			words = append(words, "hint")
+		}
+		b.WriteString(strings.Join(words, " ") + "\n")
+	}
+	return writeFile(t, dir, name, b.String())
+}
+
+// TestTuneThresholds trains with --tune-thresholds on weakLabelLines: the
+// model stores a threshold per label, "rare" gets one below 0.5, predict
+// and eval use them unless --threshold is given, and they lift the held-out
+// macro F1 (the mean of the per-label F1 each threshold maximizes) over the
+// default 0.5.
+func TestTuneThresholds(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	tr, te := weakLabelLines(t, dir, "train.txt", 3000, 1), weakLabelLines(t, dir, "test.txt", 2000, 2)
+	m := filepath.Join(dir, "ml.nbm")
+	check(t, nbtext(t, "", "train", tr, "--tune-thresholds", "-o", m), 2, "--tune-thresholds needs --multi-label")
+	r := nbtext(t, "", "train", tr, "--multi-label", "--tune-thresholds", "--model", "logreg", "-o", m)
+	check(t, r, 0)
+	if !strings.Contains(r.out, "thresholds   tuned per label") {
+		t.Errorf("train output: %s", r.out)
+	}
+	var info struct {
+		Classes []string
+		Params  struct {
+			LabelThresholds []float64 `json:"label_thresholds"`
+		}
+	}
+	r = nbtext(t, "", "info", m, "--format", "json")
+	if err := json.Unmarshal([]byte(r.out), &info); err != nil || len(info.Params.LabelThresholds) != 3 || strings.Join(info.Classes, ",") != "common,other,rare" {
+		t.Fatalf("info: %v, %+v", err, info)
+	}
+	if tr := info.Params.LabelThresholds[2]; !(tr > 0.05 && tr < 0.4) {
+		t.Errorf("threshold of rare %v, want between P(rare|no hint) ≈ 0.06 and P(rare|hint) ≈ 0.36", tr)
+	}
+	if r := nbtext(t, "some filler hint marker\n", "predict", "-m", m); r.out != "common rare\n" {
+		t.Errorf("predict with the tuned thresholds: %q, want common rare", r.out)
+	}
+	if r := nbtext(t, "some filler hint marker\n", "predict", "-m", m, "--threshold", "0.5"); r.out != "common\n" {
+		t.Errorf("predict --threshold 0.5: %q, want common", r.out)
+	}
+	macroF1 := func(args ...string) float64 {
+		r := nbtext(t, "", append([]string{"eval", "-m", m, te, "--multi-label", "--format", "json"}, args...)...)
+		check(t, r, 0)
+		var rep struct {
+			MacroF1 float64 `json:"macro_f1"`
+		}
+		if err := json.Unmarshal([]byte(r.out), &rep); err != nil {
+			t.Fatalf("%v: %s", err, r.out)
+		}
+		return rep.MacroF1
+	}
+	tuned, fixed := macroF1(), macroF1("--threshold", "0.5")
+	t.Logf("held-out macro F1: tuned thresholds %.4f, 0.5 %.4f", tuned, fixed)
+	if !(tuned > fixed+0.05) {
+		t.Errorf("held-out macro F1 with tuned thresholds %.4f, with 0.5 %.4f: want a gain", tuned, fixed)
+	}
+}

@@ -24,8 +24,8 @@ type recordOptions struct {
 
 func (o *recordOptions) AddFlags(fs *pflag.FlagSet) {
 	o.fs = fs
-	fs.StringSliceVar(&o.categorical, "categorical-field", nil, "csv, tsv with a header, jsonl: categorical fields of each record (NB: a Dirichlet-smoothed distribution per class; logreg: one-hot)")
-	fs.StringSliceVar(&o.numeric, "numeric-field", nil, "csv, tsv with a header, jsonl: numeric fields of each record (NB: a Gaussian per class; logreg: standardised)")
+	fs.StringSliceVar(&o.categorical, "categorical-field", nil, "csv, tsv with a header, jsonl: categorical fields of each record (NB: a Dirichlet-smoothed distribution per class; logreg, svm: one-hot)")
+	fs.StringSliceVar(&o.numeric, "numeric-field", nil, "csv, tsv with a header, jsonl: numeric fields of each record (NB: a Gaussian per class; logreg, svm: standardised)")
 	fs.Float64Var(&o.fieldAlpha, "field-alpha", model.DefaultFieldAlpha, "categorical fields: Dirichlet smoothing α > 0 (1: add-one)")
 	fs.Float64Var(&o.varSmoothing, "var-smoothing", model.DefaultVarSmoothing, "numeric fields of NB: fraction of the largest variance added to every variance")
 }
@@ -52,8 +52,10 @@ func (o *recordOptions) validate(kind model.Kind) error {
 		return usageErrorf("--model categorical needs --categorical-field and no --numeric-field")
 	case kind == model.Gaussian && (len(spec.Numeric) == 0 || len(spec.Categorical) > 0):
 		return usageErrorf("--model gaussian needs --numeric-field and no --categorical-field")
-	case !spec.Empty() && kind != model.Categorical && kind != model.Gaussian && kind != model.Bernoulli && kind != model.Multinomial && kind != model.LogReg:
-		return usageErrorf("record fields need --model bernoulli, multinomial, logreg, categorical or gaussian, not %s", kind)
+	case !spec.Empty() && kind == model.NBLR:
+		return usageErrorf("record fields need --model bernoulli, multinomial, logreg, svm, categorical or gaussian: nblr scales each feature by its log-count ratio of presence counts, which a one-hot or standardised field does not have")
+	case !spec.Empty() && kind != model.Categorical && kind != model.Gaussian && kind != model.Bernoulli && kind != model.Multinomial && kind != model.LogReg && kind != model.SVM:
+		return usageErrorf("record fields need --model bernoulli, multinomial, logreg, svm, categorical or gaussian, not %s", kind)
 	case !(o.fieldAlpha > 0):
 		return usageErrorf("--field-alpha must be > 0, got %v", o.fieldAlpha)
 	case !(o.varSmoothing >= 0):

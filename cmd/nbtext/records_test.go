@@ -54,7 +54,8 @@ func ticketsCSV(t *testing.T, dir, name string, n int, seed uint64) string {
 
 // TestTrainRecords trains text-only and mixed models from a CSV and
 // evaluates them: the fields lift the accuracy, the model file carries
-// them, and eval refuses a mismatch of fields.
+// them (info lists their parameters), and eval refuses a mismatch of
+// fields.
 func TestTrainRecords(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
@@ -67,7 +68,7 @@ func TestTrainRecords(t *testing.T) {
 		}
 		return rep.Accuracy
 	}
-	for _, kind := range []string{"multinomial", "logreg"} {
+	for _, kind := range []string{"multinomial", "logreg", "svm"} {
 		text, mixed := filepath.Join(dir, kind+"-text.nbm"), filepath.Join(dir, kind+"-mixed.nbm")
 		check(t, nbtext(t, "", "train", tr, "--model", kind, "--label-field", "team", "-q", "-o", text), 0)
 		r := nbtext(t, "", append([]string{"train", tr, "--model", kind, "-o", mixed}, fields...)...)
@@ -89,8 +90,20 @@ func TestTrainRecords(t *testing.T) {
 			t.Errorf("%s: predict --explain of a record: %q", kind, r.out)
 		}
 		check(t, nbtext(t, "please help\n", "predict", "-m", mixed), 2, "--input jsonl")
+		what := "P(value|class)"
+		if kind != "multinomial" {
+			what = "one-hot weight of each value"
+		}
+		r = nbtext(t, "", "info", mixed)
+		check(t, r, 0)
+		for _, want := range []string{"\nfields (2)\nproduct (categorical): " + what, "\n  laptop ", "\namount (numeric): "} {
+			if !strings.Contains(r.out, want) {
+				t.Errorf("%s: info does not show %q:\n%s", kind, want, r.out)
+			}
+		}
 	}
 	check(t, nbtext(t, "", append([]string{"train", tr, "--model", "complement", "-o", filepath.Join(dir, "c.nbm")}, fields...)...), 2, "record fields need")
+	check(t, nbtext(t, "", append([]string{"train", tr, "--model", "nblr", "-o", filepath.Join(dir, "c.nbm")}, fields...)...), 2, "nblr scales each feature by its log-count ratio")
 	bad := writeFile(t, dir, "bad.csv", "team,text,product,amount\nteam0,hello there,tv,12x\nteam1,hello there,phone,3\n")
 	check(t, nbtext(t, "", append([]string{"train", bad, "--model", "multinomial", "-o", filepath.Join(dir, "b.nbm")}, fields...)...), 1, "bad.csv:2: field amount: \"12x\" is not a number")
 }

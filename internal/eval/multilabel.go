@@ -220,9 +220,10 @@ func (r *MultiLabelReport) WriteJSON(w io.Writer) error {
 
 // PredictLabels scores the rows of X (weighted as m's vocabulary says)
 // with the multi-label model m on workers goroutines: each document's
-// label probabilities (row-major n×L) and the labels model.SelectLabels
-// keeps (probability ≥ threshold, or the top k when k > 0).
-func PredictLabels(m *model.Model, X *vectorize.Matrix, threshold float64, k, workers int) ([][]int, []float64) {
+// label probabilities (row-major n×L) and the labels
+// model.SelectLabelsEach keeps (probability ≥ thresholds[l] for label l,
+// or the top k when k > 0).
+func PredictLabels(m *model.Model, X *vectorize.Matrix, thresholds []float64, k, workers int) ([][]int, []float64) {
 	n, L := X.Rows(), m.NumClasses()
 	pred := make([][]int, n)
 	probs := make([]float64, n*L)
@@ -232,7 +233,7 @@ func PredictLabels(m *model.Model, X *vectorize.Matrix, threshold float64, k, wo
 			for i := lo; i < hi; i++ {
 				p := s.LabelProbs(X.Row(i))
 				copy(probs[i*L:(i+1)*L], p)
-				pred[i] = model.SelectLabels(p, threshold, k)
+				pred[i] = model.SelectLabelsEach(p, thresholds, k)
 			}
 		}
 	})
@@ -242,7 +243,7 @@ func PredictLabels(m *model.Model, X *vectorize.Matrix, threshold float64, k, wo
 // EvaluateMultiLabelTexts evaluates the multi-label model m on texts with
 // label sets sets: labels are predicted as PredictLabels does (threshold,
 // or top selectK when > 0) and ranked for precision@atK and recall@atK.
-func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, threshold float64, selectK, atK, workers int) (*MultiLabelReport, error) {
+func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, thresholds []float64, selectK, atK, workers int) (*MultiLabelReport, error) {
 	if !m.MultiLabel {
 		return nil, fmt.Errorf("not a multi-label model (train it with --multi-label)")
 	}
@@ -250,7 +251,7 @@ func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, th
 		return nil, fmt.Errorf("%d texts for %d label sets", len(texts), len(sets))
 	}
 	X := train.PrepareWith(m.Vocab, texts, workers)
-	pred, probs := PredictLabels(m, X, threshold, selectK, workers)
+	pred, probs := PredictLabels(m, X, thresholds, selectK, workers)
 	truth, unknown := MapLabelSets(m.Classes, sets)
 	return EvaluateMultiLabel(m.Classes, truth, pred, probs, atK, unknown)
 }

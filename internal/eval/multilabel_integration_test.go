@@ -61,7 +61,7 @@ func TestMultiLabelNews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := EvaluateMultiLabelTexts(m, teTexts, teSets, 0.5, 0, 2, 0)
+		r, err := EvaluateMultiLabelTexts(m, teTexts, teSets, m.Thresholds(0.5, true), 0, 2, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,8 +15,10 @@ func init() {
 	}
 }
 
-// updating reports whether the test binary runs with -update.
-func updating() bool {
+// Updating reports whether the test binary runs with -update: a test
+// package that rewrites other fixtures under the same flag asks here
+// rather than defining the flag again.
+func Updating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
 }
@@ -26,7 +28,7 @@ func updating() bool {
 func Check(t testing.TB, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if updating() {
+	if Updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -338,22 +338,33 @@ func (f *NumericField) contribution(x float64, c int) float64 {
 
 // ClassParams describes one field's parameters for one class, for 'nbtext
 // info': a categorical field's smoothed probabilities (or one-hot weights)
-// per value, a numeric field's mean and smoothed variance (or weight).
+// per value, a numeric field's mean and smoothed variance (NB) or the
+// weight of its standardised value (linear); what a field does not have
+// is nil.
 type ClassParams struct {
-	Class string
+	Class string `json:"class"`
 	// Categorical: value -> P(value|class) (NB) or weight (linear); the
-	// key "(unseen)" holds an unseen value's share.
-	Values map[string]float64 `json:",omitempty"`
-	// Numeric: μ_c and σ²_c (NB), or the weight of the standardised value.
-	Mean, Var, Weight float64
+	// key "(unseen)" holds an unseen value's share (NB only: for a linear
+	// model an unseen value adds nothing).
+	Values map[string]float64 `json:"values,omitempty"`
+	// Numeric: μ_c and σ²_c + ε (NB), or the weight of the standardised
+	// value (linear).
+	Mean   *float64 `json:"mean,omitempty"`
+	Var    *float64 `json:"var,omitempty"`
+	Weight *float64 `json:"weight,omitempty"`
 }
 
 // FieldInfo is a field's parameters as 'nbtext info' lists them.
 type FieldInfo struct {
-	Name, Kind string // Kind: "categorical" or "numeric"
-	// NB: Alpha (categorical) or Epsilon (numeric); linear: Center, Scale.
-	Alpha, Epsilon, Center, Scale float64
-	Classes                       []ClassParams
+	Name string `json:"name"`
+	Kind string `json:"kind"` // "categorical" or "numeric"
+	// NB: Alpha (categorical) or Epsilon (numeric); linear numeric:
+	// Center and Scale of the standardisation.
+	Alpha   float64       `json:"alpha,omitempty"`
+	Epsilon float64       `json:"epsilon,omitempty"`
+	Center  *float64      `json:"center,omitempty"`
+	Scale   *float64      `json:"scale,omitempty"`
+	Classes []ClassParams `json:"classes"`
 }
 
 // FieldInfo lists the parameters of every record field of m (nil when it
@@ -387,13 +398,16 @@ func (m *Model) FieldInfo() []FieldInfo {
 		out = append(out, fi)
 	}
 	for _, f := range m.Fields.Numeric {
-		fi := FieldInfo{Name: f.Name, Kind: "numeric", Epsilon: f.Epsilon, Center: f.Center, Scale: f.Scale}
+		fi := FieldInfo{Name: f.Name, Kind: "numeric", Epsilon: f.Epsilon}
+		if !gen {
+			fi.Center, fi.Scale = ptr(f.Center), ptr(f.Scale)
+		}
 		for c := 0; c < C; c++ {
 			cp := ClassParams{Class: m.Classes[c]}
 			if gen {
-				cp.Mean, cp.Var = f.mu[c], 0.5/f.inv2var[c]
+				cp.Mean, cp.Var = ptr(f.mu[c]), ptr(0.5/f.inv2var[c])
 			} else {
-				cp.Weight = f.Weights[c]
+				cp.Weight = ptr(f.Weights[c])
 			}
 			fi.Classes = append(fi.Classes, cp)
 		}
@@ -401,6 +415,8 @@ func (m *Model) FieldInfo() []FieldInfo {
 	}
 	return out
 }
+
+func ptr(x float64) *float64 { return &x }
 
 // SetFields attaches record fields to m (nil removes them), validating
 // them against m's kind and classes. Categorical and Gaussian models need

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,9 +19,8 @@ import (
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the fixture model files and fuzz seeds in testdata")
 
 // fixtures are the models pinned in testdata, as NAME-vN.nbm for every
 // format version N this build reads: files that every later build must
@@ -90,7 +88,7 @@ func encode(t testing.TB, m *Model) []byte {
 func TestFixtures(t *testing.T) {
 	for name, m := range fixtures(t) {
 		current := fixturePath(name, int(m.formatVersion()))
-		if *update {
+		if golden.Updating() { // also rewrites the fixture model files and fuzz seeds
 			if err := Save(current, m); err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +116,7 @@ func TestFixtures(t *testing.T) {
 			}
 		}
 	}
-	if *update {
+	if golden.Updating() { // also rewrites the fixture model files and fuzz seeds
 		writeFuzzSeeds(t)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -43,6 +44,9 @@ type Info struct {
 	// Top lists, for each class in id order, the terms that weigh most
 	// for it (see Model.TopTerms).
 	Top []ClassTerms `json:"top_terms"`
+	// Fields are the parameters of the model's record fields (see
+	// Model.FieldInfo), absent for a text-only model.
+	Fields []FieldInfo `json:"fields,omitempty"`
 }
 
 // ClassTerms are the terms that weigh most for one class.
@@ -100,6 +104,7 @@ func Inspect(path string, top int) (*Info, error) {
 		Version:       m.Meta.Version,
 		CreatedBy:     m.Meta.CreatedBy,
 		Top:           m.TopTerms(top),
+		Fields:        m.FieldInfo(),
 	}, nil
 }
 
@@ -293,8 +298,78 @@ func (info *Info) WriteTable(w io.Writer) error {
 			}
 		}
 	}
+	if err := writeFieldTable(&b, info.Fields, info.Classes); err != nil {
+		return err
+	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// writeFieldTable writes the parameters of each record field: for a
+// categorical field one row per value (the last, for naive Bayes, an
+// unseen value) and one column per class; for a numeric field one row per
+// class.
+func writeFieldTable(b *bytes.Buffer, fields []FieldInfo, classes []string) error {
+	if len(fields) > 0 {
+		fmt.Fprintf(b, "\nfields (%d)\n", len(fields))
+	}
+	for _, f := range fields {
+		if len(f.Classes) == 0 {
+			continue
+		}
+		tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
+		switch {
+		case f.Kind == "categorical":
+			what := "one-hot weight of each value"
+			if f.Alpha > 0 {
+				what = fmt.Sprintf("P(value|class), Dirichlet α=%g", f.Alpha)
+			}
+			fmt.Fprintf(b, "%s (categorical): %s\n", oneLine.Replace(f.Name), what)
+			values := make([]string, 0, len(f.Classes[0].Values))
+			for v := range f.Classes[0].Values {
+				if v != "(unseen)" {
+					values = append(values, v)
+				}
+			}
+			slices.Sort(values)
+			if _, ok := f.Classes[0].Values["(unseen)"]; ok {
+				values = append(values, "(unseen)")
+			}
+			fmt.Fprintf(tw, "  value\t%s\n", strings.Join(oneLineAll(classes), "\t"))
+			for _, v := range values {
+				cells := make([]string, len(f.Classes))
+				for c, cp := range f.Classes {
+					cells[c] = strconv.FormatFloat(cp.Values[v], 'g', 4, 64)
+				}
+				fmt.Fprintf(tw, "  %s\t%s\n", oneLine.Replace(v), strings.Join(cells, "\t"))
+			}
+		case f.Center != nil:
+			fmt.Fprintf(b, "%s (numeric): weight of (x - %.4g) / %.4g\n", oneLine.Replace(f.Name), *f.Center, *f.Scale)
+			fmt.Fprintf(tw, "  class\tweight\n")
+			for _, cp := range f.Classes {
+				fmt.Fprintf(tw, "  %s\t%s\n", oneLine.Replace(cp.Class), formatWeight(*cp.Weight))
+			}
+		default:
+			fmt.Fprintf(b, "%s (numeric): Gaussian mean and variance (ε=%.4g added)\n", oneLine.Replace(f.Name), f.Epsilon)
+			fmt.Fprintf(tw, "  class\tmean\tvar\n")
+			for _, cp := range f.Classes {
+				fmt.Fprintf(tw, "  %s\t%.4g\t%.4g\n", oneLine.Replace(cp.Class), *cp.Mean, *cp.Var)
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// oneLineAll applies oneLine to each of names.
+func oneLineAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = oneLine.Replace(n)
+	}
+	return out
 }
 
 // oneLine keeps a term on its line of the table.

@@ -13,6 +13,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nbtext/nbtext/internal/golden"
 )
 
 // topNames returns the term names of TopTerms, per class.
@@ -177,5 +179,69 @@ func TestInspect(t *testing.T) {
 	}
 	if _, err := Inspect(filepath.Join(dir, "nope.nbm"), 1); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestInspectFields checks what Inspect and its writers show of the record
+// fields of a mixed NB, a Gaussian NB and a logistic regression with
+// fields, against golden files, and that each field's parameters are the
+// model's: the P(value|class) of the seen values of a NB field sum to 1
+// (N_vc + α) / (N_c + kα), the unseen share α / (N_c + kα) is positive, a
+// variance is positive, a linear numeric field
+// carries its standardisation.
+func TestInspectFields(t *testing.T) {
+	for _, name := range []string{"mixed-v3", "gaussian-v3", "logreg-fields-v3"} {
+		info, err := Inspect(filepath.Join("testdata", name+".nbm"), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(info.Fields) == 0 {
+			t.Fatalf("%s: no fields in %+v", name, info)
+		}
+		gen := name != "logreg-fields-v3"
+		for _, f := range info.Fields {
+			if len(f.Classes) != len(info.Classes) {
+				t.Errorf("%s: field %s has %d classes", name, f.Name, len(f.Classes))
+			}
+			for _, cp := range f.Classes {
+				switch {
+				case f.Kind == "categorical" && gen:
+					sum := 0.0
+					for v, p := range cp.Values {
+						if v != "(unseen)" {
+							sum += p
+						}
+					}
+					if u := cp.Values["(unseen)"]; !(u > 0 && u < 1) || math.Abs(sum-1) > 1e-9 {
+						t.Errorf("%s: %s|%s: probabilities %v", name, f.Name, cp.Class, cp.Values)
+					}
+				case f.Kind == "numeric" && gen:
+					if cp.Mean == nil || cp.Var == nil || !(*cp.Var > 0) || cp.Weight != nil {
+						t.Errorf("%s: %s|%s: %+v", name, f.Name, cp.Class, cp)
+					}
+				case f.Kind == "numeric":
+					if f.Center == nil || f.Scale == nil || cp.Weight == nil || cp.Mean != nil {
+						t.Errorf("%s: %s|%s: %+v of %+v", name, f.Name, cp.Class, cp, f)
+					}
+				}
+			}
+		}
+		var out bytes.Buffer
+		if err := info.WriteTable(&out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "\nfields (") {
+			t.Errorf("%s: table without fields:\n%s", name, out.String())
+		}
+		golden.Check(t, "info-"+name+".table.golden", out.String())
+		out.Reset()
+		if err := info.WriteJSON(&out); err != nil {
+			t.Fatal(err)
+		}
+		var obj struct{ Fields []FieldInfo }
+		if err := json.Unmarshal(out.Bytes(), &obj); err != nil || !reflect.DeepEqual(obj.Fields, info.Fields) {
+			t.Errorf("%s: JSON fields %+v, %v; want %+v", name, obj.Fields, err, info.Fields)
+		}
+		golden.Check(t, "info-"+name+".json.golden", out.String())
 	}
 }

@@ -119,6 +119,10 @@ type Params struct {
 	// document's counts by its class's weight, the linear models its loss.
 	ClassWeight  string    `json:"class_weight,omitempty"`
 	ClassWeights []float64 `json:"class_weights,omitempty"`
+	// LabelThresholds are a multi-label model's per-label probability
+	// thresholds, tuned on held-out folds of its training data (train
+	// --tune-thresholds); nil: the one default threshold for every label.
+	LabelThresholds []float64 `json:"label_thresholds,omitempty"`
 }
 
 // Meta records who wrote a model. It is saved in the model file and has no

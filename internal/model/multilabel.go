@@ -70,9 +70,33 @@ func Sigmoid(x float64) float64 {
 // label with probability ≥ threshold, by probability descending (ties to
 // the lower id). It may be empty.
 func SelectLabels(probs []float64, threshold float64, k int) []int {
+	return selectLabels(probs, func(int) float64 { return threshold }, k)
+}
+
+// SelectLabelsEach is SelectLabels with a threshold per label:
+// thresholds[l] for label l.
+func SelectLabelsEach(probs, thresholds []float64, k int) []int {
+	return selectLabels(probs, func(l int) float64 { return thresholds[l] }, k)
+}
+
+// Thresholds returns the threshold of each label of a multi-label model:
+// t for every label when given, else the tuned Params.LabelThresholds
+// when the model has them, else t.
+func (m *Model) Thresholds(t float64, given bool) []float64 {
+	if !given && m.Params.LabelThresholds != nil {
+		return m.Params.LabelThresholds
+	}
+	out := make([]float64, len(m.Classes))
+	for l := range out {
+		out[l] = t
+	}
+	return out
+}
+
+func selectLabels(probs []float64, threshold func(l int) float64, k int) []int {
 	ids := make([]int, 0, len(probs))
 	for l, p := range probs {
-		if k > 0 || p >= threshold {
+		if k > 0 || p >= threshold(l) {
 			ids = append(ids, l)
 		}
 	}

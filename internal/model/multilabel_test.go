@@ -57,3 +57,49 @@ func TestMultiLabelModel(t *testing.T) {
 		t.Error("sigmoid at the extremes")
 	}
 }
+
+// TestLabelThresholds checks per-label thresholds: SelectLabelsEach, the
+// thresholds Model.Thresholds picks, their round trip through a file, and
+// the validation of bad ones.
+func TestLabelThresholds(t *testing.T) {
+	vocab := testVocab(t, "ball", "vote", "goal")
+	p := Params{C: 1, Penalty: "l2", Solver: "sgd", Epochs: 1, BatchSize: 1, LabelThresholds: []float64{0.9, 0.2}}
+	m, err := NewMultiLabel(LogReg, []string{"politics", "sport"}, vocab, p, []float64{-2, 3, 4, -1, -1, 2}, []float64{-1, -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs := []float64{0.8, 0.3}
+	if got := SelectLabelsEach(probs, m.Thresholds(0.5, false), 0); !slices.Equal(got, []int{1}) {
+		t.Errorf("tuned thresholds 0.9, 0.2: %v, want [1]", got)
+	}
+	if got := SelectLabelsEach(probs, m.Thresholds(0.5, true), 0); !slices.Equal(got, []int{0}) {
+		t.Errorf("given threshold 0.5: %v, want [0]", got)
+	}
+	var buf bytes.Buffer
+	if err := Encode(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(&buf, "ml.nbm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Params.LabelThresholds, p.LabelThresholds) {
+		t.Errorf("decoded thresholds %v", got.Params.LabelThresholds)
+	}
+	plain := Params{C: 1, Penalty: "l2", Solver: "sgd", Epochs: 1, BatchSize: 1}
+	if m, _ := NewMultiLabel(LogReg, []string{"a", "b"}, vocab, plain, make([]float64, 6), make([]float64, 2)); !slices.Equal(m.Thresholds(0.3, false), []float64{0.3, 0.3}) {
+		t.Errorf("untuned model: thresholds %v", m.Thresholds(0.3, false))
+	}
+	for _, bad := range [][]float64{{0.5}, {0.5, 1.5}, {math.NaN(), 0.5}} {
+		q := plain
+		q.LabelThresholds = bad
+		if _, err := NewMultiLabel(LogReg, []string{"a", "b"}, vocab, q, make([]float64, 6), make([]float64, 2)); err == nil {
+			t.Errorf("thresholds %v accepted", bad)
+		}
+	}
+	q := plain
+	q.LabelThresholds = []float64{0.5, 0.5}
+	if _, err := NewLinear(LogReg, []string{"a", "b"}, vocab, q, make([]float64, 6), make([]float64, 2)); err == nil {
+		t.Error("thresholds on a single-label model accepted")
+	}
+}

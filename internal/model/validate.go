@@ -155,6 +155,16 @@ func (m *Model) validate() error {
 			return fmt.Errorf("B[%d] is %v in a %s model", c, b, m.Kind)
 		}
 	}
+	if t := m.Params.LabelThresholds; t != nil {
+		if !m.MultiLabel || len(t) != len(m.Classes) {
+			return fmt.Errorf("%d label thresholds for %d classes of a model that is multi-label: %v", len(t), len(m.Classes), m.MultiLabel)
+		}
+		for l, x := range t {
+			if !(x >= 0 && x <= 1) {
+				return fmt.Errorf("label threshold %d is %v, not in [0, 1]", l, x)
+			}
+		}
+	}
 	if !m.Kind.IsNB() || m.MultiLabel {
 		if m.ClassDocs != nil || m.Counts != nil {
 			return fmt.Errorf("%s model with NB counts", m.Kind)

@@ -4,14 +4,20 @@ import "github.com/nbtext/nbtext/internal/model"
 
 // appendLabels renders the result of a multi-label model (model.Model.MultiLabel)
 // for rec: the labels model.SelectLabels keeps (probability ≥
-// Options.Threshold, or the top Options.TopK), most probable first. Text:
+// Options.Threshold, or Options.LabelThresholds when set, or the top
+// Options.TopK), most probable first. Text:
 // the labels separated by spaces, each followed by its probability when
 // TopK > 0 (an empty line when none is kept); TSV: id, then label and
 // probability pairs; JSON: the record's own keys, id, "labels": [...] and
 // "probs" with every label's probability.
 func (f *formatter) appendLabels(dst []byte, rec *record, sc *model.Scorer, ind []int32, val []float32) []byte {
 	probs := sc.LabelProbs(ind, val)
-	keep := model.SelectLabels(probs, f.opt.Threshold, f.opt.TopK)
+	var keep []int
+	if f.opt.LabelThresholds != nil {
+		keep = model.SelectLabelsEach(probs, f.opt.LabelThresholds, f.opt.TopK)
+	} else {
+		keep = model.SelectLabels(probs, f.opt.Threshold, f.opt.TopK)
+	}
 	switch f.opt.Format {
 	case FormatJSON:
 		dst = appendJSONHead(dst, rec, "labels", "probs")

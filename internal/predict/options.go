@@ -34,6 +34,9 @@ type Options struct {
 	// class's probability is below it. With TopK, as in fastText, the
 	// labels below it are dropped from the list ("?" when none is left).
 	Threshold float64
+	// LabelThresholds, for a multi-label model, are the threshold of each
+	// label (model.Model.Thresholds), used instead of Threshold.
+	LabelThresholds []float64
 	// Costs are the class loss weights λ_y of the decision
 	// argmax_y λ_y P(y|x) (nil: MAP), as parsed by model.ParseCosts.
 	Costs []float64

@@ -210,10 +210,15 @@ func FitRecords(kind model.Kind, r *Records, y []int, classes []string, p model.
 //     it, and the fields' likelihoods (FitFieldsNB): the mixed naive
 //     Bayes of model.Fields, whose MAP rule adds each field's
 //     log-likelihood to the text's log joint probability;
-//   - logistic regression: the fields become features beside the terms,
-//     categorical ones one-hot and numeric ones standardised with the mean
-//     and standard deviation of their training values (missing values are
-//     0, the mean), and the weights of all are fitted together.
+//   - logistic regression and the linear SVM: the fields become features
+//     beside the terms, categorical ones one-hot and numeric ones
+//     standardised with the mean and standard deviation of their training
+//     values (missing values are 0, the mean), and the weights of all are
+//     fitted together, then calibrated as FitCalibrated calibrates them.
+//
+// NB-LR takes no fields: it scales each feature by the log-count ratio of
+// its presence counts, which a one-hot or standardised field does not
+// have.
 //
 // Without fields (r nil or naming none) it is FitCalibrated. A
 // p.FieldAlpha of 0 means model.DefaultFieldAlpha.
@@ -248,11 +253,10 @@ func FitWithFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 			return nil, nil, err
 		}
 		return m, cal, nil
-	case kind == model.LogReg:
-		m, err := fitLogRegFields(X, y, classes, vocab, p, opt, r)
-		return m, nil, err
+	case kind == model.LogReg || kind == model.SVM:
+		return fitLinearFields(kind, X, y, classes, vocab, p, opt, r)
 	}
-	return nil, nil, fmt.Errorf("record fields need bernoulli, multinomial, logreg, categorical or gaussian, not %s", kind)
+	return nil, nil, fmt.Errorf("record fields need bernoulli, multinomial, logreg, svm, categorical or gaussian, not %s", kind)
 }
 
 // linearFields returns the one-hot values and standardisation of the
@@ -308,9 +312,10 @@ func fieldColumns(f *model.Fields, rec model.Record, V int, ind []int32, val []f
 	return ind, val
 }
 
-// fitLogRegFields fits logistic regression on the terms and the fields of
-// r together; see FitWithFields.
-func fitLogRegFields(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, r *Records) (*model.Model, error) {
+// fitLinearFields fits logistic regression or the SVM (kind) on the terms
+// and the fields of r together, calibrated as FitCalibrated does it; see
+// FitWithFields.
+func fitLinearFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, r *Records) (*model.Model, *Calibration, error) {
 	C := len(classes)
 	f := linearFields(r, C)
 	V := vocab.Len()
@@ -331,7 +336,7 @@ func fitLogRegFields(X *vectorize.Matrix, y []int, classes []string, vocab *vect
 	copy(cf, vocab.CF)
 	xv, err := vectorize.NewVocabulary(vocab.Settings, terms, df, cf, vocab.NDocs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	xX := &vectorize.Matrix{Indptr: make([]int, 1, X.Rows()+1), Cols: len(terms)}
 	for i := 0; i < X.Rows(); i++ {
@@ -341,9 +346,9 @@ func fitLogRegFields(X *vectorize.Matrix, y []int, classes []string, vocab *vect
 		xX.Indices, xX.Values = fieldColumns(f, r.Recs[i], V, xX.Indices, xX.Values)
 		xX.Indptr = append(xX.Indptr, len(xX.Indices))
 	}
-	lm, err := FitLogReg(xX, y, classes, xv, p, opt)
+	lm, cal, err := FitCalibrated(kind, xX, y, classes, xv, p, opt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o := V * C
 	for j := range f.Categorical {
@@ -355,14 +360,14 @@ func fitLogRegFields(X *vectorize.Matrix, y []int, classes []string, vocab *vect
 		copy(f.Numeric[j].Weights, lm.W[o:o+C])
 		o += C
 	}
-	m, err := model.NewLinear(model.LogReg, classes, vocab, lm.Params, lm.W[:V*C:V*C], lm.B)
+	m, err := model.NewLinear(kind, classes, vocab, lm.Params, lm.W[:V*C:V*C], lm.B)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := m.SetFields(f); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return m, nil
+	return m, cal, nil
 }
 
 // AccuracyRecords is Accuracy for a model with record fields: the fraction

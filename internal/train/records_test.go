@@ -88,7 +88,7 @@ func TestIrisGaussianNB(t *testing.T) {
 		t.Fatal(err)
 	}
 	info := m.FieldInfo()
-	if got := info[2].Classes[0].Mean; math.Abs(got-1.462) > 1e-12 {
+	if got := *info[2].Classes[0].Mean; math.Abs(got-1.462) > 1e-12 {
 		t.Errorf("setosa mean petal length %v, want 1.462", got)
 	}
 	if got := math.Exp(m.B[0]); math.Abs(got-1.0/3) > 1e-12 {
@@ -184,13 +184,13 @@ func recordsCorpus(n int, seed uint64) (texts []string, y []int, r *Records) {
 
 // TestMixedBeatsText fits text-only and mixed models on a records corpus
 // whose categorical field carries signal the text lacks: the mixed NB and
-// logistic regression with fields must beat their text-only versions on
+// logistic regression and the SVM with fields must beat their text-only versions on
 // held-out records.
 func TestMixedBeatsText(t *testing.T) {
 	texts, y, r := recordsCorpus(3000, 1)
 	classes := []string{"c0", "c1", "c2", "c3"}
 	tr, te := seq(2000), seq(3000)[2000:]
-	for _, kind := range []model.Kind{model.Multinomial, model.Bernoulli, model.LogReg} {
+	for _, kind := range []model.Kind{model.Multinomial, model.Bernoulli, model.LogReg, model.SVM} {
 		s, p := Defaults(kind)
 		s.Fields, s.StopWords = "", ""
 		vocab, X, err := Prepare(pick(texts, tr), pick(y, tr), 4, s, 1, nil)
@@ -206,6 +206,12 @@ func TestMixedBeatsText(t *testing.T) {
 		mixed, _, err := FitWithFields(kind, X, pick(y, tr), classes, vocab, p, Options{Workers: 1}, r.Subset(tr))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if mixed.Kind != kind || mixed.Fields == nil {
+			t.Fatalf("%s: fitted a %s with fields %v", kind, mixed.Kind, mixed.Fields)
+		}
+		if kind == model.SVM && !(mixed.Params.Temperature > 0) {
+			t.Errorf("svm with fields: not calibrated (params %+v)", mixed.Params)
 		}
 		a0 := Accuracy(text, Xte, pick(y, te), 1)
 		a1 := AccuracyRecords(mixed, Xte, r.Subset(te), pick(y, te), 1)
@@ -236,7 +242,9 @@ func TestMixedBeatsText(t *testing.T) {
 			t.Errorf("%s NB: held-out accuracy %.4f, want ≥ %.2f", c.kind, a, c.min)
 		}
 	}
-	if _, _, err := FitWithFields(model.Complement, nil, y, classes, nil, p, Options{}, r); err == nil {
-		t.Error("complement NB with fields accepted")
+	for _, k := range []model.Kind{model.Complement, model.NBLR} {
+		if _, _, err := FitWithFields(k, nil, y, classes, nil, p, Options{}, r); err == nil {
+			t.Errorf("%s with fields accepted", k)
+		}
 	}
 }
