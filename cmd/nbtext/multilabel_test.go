@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
 )
 
 // multiLabelLines writes fastText lines carrying one or two of three
@@ -174,5 +176,27 @@ func TestTuneThresholds(t *testing.T) {
 	t.Logf("held-out macro F1: tuned thresholds %.4f, 0.5 %.4f", tuned, fixed)
 	if !(tuned > fixed+0.05) {
 		t.Errorf("held-out macro F1 with tuned thresholds %.4f, with 0.5 %.4f: want a gain", tuned, fixed)
+	}
+}
+
+// TestMultiLabelEveryKind trains --multi-label with every text model and
+// checks each predicts both labels of a clear two-topic line. nblr failed
+// with "nblr model with Binary = false" before its presence features were
+// kept in the multi-label model.
+func TestMultiLabelEveryKind(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	tr := multiLabelLines(t, dir, "train.txt", 300, 1)
+	for k := model.Kind(1); k.Valid(); k++ {
+		if k == model.Categorical || k == model.Gaussian {
+			continue // record-field models: no text to label
+		}
+		m := filepath.Join(dir, k.String()+".nbm")
+		check(t, nbtext(t, "", "train", tr, "--multi-label", "--model", k.String(), "-q", "-o", m), 0)
+		r := nbtext(t, "goal match vote senate\n", "predict", "-m", m, "--top-k", "2")
+		check(t, r, 0)
+		if !strings.Contains(r.out, "sport") || !strings.Contains(r.out, "politics") {
+			t.Errorf("%s: predict --top-k 2: %q, want sport and politics", k, r.out)
+		}
 	}
 }

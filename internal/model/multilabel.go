@@ -29,7 +29,7 @@ func NewMultiLabel(kind Kind, labels []string, vocab *vectorize.Vocabulary, p Pa
 	if !allFinite(W) || !allFinite(B) {
 		return nil, errors.New("multi-label: weights must be finite (NB needs α > 0)")
 	}
-	m := &Model{Kind: kind, Classes: labels, Vocab: vocab, Params: p, W: W, B: B, Binary: kind == Bernoulli, MultiLabel: true}
+	m := &Model{Kind: kind, Classes: labels, Vocab: vocab, Params: p, W: W, B: B, Binary: kind.BinaryFeatures(), MultiLabel: true}
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
