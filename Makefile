@@ -26,12 +26,12 @@ export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
 endif
 endif
 
-.PHONY: all build test bench bench-scale lint install man demo clean help stress
+.PHONY: all build test bench bench-scale lint install man demo clean help stress beam test-beam
 
 all: build
 
 help: ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 # CGO_ENABLED=0: without cgo no thread gets a C stack and malloc arena, so
 # nbtext starts under an address-space limit (ulimit -v 1G; see README, Memory).
@@ -56,6 +56,12 @@ lint: ## gofmt and go vet
 
 stress: ## slow reliability checks, not in CI: kills during writes, memory limits, 2M predict lines, fuzzing (FUZZTIME=60s each)
 	bash scripts/stress.sh
+
+beam: ## build bin/nbtext-beam, the Apache Beam pipeline (its own module in beam/)
+	cd beam && $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o ../bin/nbtext-beam ./cmd/nbtext-beam
+
+test-beam: ## test the Beam pipeline on the in-process Prism runner (go vet, then go test in beam/)
+	cd beam && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 install: ## install nbtext into $GOBIN (or $GOPATH/bin)
 	CGO_ENABLED=0 $(GO) install $(BUILDFLAGS) -ldflags '$(LDFLAGS)' ./cmd/nbtext

@@ -39,6 +39,7 @@ type evalOptions struct {
 	// trainingOnly are the vectorizer and estimator flags, which only
 	// --cv uses: a model file fixes their settings.
 	trainingOnly []string
+	auto         autoOptions
 }
 
 func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
@@ -58,6 +59,7 @@ func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.gates.MinMacroF1, "min-macro-f1", 0, "exit with code 4 when macro-averaged F1 is below this")
 	fs.IntVar(&o.cv, "cv", 0, "instead of a model file, run stratified K-fold cross-validation of a training configuration")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines (0: one per core)")
+	o.auto.AddFlags(fs, false)
 }
 
 func newEvalCmd(g *globalOptions) *cobra.Command {
@@ -84,7 +86,8 @@ train split), reporting the mean and standard deviation of each metric.`,
   nbtext eval -m news.nbm --format json --top-k 3
   nbtext eval -m news.nbm --min-accuracy 0.85      # CI gate
   nbtext eval -m news.nbm --confusion --normalize
-  nbtext eval --cv 5 --model bernoulli --alpha 0.1`,
+  nbtext eval --cv 5 --model bernoulli --alpha 0.1
+  nbtext eval --cv 5 --auto --budget 5m         # nested CV of train --auto`,
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runEval(cmd, args, o) },
@@ -98,7 +101,15 @@ train split), reporting the mean and standard deviation of each metric.`,
 }
 
 func (o *evalOptions) validate(fs *pflag.FlagSet) error {
-	if o.model == "" {
+	if o.auto.on {
+		if o.cv == 0 {
+			return usageErrorf("--auto needs --cv K: eval --cv K --auto cross-validates the whole search (nested)")
+		}
+		if err := o.auto.validate(); err != nil {
+			return err
+		}
+	}
+	if o.model == "" && !o.auto.on {
 		return usageErrorf("-m MODEL is required (with --cv: --model KIND)")
 	}
 	if o.cv == 0 {
@@ -116,7 +127,7 @@ func (o *evalOptions) validate(fs *pflag.FlagSet) error {
 		return usageErrorf("--cv must be ≥ 2, got %d", o.cv)
 	}
 	kind := model.Multinomial // without --cv, the field flags only name fields
-	if o.cv > 0 {
+	if o.cv > 0 && o.model != "" {
 		var err error
 		if kind, err = model.ParseKind(o.model); err != nil {
 			return usageErrorf("with --cv, --model names an estimator: %v", err)
@@ -139,6 +150,9 @@ func (o *evalOptions) validate(fs *pflag.FlagSet) error {
 
 func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
+	if o.cv > 0 && o.auto.on {
+		return runCVAuto(s, args, o)
+	}
 	if o.cv > 0 {
 		return runCV(s, args, o)
 	}
@@ -322,7 +336,7 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
-	return writeCV(s, res, o.format)
+	return writeCV(s.Out, o.format, res)
 }
 
 // crossValidate runs eval --cv on c: CrossValidate, or CrossValidateRecords
@@ -344,13 +358,13 @@ func crossValidate(s streams, c *corpus.Corpus, settings vectorize.Settings, kin
 }
 
 // writeCV writes a cross-validation result in format.
-func writeCV(s streams, res *eval.CVResult, format string) error {
+func writeCV(w io.Writer, format string, res *eval.CVResult) error {
 	switch format {
 	case "json":
-		return res.WriteJSON(s.Out)
+		return res.WriteJSON(w)
 	case "tsv":
-		return res.WriteTSV(s.Out)
+		return res.WriteTSV(w)
 	default:
-		return res.WriteTable(s.Out)
+		return res.WriteTable(w)
 	}
 }

@@ -71,6 +71,7 @@ type trainOptions struct {
 	// memory (cmd_count.go).
 	fromCounts string
 	stream     bool
+	auto       autoOptions
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
 }
@@ -88,6 +89,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
 	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
 	fs.BoolVar(&o.stream, "stream", false, "naive bayes: count the corpus in bounded memory instead of holding it (two passes for tf-idf; no probability calibration: give --temperature)")
+	o.auto.AddFlags(fs, true)
 }
 
 func newTrainCmd(g *globalOptions) *cobra.Command {
@@ -104,6 +106,12 @@ Each model has defaults chosen on held-out parts of that split (see the
 README); --alpha auto and --C auto choose by stratified k-fold
 cross-validation on the training data, never on test data.
 
+--auto searches model kind × preprocessing (stop words, n-grams, min_df,
+sublinear tf, header field terms when the corpus has mail headers) × α or
+C by stratified k-fold cross-validation on the training data (or on
+--valid FILE), racing the candidates by successive halving within --budget,
+prints a leaderboard and saves the best, which records how it was chosen.
+
 --vocab FILE reuses a vocabulary written by 'nbtext vocab': the settings it
 records (tokenizer, pruning, weighting and what --remove stripped) replace
 the vectorizer flags. Giving one of those flags on the command line with
@@ -111,7 +119,8 @@ the vectorizer flags. Giving one of those flags on the command line with
 them are defaults for other runs and are ignored.`,
 		Example: `  nbtext train --model multinomial -o news.nbm
   nbtext train --model bernoulli --alpha auto -o bern.nbm
-  nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm`,
+  nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm
+  nbtext train corpus.tsv --auto --budget 60s -o best.nbm`,
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runTrain(cmd, args, o) },
@@ -149,6 +158,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.fromCounts != "" {
 		return o.validateFromCounts(fs)
+	}
+	if o.auto.on {
+		return o.auto.validate()
 	}
 	if o.vocab != "" {
 		return checkVocabConflicts(fs, o.fixed)
@@ -304,6 +316,10 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if err := checkOutputs(args, []string{o.vocab}, o.output); err != nil {
 		return err
 	}
+	if o.auto.on {
+		// --auto prints its leaderboard, a result, even with -q.
+		return runTrainAuto(s, args, o, time.Now())
+	}
 	if o.global.quiet {
 		s.Out = io.Discard // the summary is all train prints
 	}
@@ -411,40 +427,47 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
+	return saveModel(s.Out, o, m, X, recs, y, len(c.Docs), p, cal, start)
+}
+
+// saveModel records who made m, writes it to o.output and prints its
+// summary on w, with its accuracy on its training rows X and record fields
+// recs (nil without fields; labels y), computed while the file is written.
+func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix, recs *train.Records, y []int, docs int, p model.Params, cal *train.Calibration, start time.Time) error {
 	// Not the command line: the same data and settings give the same bytes.
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
-	// The training accuracy is computed while the model is written.
+	m.Meta.Version, m.Meta.CreatedBy = buildVersion(), "nbtext train"
+	kind := m.Kind
 	accc := make(chan float64, 1)
 	go func() { accc <- train.AccuracyRecords(m, X, recs, y, o.workers) }()
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
 	acc := <-accc
-	fmt.Fprintf(s.Out, "model        %s -> %s\n", kind, o.output)
-	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
-	fmt.Fprintf(s.Out, "classes      %d\n", len(c.Labels))
-	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
+	fmt.Fprintf(w, "model        %s -> %s\n", kind, o.output)
+	fmt.Fprintf(w, "documents    %d\n", docs)
+	fmt.Fprintf(w, "classes      %d\n", len(m.Classes))
+	fmt.Fprintf(w, "vocabulary   %d terms\n", m.NumTerms())
 	if m.Fields != nil {
-		fmt.Fprintf(s.Out, "fields       %d categorical, %d numeric\n", len(m.Fields.Categorical), len(m.Fields.Numeric))
+		fmt.Fprintf(w, "fields       %d categorical, %d numeric\n", len(m.Fields.Categorical), len(m.Fields.Numeric))
 	}
 	switch {
 	case kind == model.LogReg:
-		fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
+		fmt.Fprintf(w, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
 	case kind == model.SVM || kind == model.NBLR:
-		fmt.Fprintf(s.Out, "C            %g\n", p.C)
+		fmt.Fprintf(w, "C            %g\n", p.C)
 	case kind.IsNB():
-		fmt.Fprintf(s.Out, "alpha        %g\n", p.Alpha)
+		fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
 	}
 	switch {
 	case cal != nil && cal.Skipped != "":
-		fmt.Fprintf(s.Out, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
+		fmt.Fprintf(w, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
 	case cal != nil:
-		fmt.Fprintf(s.Out, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
+		fmt.Fprintf(w, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
 	case p.Temperature > 0 && kind != model.LogReg:
-		fmt.Fprintf(s.Out, "temperature  %.4g (given)\n", p.Temperature)
+		fmt.Fprintf(w, "temperature  %.4g (given)\n", p.Temperature)
 	}
-	fmt.Fprintf(s.Out, "train acc    %.4f\n", acc)
-	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
+	fmt.Fprintf(w, "train acc    %.4f\n", acc)
+	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil
 }
 

@@ -141,8 +141,8 @@ func TestCountMergeToy(t *testing.T) {
 
 	// Other settings: refused, naming the difference.
 	other := filepath.Join(dir, "other.nbc")
-	mustRun(t, "count", tsv, "--model", "bernoulli", "--stop-words", "", "-o", other)
-	check(t, nbtext(t, "", "merge", whole, other, "-o", filepath.Join(dir, "x.nbc")), 1, "different settings", "stop_words english in")
+	mustRun(t, "count", tsv, "--model", "bernoulli", "--stop-words", "english", "-o", other)
+	check(t, nbtext(t, "", "merge", whole, other, "-o", filepath.Join(dir, "x.nbc")), 1, "different settings", "stop_words", "english in")
 	check(t, nbtext(t, "", "merge", whole, r2, "-o", filepath.Join(dir, "x.nbc")), 1, "different settings")
 	// The output may not be an input.
 	check(t, nbtext(t, "", "merge", whole, flat, "-o", flat), 2, "would replace an input")

@@ -135,17 +135,15 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 	err = runJobs(order, workers, len(tk.terms), opt.Progress, func(f int, sc *scratch) error {
 		held := folds[f]
 		rows := corpus.Complement(n, held)
-		rs, err := tk.restrict(rows, y, len(classes), s, sc)
+		vocab, Xtr, Xho, err := tk.split(rows, held, y, len(classes), s, sc)
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		Xtr := rs.apply(tk.X, rows)
-		Xho := rs.apply(tk.X, held)
 		ytr := make([]int, len(rows))
 		for i, r := range rows {
 			ytr[i] = y[r]
 		}
-		m, err := train.Fit(kind, Xtr, ytr, classes, rs.vocab, p, train.Options{Workers: workers})
+		m, err := train.Fit(kind, Xtr, ytr, classes, vocab, p, train.Options{Workers: workers})
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
@@ -154,7 +152,7 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 		for i, r := range held {
 			truth[i] = y[r]
 		}
-		fold, err := evaluateFold(f, len(rows), rs.vocab.Len(), Input{Classes: classes, Truth: truth, Pred: pred, LogProb: lp, Fallback: fallback}, opt)
+		fold, err := evaluateFold(f, len(rows), vocab.Len(), Input{Classes: classes, Truth: truth, Pred: pred, LogProb: lp, Fallback: fallback}, opt)
 		res.Folds[f] = fold
 		return err
 	})
@@ -177,6 +175,15 @@ func evaluateFold(f, trainDocs, terms int, in Input, opt CVOptions) (Fold, error
 		Accuracy: rep.Accuracy, MacroF1: rep.Macro.F1, WeightedF1: rep.Weighted.F1, LogLoss: rep.LogLoss,
 		Fallback: in.Fallback, Report: rep,
 	}, nil
+}
+
+// NewCVResult returns the cross-validation result of folds run by the
+// caller (the nested cross-validation of a model search), with Mean, Std
+// and Fallback computed from them.
+func NewCVResult(name string, k int, seed uint64, n int, folds []Fold) *CVResult {
+	r := &CVResult{Model: name, K: k, Seed: seed, N: n, Folds: folds}
+	r.summarize()
+	return r
 }
 
 // summarize fills Mean, Std and Fallback from Folds.

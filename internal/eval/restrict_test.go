@@ -37,11 +37,10 @@ func TestRestrictMatchesFit(t *testing.T) {
 	for name, mod := range variants {
 		s := base
 		mod(&s)
-		tk, _, err := tokenize(texts, s, 2, nil)
+		tk, err := Tokenize(texts, y, C, s, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := newScratch(len(tk.terms))
 		for _, m := range []int{15, 40, len(texts)} {
 			rows := corpus.StratifiedSubset(y, m, rng)
 			held := corpus.Complement(len(texts), rows)
@@ -54,16 +53,15 @@ func TestRestrictMatchesFit(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s m=%d: prepare: %v", name, m, err)
 			}
-			rs, err := tk.restrict(rows, y, C, s, sc)
+			gotV, gotX, gotH, err := tk.Split(rows, held, s)
 			if err != nil {
-				t.Fatalf("%s m=%d: restrict: %v", name, m, err)
+				t.Fatalf("%s m=%d: split: %v", name, m, err)
 			}
-			gotV := rs.vocab
 			if !reflect.DeepEqual(gotV.Terms, wantV.Terms) || !reflect.DeepEqual(gotV.DF, wantV.DF) ||
 				!reflect.DeepEqual(gotV.CF, wantV.CF) || gotV.NDocs != wantV.NDocs {
 				t.Fatalf("%s m=%d: vocabulary differs: %d terms vs %d", name, m, gotV.Len(), wantV.Len())
 			}
-			if gotX := rs.apply(tk.X, rows); !reflect.DeepEqual(gotX, wantX) {
+			if !reflect.DeepEqual(gotX, wantX) {
 				t.Errorf("%s m=%d: training matrix differs", name, m)
 			}
 			if len(held) > 0 {
@@ -72,11 +70,17 @@ func TestRestrictMatchesFit(t *testing.T) {
 					heldTexts[i] = texts[r]
 				}
 				want := train.PrepareWith(wantV, heldTexts, 1)
-				if got := rs.apply(tk.X, held); !reflect.DeepEqual(got, want) {
+				if !reflect.DeepEqual(gotH, want) {
 					t.Errorf("%s m=%d: held-out matrix differs", name, m)
 				}
 			}
 		}
+	}
+	if !SameTokenization(base, vectorize.Settings{Lowercase: base.Lowercase, NGramMin: 1, NGramMax: 1, MinDF: 5, Weighting: "tfidf"}) {
+		t.Error("settings that differ only in pruning and weighting do not share a tokenization")
+	}
+	if SameTokenization(base, vectorize.Settings{Lowercase: base.Lowercase, NGramMin: 1, NGramMax: 2}) {
+		t.Error("unigrams and bigrams share a tokenization")
 	}
 }
 

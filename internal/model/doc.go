@@ -69,7 +69,8 @@
 //	h        JSON header: {"classes": [C names], "params": Params,
 //	         "settings": vectorize.Settings, "terms": V, "n_docs": int,
 //	         "binary": bool, "stats": bool, "nbtext_version": string,
-//	         "created_by": string}
+//	         "created_by": string, "auto": object (only in a model
+//	         chosen by 'train --auto': how the search chose it)}
 //	8        T, the byte length of the terms section, uint64
 //	T        V terms in id order, each: uvarint byte length, the UTF-8
 //	         bytes, varint document frequency, varint collection frequency

@@ -30,6 +30,7 @@ type fileHeader struct {
 	CreatedBy string             `json:"created_by"`
 	Fields    *Fields            `json:"fields,omitempty"`      // version 3
 	Multi     bool               `json:"multi_label,omitempty"` // version 3
+	Auto      json.RawMessage    `json:"auto,omitempty"`        // how 'train --auto' chose the model
 }
 
 // requiredV2 lists the keys every header of format versions 1 and 2 holds
@@ -160,7 +161,7 @@ func (h *fileHeader) model(kind Kind, terms []string, df []int32, cf []int64) (*
 	}
 	m := &Model{
 		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
-		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy},
+		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy, Auto: h.Auto},
 		Binary: h.Binary, MultiLabel: h.Multi,
 	}
 	if err := m.SetFields(h.Fields); err != nil {

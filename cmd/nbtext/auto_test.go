@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// autoTSV is a labelled corpus of n documents per class, big enough for
+// 3-fold cross-validation: each document mixes its class's words with
+// shared ones.
+func autoTSV(n int) string {
+	words := map[string][]string{
+		"crypt":    {"key", "cipher", "pgp", "encryption", "escrow", "clipper"},
+		"graphics": {"polygons", "rendering", "textures", "opengl", "gpu", "jpeg"},
+	}
+	var b strings.Builder
+	for i := range n {
+		for _, label := range []string{"crypt", "graphics"} {
+			w := words[label]
+			fmt.Fprintf(&b, "%s\tthe %s and %s with the %s of it %d\n", label, w[i%6], w[(i+2)%6], w[(i*5+1)%6], i%4)
+		}
+	}
+	return b.String()
+}
+
+func TestTrainAuto(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, dir, "c.tsv", autoTSV(15))
+	out := filepath.Join(dir, "m.nbm")
+	r := nbtext(t, "", "train", corpus, "--auto", "--budget", "1m", "--folds", "3", "-o", out)
+	check(t, r, 0)
+	for _, want := range []string{"search: 344 candidates", "rung 0:", "rank  model", "chosen ", "model        "} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.out)
+		}
+	}
+	m, err := model.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var auto struct {
+		Metric      string `json:"metric"`
+		Splits      int    `json:"splits"`
+		Leaderboard []struct {
+			Kind  string  `json:"kind"`
+			Mean  float64 `json:"mean"`
+			Folds int     `json:"folds"`
+		} `json:"leaderboard"`
+	}
+	if err := json.Unmarshal(m.Meta.Auto, &auto); err != nil {
+		t.Fatalf("model's auto record: %v (%s)", err, m.Meta.Auto)
+	}
+	if auto.Metric != "accuracy" || auto.Splits != 3 || len(auto.Leaderboard) == 0 || auto.Leaderboard[0].Kind != m.Kind.String() {
+		t.Errorf("auto record %+v does not describe the model (%s)", auto, m.Kind)
+	}
+
+	// --model narrows the search to one kind; --leaderboard json prints JSON.
+	r = nbtext(t, "", "train", corpus, "--auto", "--model", "complement", "--folds", "3", "--leaderboard", "json", "-q", "-o", out)
+	check(t, r, 0)
+	var board struct {
+		Candidates  int `json:"candidates"`
+		Leaderboard []struct {
+			Kind string `json:"kind"`
+		} `json:"leaderboard"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &board); err != nil {
+		t.Fatalf("--leaderboard json: %v\n%s", err, r.out)
+	}
+	for _, e := range board.Leaderboard {
+		if e.Kind != "complement" {
+			t.Fatalf("--model complement searched %s", e.Kind)
+		}
+	}
+	if board.Candidates != 64 {
+		t.Errorf("--model complement: %d candidates, want 64", board.Candidates)
+	}
+}
+
+func TestTrainAutoValid(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, dir, "c.tsv", autoTSV(10))
+	valid := writeFile(t, dir, "v.tsv", autoTSV(4))
+	out := filepath.Join(dir, "m.nbm")
+	r := nbtext(t, "", "train", corpus, "--auto", "--valid", valid, "--metric", "macro_f1", "-o", out)
+	check(t, r, 0)
+	if !strings.Contains(r.out, "scored on the validation set") || !strings.Contains(r.out, "macro_f1") {
+		t.Errorf("output does not say it scored on the validation set by macro F1:\n%s", r.out)
+	}
+	bad := writeFile(t, dir, "bad.tsv", autoTSV(2)+"sports\tthe ball\n")
+	r = nbtext(t, "", "train", corpus, "--auto", "--valid", bad, "-o", out)
+	check(t, r, 1, "bad.tsv", `"sports"`)
+}
+
+func TestAutoUsageErrors(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, dir, "c.tsv", autoTSV(6))
+	out := filepath.Join(dir, "m.nbm")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", corpus, "--auto", "--ngram", "1,2", "-o", out}, "--ngram"},
+		{[]string{"train", corpus, "--auto", "--alpha", "auto", "-o", out}, "--alpha"},
+		{[]string{"train", corpus, "--auto", "--metric", "auc", "-o", out}, "--metric"},
+		{[]string{"train", corpus, "--auto", "--budget", "0s", "-o", out}, "--budget"},
+		{[]string{"train", corpus, "--auto", "--leaderboard", "csv", "-o", out}, "--leaderboard"},
+		{[]string{"eval", corpus, "--auto"}, "--cv"},
+	} {
+		r := nbtext(t, "", tc.args...)
+		check(t, r, 2, tc.want)
+	}
+}
+
+func TestEvalCVAuto(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, dir, "c.tsv", autoTSV(15))
+	r := nbtext(t, "", "eval", corpus, "--cv", "3", "--auto", "--model", "multinomial", "--format", "json")
+	check(t, r, 0, "fold 1: chose multinomial")
+	var res struct {
+		Model string `json:"model"`
+		K     int    `json:"k"`
+		Mean  struct {
+			Accuracy float64 `json:"accuracy"`
+		} `json:"mean"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, r.out)
+	}
+	if res.Model != "auto (nested)" || res.K != 3 || res.Mean.Accuracy < 0.8 {
+		t.Errorf("nested CV result %+v", res)
+	}
+}

@@ -1,0 +1,59 @@
+// Package search chooses a model for a corpus: the search behind 'nbtext
+// train --auto' and 'nbtext eval --cv K --auto'. It owns the candidate
+// space (model kind × preprocessing × hyperparameter), the racing of the
+// candidates under a time budget, the leaderboard, and the nested
+// cross-validation of the whole search.
+//
+// # Conventions
+//
+//   - The space is data. Space.Kinds lists the model kinds with the grid of
+//     their one hyperparameter (α for Naive Bayes, C for the linear models)
+//     and a relative cost; a new kind joins the search by a row in
+//     DefaultKinds. Each candidate starts from train.Defaults of its kind
+//     and overrides the preprocessing dimensions of the space: stop words,
+//     n-gram range, min_df, sublinear tf (for tf-idf kinds), and header
+//     field terms, which DefaultSpace searches only when the corpus has
+//     mail headers (HasMailHeaders).
+//   - Scoring. Candidates are scored on train/held-out splits of the
+//     training documents: the folds of corpus.StratifiedKFold(y, k, seed),
+//     or one split given by the caller (a validation set). Each split refits
+//     the vocabulary on its training rows only (eval.Tokenized.Split), as a
+//     final fit meets new documents. The metric is accuracy, macro F1 or
+//     log-loss (lower is better).
+//   - Racing: successive halving over the folds (Jamieson & Talwalkar
+//     2016; scikit-learn's HalvingGridSearchCV races over samples, this
+//     one over folds, so a candidate's score is never from fewer
+//     documents). Rung 0 scores every candidate on the first fold, cheapest
+//     kinds and unigrams first; the best third go on to the next two folds,
+//     the best third of those to the rest. Naive Bayes candidates that
+//     differ only in α share their counts, so an α grid costs about one fit;
+//     a kind fitted by optimisation races its default value first (its
+//     pilot), and the other values of its grid join when the pilot goes on.
+//   - Budget. Options.Deadline bounds the search: no job (one kind and
+//     preprocessing on one fold) starts unless its expected time, measured
+//     on earlier jobs of the same kind and n-gram range, ends before the
+//     deadline less a reserve for the final fit. A rung cut short by the
+//     deadline ends the race there: the choice is made among the
+//     candidates of the last rung that finished at least one. Rung 0 may
+//     use 55% of the time left, rung 1 80%; when the later rungs end early,
+//     another race starts, its rung 0 going on where the last one stopped
+//     (scores are kept), until rung 0 covers every candidate or no job fits.
+//   - Determinism. The folds, the candidate order, SGD seeds and tie-breaks
+//     (the earlier candidate in the space's order) depend on the seed only:
+//     two searches that score the same candidates choose the same one. What
+//     a budget lets in depends on the speed of the machine.
+//
+// # What search does not do
+//
+// It does not read corpora, print, or write files: the caller (cmd/nbtext)
+// reads the documents, fits the chosen candidate (Fit) and writes the
+// leaderboard (Result.WriteTable, Result.WriteJSON) and the model.
+//
+// # References
+//
+//   - K. Jamieson, A. Talwalkar (2016). Non-stochastic best arm
+//     identification and hyperparameter optimization. AISTATS.
+//   - L. Li, K. Jamieson, G. DeSalvo, A. Rostamizadeh, A. Talwalkar (2018).
+//     Hyperband: a novel bandit-based approach to hyperparameter
+//     optimization. JMLR.
+package search

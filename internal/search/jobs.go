@@ -1,0 +1,329 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// This file runs the jobs of a race within the budget: a job fits one
+// group of candidates on one split and scores them.
+// tokenization is a lazily built eval.Tokenized.
+type tokenization struct {
+	once    sync.Once
+	tk      *eval.Tokenized
+	seconds float64
+	err     error
+}
+
+// reserveShare is the part of the whole budget kept back for the final fit,
+// beside finalFitFactor times what the leading candidate's kind and n-gram
+// range took to tokenize the documents and to fit one split (a final fit
+// tokenizes the documents, then fits k/(k-1) times a split's documents,
+// maybe beside an abandoned job still running). With 0.05 and 1.5, the
+// budget benchmark on 20 Newsgroups ended at 1.32 times a 10 s budget on
+// a loaded machine; with these, at 0.74.
+const (
+	reserveShare   = 0.08
+	finalFitFactor = 2
+	// unseenFactor pads the estimate of a job whose kind and n-gram range
+	// were not timed yet (it tokenizes, and costs are rough).
+	unseenFactor = 2
+)
+
+// rungDeadline returns when a rung of a bracket that started at start must
+// stop starting jobs: rung 0 may use 55% of the time left, rung 1 80%, and
+// the last rung all of it; a rung that ends early leaves its time to the
+// next.
+func (r *runner) rungDeadline(start time.Time, rung int, last bool) time.Time {
+	if r.opt.Deadline.IsZero() || last {
+		return r.opt.Deadline
+	}
+	total := r.opt.Deadline.Sub(start)
+	share := 1 - math.Pow(0.45, float64(rung+1))
+	return start.Add(time.Duration(share * float64(total)))
+}
+
+// job is one group of candidates (one kind and preprocessing, several
+// values) on one split.
+type job struct {
+	cands []*Candidate
+	split int
+}
+
+// runRung scores the candidates alive on the splits [0, upto) they have
+// not scored yet: a job is the candidates of one group that lack one split,
+// groups in the order of their best member in alive, each group on all its
+// splits before the next, until the jobs run out or the next one is not
+// expected to end before end. It reports whether the deadline stopped it.
+func (r *runner) runRung(alive []*Candidate, upto int, end time.Time) (cut bool, err error) {
+	var groups [][]*Candidate
+	at := map[int]int{}
+	for _, c := range alive {
+		g, ok := at[c.group]
+		if !ok {
+			g = len(groups)
+			at[c.group] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], c)
+	}
+	var jobs []job
+	for _, g := range groups {
+		for s := range upto {
+			var need []*Candidate
+			for _, c := range g {
+				if math.IsNaN(r.scores[c.ID][s]) {
+					need = append(need, c)
+				}
+			}
+			if len(need) > 0 {
+				jobs = append(jobs, job{cands: need, split: s})
+			}
+		}
+	}
+	var (
+		mu    sync.Mutex
+		next  int
+		first error
+		wg    sync.WaitGroup
+		doneN int
+	)
+	for range min(r.opt.Workers, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if next >= len(jobs) || first != nil || cut {
+					mu.Unlock()
+					return
+				}
+				jb := jobs[next]
+				if !end.IsZero() && !r.fits(jb, end) {
+					cut = true
+					mu.Unlock()
+					return
+				}
+				next++
+				mu.Unlock()
+				err := r.runJob(jb)
+				mu.Lock()
+				if err != nil && first == nil && !errors.Is(err, errAbandoned) {
+					first = err
+				}
+				doneN++
+				if r.opt.Progress != nil && !cut {
+					r.opt.Progress(doneN, len(jobs))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	if r.opt.Deadline.IsZero() {
+		<-finished
+	} else {
+		// A job that overruns its estimate is abandoned when the reserve
+		// for the final fit is reached: its goroutine runs on, but its
+		// scores are dropped, and the search returns.
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+	wait:
+		for {
+			select {
+			case <-finished:
+				break wait
+			case <-tick.C:
+				if time.Now().After(r.opt.Deadline.Add(-seconds(r.reserve()))) {
+					r.mu.Lock()
+					r.abandoned = true
+					r.mu.Unlock()
+					mu.Lock()
+					cut = true
+					mu.Unlock()
+					break wait
+				}
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return cut, first
+}
+
+// errAbandoned is what a job returns when the search stopped waiting for it.
+var errAbandoned = errors.New("job abandoned at the deadline")
+
+// fits reports whether jb is expected to end before end, and before the
+// search's deadline less the reserve for the final fit. A job's expected
+// time is the longest of its kind and n-gram range so far, or, before one
+// was timed, the longest per unit of cost times its cost.
+func (r *runner) fits(jb job, end time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := jb.cands[0]
+	expect, seen := r.jobTime[jobKey(c)]
+	if !seen {
+		expect = unseenFactor * r.perCost * c.cost
+	}
+	if r.abandoned {
+		return false
+	}
+	reserve := r.reserveLocked()
+	now := time.Now()
+	return now.Add(seconds(expect)).Before(end) && now.Add(seconds(expect+reserve)).Before(r.opt.Deadline)
+}
+
+// jobs returns the number of jobs whose scores were kept.
+func (r *runner) jobs() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.jobsRun
+}
+
+// reserve returns the seconds kept back for the final fit.
+func (r *runner) reserve() float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reserveLocked()
+}
+
+func (r *runner) reserveLocked() float64 {
+	reserve := reserveShare * r.opt.Deadline.Sub(r.start).Seconds()
+	if r.leader != nil {
+		key := jobKey(r.leader)
+		reserve += finalFitFactor * (r.fitTime[key] + r.tokTime[key])
+	}
+	return reserve
+}
+
+func jobKey(c *Candidate) [2]int { return [2]int{int(c.Spec.Kind), c.Spec.Settings.NGramMax} }
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// tokenized returns the documents tokenized as s says, building it on first
+// use, and the seconds that took when this call built it (else 0).
+func (r *runner) tokenized(s vectorize.Settings) (*eval.Tokenized, float64, error) {
+	key := vectorize.Settings{Lowercase: s.Lowercase, StopWords: s.StopWords, NGramMin: s.NGramMin, NGramMax: s.NGramMax, Fields: s.Fields, Remove: s.Remove}
+	r.mu.Lock()
+	t, ok := r.toks[key]
+	if !ok {
+		t = &tokenization{}
+		r.toks[key] = t
+	}
+	r.mu.Unlock()
+	did := false
+	t.once.Do(func() {
+		did = true
+		start := time.Now()
+		t.tk, t.err = eval.Tokenize(r.texts, r.y, len(r.classes), s, r.opt.Workers)
+		t.seconds = time.Since(start).Seconds()
+	})
+	if !did {
+		return t.tk, 0, t.err
+	}
+	return t.tk, t.seconds, t.err
+}
+
+// runJob scores the candidates of jb on its split.
+func (r *runner) runJob(jb job) error {
+	start := time.Now()
+	c0 := jb.cands[0]
+	tk, tokSeconds, err := r.tokenized(c0.Spec.Settings)
+	if err != nil {
+		return err
+	}
+	sp := r.splits[jb.split]
+	vocab, Xtr, Xho, err := tk.Split(sp.Train, sp.Held, c0.Spec.Settings)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c0.Describe(), err)
+	}
+	ytr, yho := pick(r.y, sp.Train), pick(r.y, sp.Held)
+	shared := time.Since(start).Seconds()
+	var counted *model.Model // NB: the counts every α shares
+	if c0.Spec.Kind.IsNB() && r.metric != LogLoss {
+		if counted, err = train.FitNB(c0.Spec.Kind, Xtr, ytr, r.classes, vocab, c0.Spec.Params); err != nil {
+			return fmt.Errorf("%s: %w", c0.Describe(), err)
+		}
+		shared = time.Since(start).Seconds()
+	}
+	type result struct {
+		id             int
+		score, seconds float64
+	}
+	var results []result
+	for _, c := range jb.cands {
+		t0 := time.Now()
+		var m *model.Model
+		switch {
+		case counted != nil:
+			m, err = model.NewNB(c.Spec.Kind, r.classes, vocab, c.Spec.Params, counted.ClassDocs, counted.Counts)
+		default:
+			p := c.Spec.Params
+			// Calibration changes probabilities only: it is needed for
+			// log-loss alone.
+			m, err = train.Fit(c.Spec.Kind, Xtr, ytr, r.classes, vocab, p, train.Options{Workers: 1, NoCalibrate: r.metric != LogLoss})
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.Describe(), err)
+		}
+		score, err := r.score(m, Xho, yho)
+		if err != nil {
+			return err
+		}
+		results = append(results, result{c.ID, score, time.Since(t0).Seconds() + shared/float64(len(jb.cands))})
+	}
+	took := time.Since(start).Seconds() - tokSeconds
+	fit := took
+	if !c0.Spec.Kind.IsNB() {
+		fit /= float64(len(jb.cands))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.abandoned {
+		return errAbandoned
+	}
+	for _, res := range results {
+		r.scores[res.id][jb.split] = res.score
+		r.seconds[res.id] += res.seconds
+	}
+	r.jobsRun++
+	key := jobKey(c0)
+	r.jobTime[key] = max(r.jobTime[key], took)
+	r.fitTime[key] = max(r.fitTime[key], fit)
+	r.tokTime[key] = max(r.tokTime[key], tokSeconds)
+	r.perCost = max(r.perCost, (took+tokSeconds)/c0.cost) // a job of an unseen key tokenizes too
+	if jb.split == 0 {
+		for _, c := range jb.cands {
+			if r.leader == nil || r.better(r.scores[c.ID][0], r.scores[r.leader.ID][0]) {
+				r.leader = c
+			}
+		}
+	}
+	return nil
+}
+
+// score returns the metric of m on the held-out rows X with labels y.
+func (r *runner) score(m *model.Model, X *vectorize.Matrix, y []int) (float64, error) {
+	if r.metric == Accuracy {
+		return train.Accuracy(m, X, y, 1), nil
+	}
+	pred, lp, _ := eval.Score(m, X, 1, r.metric == LogLoss)
+	rep, err := eval.Evaluate(eval.Input{Classes: r.classes, Truth: y, Pred: pred, LogProb: lp}, eval.Options{})
+	if err != nil {
+		return 0, err
+	}
+	if r.metric == LogLoss {
+		return rep.LogLoss, nil
+	}
+	return rep.Macro.F1, nil
+}

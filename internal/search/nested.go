@@ -1,0 +1,56 @@
+package search
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/train"
+)
+
+// NestedCV estimates how the whole search generalises, by stratified k-fold
+// cross-validation (folds of corpus.StratifiedKFold(y, k, seed)) in which
+// each outer fold runs the search (Run, with opt's inner folds) on its
+// training part only, fits the chosen candidate there, and evaluates it on
+// its held-out part, which the search never saw. With a deadline, each
+// outer fold's search may use an equal share of the time left. It returns
+// the outer folds' evaluation and each fold's search.
+func NestedCV(texts []string, y []int, classes []string, space Space, remove string, k int, seed uint64, opt Options, topK int) (*eval.CVResult, []*Result, error) {
+	folds, err := corpus.StratifiedKFold(y, k, seed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--cv: %w", err)
+	}
+	out := make([]eval.Fold, k)
+	searches := make([]*Result, k)
+	for f, held := range folds {
+		rows := corpus.Complement(len(y), held)
+		inner := opt
+		if !opt.Deadline.IsZero() {
+			left := time.Until(opt.Deadline)
+			inner.Deadline = time.Now().Add(left / time.Duration(k-f))
+		}
+		trTexts, trY := pick(texts, rows), pick(y, rows)
+		res, err := Run(trTexts, trY, classes, space, remove, nil, inner)
+		if err != nil {
+			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		searches[f] = res
+		m, _, _, err := Fit(trTexts, trY, classes, res.Best(), opt.Workers)
+		if err != nil {
+			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		X := train.PrepareWith(m.Vocab, pick(texts, held), opt.Workers)
+		pred, lp, fallback := eval.Score(m, X, opt.Workers, true)
+		rep, err := eval.Evaluate(eval.Input{Classes: classes, Truth: pick(y, held), Pred: pred, LogProb: lp, Fallback: fallback}, eval.Options{TopK: topK})
+		if err != nil {
+			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		out[f] = eval.Fold{
+			Fold: f + 1, TrainDocs: len(rows), TestDocs: len(held), Terms: m.Vocab.Len(),
+			Accuracy: rep.Accuracy, MacroF1: rep.Macro.F1, WeightedF1: rep.Weighted.F1, LogLoss: rep.LogLoss,
+			Fallback: fallback, Report: rep,
+		}
+	}
+	return eval.NewCVResult("auto (nested)", k, seed, len(texts), out), searches, nil
+}

@@ -1,0 +1,381 @@
+package search
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// The metrics a search can optimise.
+const (
+	Accuracy = "accuracy"
+	MacroF1  = "macro_f1"
+	LogLoss  = "log_loss"
+)
+
+// ValidMetric reports whether m names a metric of Options.Metric.
+func ValidMetric(m string) bool { return m == Accuracy || m == MacroF1 || m == LogLoss }
+
+// eta is the halving rate: a third of each rung goes on to the next one.
+const eta = 3
+
+// Options control a search.
+type Options struct {
+	// Folds is k of the stratified k-fold split (0: train.DefaultFolds),
+	// unused when the caller gives Valid.
+	Folds int
+	// Seed draws the folds and seeds the SGD of logistic regression.
+	Seed uint64
+	// Metric is Accuracy (""), MacroF1 or LogLoss.
+	Metric string
+	// Deadline, when not zero, is when the search must have ended, the
+	// final fit included: the search keeps a reserve for it.
+	Deadline time.Time
+	// Workers is the number of jobs run at once (0: GOMAXPROCS); each job
+	// fits on one goroutine.
+	Workers int
+	// Progress, when not nil, is called after each job with the jobs done
+	// and the jobs of the current rung.
+	Progress func(done, total int)
+}
+
+// Split is one train/held-out split of the documents, by index.
+type Split struct {
+	Train, Held []int
+}
+
+// Entry is one candidate's result.
+type Entry struct {
+	Rank          int       `json:"rank"` // 1 = chosen; candidates not scored in the final rung follow by rung
+	Kind          string    `json:"kind"`
+	Preprocessing string    `json:"preprocessing"`
+	Param         string    `json:"param"`
+	Value         float64   `json:"value"`
+	Folds         int       `json:"folds"` // splits scored
+	Mean          float64   `json:"mean"`
+	Std           float64   `json:"std"`     // sample standard deviation over the splits
+	Seconds       float64   `json:"seconds"` // fitting and scoring time, all splits
+	Scores        []float64 `json:"scores"`
+	cand          *Candidate
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Metric     string  `json:"metric"`
+	Splits     int     `json:"splits"` // folds, or 1 for a validation set
+	Seed       uint64  `json:"seed"`
+	Candidates int     `json:"candidates"` // in the space
+	Scored     int     `json:"scored"`     // scored on at least one split
+	Brackets   int     `json:"brackets"`   // races run, each reaching further in rung 0
+	Rungs      []Rung  `json:"rungs"`      // of the last race
+	Seconds    float64 `json:"seconds"`    // the search, without the final fit
+	// Leaderboard holds every scored candidate, best first: those of the
+	// deciding rung by their mean, then the others by the rung they
+	// reached and their mean there.
+	Leaderboard []Entry `json:"leaderboard"`
+}
+
+// Rung says how far one rung of the racing went.
+type Rung struct {
+	Splits    int  `json:"splits"`    // splits scored by the end of the rung
+	Entrants  int  `json:"entrants"`  // candidates promoted to it
+	Finished  int  `json:"finished"`  // candidates that scored all its splits
+	Deciding  bool `json:"deciding"`  // the choice was made here
+	CutByTime bool `json:"cut_short"` // the deadline stopped it
+}
+
+// Best returns the chosen candidate.
+func (r *Result) Best() *Candidate { return r.Leaderboard[0].cand }
+
+// Run searches space for the candidate with the best metric on held-out
+// documents: stratified k-fold cross-validation of texts (label ids y, into
+// classes), or, when valid is not empty, the split given (indices into
+// texts). remove is recorded in every candidate's settings.
+func Run(texts []string, y []int, classes []string, space Space, remove string, valid *Split, opt Options) (*Result, error) {
+	start := time.Now()
+	if len(texts) != len(y) {
+		return nil, fmt.Errorf("%d texts but %d labels", len(texts), len(y))
+	}
+	if len(classes) < 2 {
+		return nil, fmt.Errorf("need at least two classes, got %d", len(classes))
+	}
+	metric := opt.Metric
+	if metric == "" {
+		metric = Accuracy
+	}
+	if !ValidMetric(metric) {
+		return nil, fmt.Errorf("--metric must be accuracy, macro_f1 or log_loss, got %q", metric)
+	}
+	cands, err := space.Candidates(remove)
+	if err != nil {
+		return nil, err
+	}
+	if len(cands) == 0 {
+		return nil, errors.New("search space: no candidates")
+	}
+	for _, c := range cands {
+		if err := train.ValidateParams(c.Spec.Kind, c.Spec.Params, len(classes)); err != nil {
+			return nil, fmt.Errorf("search space: %s: %w", c.Describe(), err)
+		}
+	}
+	var splits []Split
+	if valid != nil {
+		splits = []Split{*valid}
+	} else {
+		k := opt.Folds
+		if k == 0 {
+			k = train.DefaultFolds
+		}
+		folds, err := corpus.StratifiedKFold(y, k, opt.Seed)
+		if err != nil {
+			return nil, err
+		}
+		for _, held := range folds {
+			splits = append(splits, Split{Train: corpus.Complement(len(y), held), Held: held})
+		}
+	}
+	r := &runner{
+		start: start, texts: texts, y: y, classes: classes, splits: splits, metric: metric, opt: opt,
+		scores:  make([][]float64, len(cands)),
+		seconds: make([]float64, len(cands)),
+		toks:    map[vectorize.Settings]*tokenization{},
+		jobTime: map[[2]int]float64{}, fitTime: map[[2]int]float64{}, tokTime: map[[2]int]float64{},
+	}
+	if r.opt.Workers <= 0 {
+		r.opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	for i := range cands {
+		r.scores[i] = make([]float64, len(splits))
+		for j := range splits {
+			r.scores[i][j] = math.NaN()
+		}
+	}
+	res := &Result{Metric: metric, Splits: len(splits), Seed: opt.Seed, Candidates: len(cands)}
+	var pilots []*Candidate // the pilots and the Naive Bayes candidates race first
+	for _, c := range cands {
+		if c.lead == nil {
+			pilots = append(pilots, c)
+		}
+	}
+	// Brackets: a race whose rung 0 was cut short leaves time when its
+	// later rungs end early; the next bracket races again with rung 0
+	// reaching further (the scores already made are kept), until rung 0
+	// covers every pilot or no job fits in the time left.
+	deciding := -1
+	for bracket := 0; ; bracket++ {
+		before := r.jobs()
+		rungs, d, err := r.race(pilots, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		// The deepest decision stands: a later race that only reached
+		// further into rung 0 decides on fewer splits.
+		if d >= 0 && (deciding < 0 || rungs[d].Splits >= res.Rungs[deciding].Splits) {
+			res.Rungs, deciding = rungs, d
+		}
+		res.Brackets = bracket + 1
+		if d < 0 || !rungs[0].CutByTime || r.jobs() == before {
+			break
+		}
+	}
+	if deciding < 0 {
+		return nil, errors.New("the budget ran out before any candidate was scored on the first fold: raise --budget")
+	}
+	res.Rungs[deciding].Deciding = true
+	res.Leaderboard = r.leaderboard(cands, res.Rungs[deciding].Splits)
+	res.Scored = len(res.Leaderboard)
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// race runs successive halving over pilots from bracketStart: rung r
+// scores the candidates alive on the first min(k, 3^r) splits, and the best
+// third of those that finished go on, each pilot with its followers. It
+// returns the rungs and the deciding one (-1 when rung 0 finished none).
+func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int, error) {
+	var rungs []Rung
+	alive := pilots
+	deciding := -1
+	for rung := 0; len(alive) > 0; rung++ {
+		upto := min(len(r.splits), pow(eta, rung))
+		last := upto == len(r.splits)
+		cut, err := r.runRung(alive, upto, r.rungDeadline(bracketStart, rung, last))
+		if err != nil {
+			return nil, -1, err
+		}
+		var finished []*Candidate
+		for _, c := range alive {
+			if r.scored(c) >= upto {
+				finished = append(finished, c)
+			}
+		}
+		rungs = append(rungs, Rung{Splits: upto, Entrants: len(alive), Finished: len(finished), CutByTime: cut})
+		if len(finished) == 0 {
+			break
+		}
+		deciding = rung
+		r.rank(finished, upto)
+		r.leader = finished[0]
+		if last || (len(finished) == 1 && len(finished[0].followers) == 0) {
+			break
+		}
+		alive = nil
+		for _, c := range finished[:ceilDiv(len(finished), eta)] {
+			alive = append(alive, c)
+			alive = append(alive, c.followers...)
+		}
+	}
+	return rungs, deciding, nil
+}
+
+// runner holds the state of one search.
+type runner struct {
+	start   time.Time
+	texts   []string
+	y       []int
+	classes []string
+	splits  []Split
+	metric  string
+	opt     Options
+
+	mu      sync.Mutex
+	scores  [][]float64 // [candidate][split], NaN until scored
+	seconds []float64
+	toks    map[vectorize.Settings]*tokenization
+	jobTime map[[2]int]float64 // longest job seen per (kind, n-gram max), seconds
+	fitTime map[[2]int]float64 // longest fit of one candidate on one split, seconds
+	tokTime map[[2]int]float64 // tokenizing all documents, seconds
+	perCost float64            // longest job seen per unit of candidate cost
+	leader  *Candidate         // the best candidate so far, whose final fit the reserve covers
+	jobsRun int                // jobs whose scores were kept
+	// abandoned is set when the search stopped waiting for its jobs: the
+	// jobs still running then keep no scores.
+	abandoned bool
+}
+
+// better reports whether mean a beats mean b under the metric.
+func (r *runner) better(a, b float64) bool {
+	if r.metric == LogLoss {
+		return a < b
+	}
+	return a > b
+}
+
+// rank sorts cs by their mean over the first n splits, best first, ties to
+// the lower ID.
+func (r *runner) rank(cs []*Candidate, n int) {
+	mean := func(c *Candidate) float64 { m, _ := meanStd(r.scores[c.ID][:n]); return m }
+	slices.SortStableFunc(cs, func(a, b *Candidate) int {
+		ma, mb := mean(a), mean(b)
+		switch {
+		case r.better(ma, mb):
+			return -1
+		case r.better(mb, ma):
+			return 1
+		}
+		return a.ID - b.ID
+	})
+}
+
+// scored returns how many of the first splits c has scored.
+func (r *runner) scored(c *Candidate) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := 0
+	for _, s := range r.scores[c.ID] {
+		if math.IsNaN(s) {
+			break
+		}
+		k++
+	}
+	return k
+}
+
+// leaderboard lists every scored candidate: those that finished the
+// deciding rung (n splits) by their mean, then the others by the number of
+// splits they scored (as many as their last finished rung) and their mean.
+func (r *runner) leaderboard(cands []*Candidate, n int) []Entry {
+	var out []Entry
+	for _, c := range cands {
+		k := r.scored(c)
+		if k == 0 {
+			continue
+		}
+		if k > n {
+			k = n // a cut rung's scores are not compared
+		}
+		m, sd := meanStd(r.scores[c.ID][:k])
+		out = append(out, Entry{
+			Kind: c.Spec.Kind.String(), Preprocessing: Preprocessing(c.Spec.Settings),
+			Param: c.Param, Value: c.Value, Folds: k, Mean: m, Std: sd,
+			Seconds: r.seconds[c.ID], Scores: slices.Clone(r.scores[c.ID][:k]), cand: c,
+		})
+	}
+	slices.SortStableFunc(out, func(a, b Entry) int {
+		if a.Folds != b.Folds {
+			return b.Folds - a.Folds
+		}
+		switch {
+		case r.better(a.Mean, b.Mean):
+			return -1
+		case r.better(b.Mean, a.Mean):
+			return 1
+		}
+		return a.cand.ID - b.cand.ID
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out
+}
+
+// meanStd returns the mean and the sample standard deviation (0 for one
+// value) of xs.
+func meanStd(xs []float64) (mean, std float64) {
+	if len(xs) < 2 {
+		return xs[0], 0
+	}
+	return stat.MeanStdDev(xs, nil)
+}
+
+func pick[T any](xs []T, idx []int) []T {
+	out := make([]T, len(idx))
+	for i, j := range idx {
+		out[i] = xs[j]
+	}
+	return out
+}
+
+func pow(b, e int) int {
+	p := 1
+	for range e {
+		p *= b
+	}
+	return p
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// stableSortBy sorts cs by key, ascending, keeping the order of equal keys.
+func stableSortBy(cs []*Candidate, key func(*Candidate) float64) {
+	slices.SortStableFunc(cs, func(a, b *Candidate) int {
+		ka, kb := key(a), key(b)
+		switch {
+		case ka < kb:
+			return -1
+		case ka > kb:
+			return 1
+		}
+		return 0
+	})
+}

@@ -1,0 +1,303 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+)
+
+// synth returns perClass documents of each of nClasses classes: class
+// words ("c<k>w<j>") among shared words and noise, and, with headers, a
+// mail header block whose Subject names the class. Deterministic for seed.
+func synth(nClasses, perClass int, seed uint64, headers bool) (texts []string, y []int, classes []string) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	for c := range nClasses {
+		classes = append(classes, fmt.Sprintf("class%d", c))
+	}
+	for i := range perClass * nClasses {
+		c := i % nClasses
+		var words []string
+		for range 6 + rng.IntN(15) {
+			switch u := rng.Float64(); {
+			case u < 0.25:
+				words = append(words, fmt.Sprintf("c%dw%d", c, rng.IntN(12)))
+			case u < 0.40:
+				words = append(words, fmt.Sprintf("c%dw%d", rng.IntN(nClasses), rng.IntN(12)))
+			case u < 0.95:
+				words = append(words, fmt.Sprintf("common%d", rng.IntN(30)))
+			default:
+				words = append(words, fmt.Sprintf("noise%d", rng.IntN(500)))
+			}
+		}
+		text := strings.Join(words, " ")
+		if headers {
+			text = fmt.Sprintf("From: a@b.c\nSubject: c%dw%d again\nLines: 3\n\n%s", c, rng.IntN(3), text)
+		}
+		texts = append(texts, text)
+		y = append(y, c)
+	}
+	return texts, y, classes
+}
+
+// smallSpace is a space of a few candidates of two kinds.
+func smallSpace() Space {
+	return Space{
+		Kinds: []KindSpace{
+			{Kind: model.Multinomial, Param: "alpha", Values: []float64{0.1, 1}, Cost: 1},
+			{Kind: model.LogReg, Param: "C", Values: []float64{1, 10, 100}, Cost: 4},
+		},
+		StopWords: []string{""},
+		NGramMax:  []int{1, 2},
+		MinDF:     []int{1},
+		Sublinear: []bool{true},
+		Fields:    []string{"none"},
+	}
+}
+
+func TestCandidatesSpace(t *testing.T) {
+	sp := DefaultSpace(true)
+	cands, err := sp.Candidates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Bernoulli has no sublinear dimension (binary weighting).
+	want := 2 * 2 * 2 * 2 * 4 /*bernoulli*/ * 1
+	want += 3 * (2 * 2 * 2 * 2 * 2 * 4)
+	want += 2 * 2 * 2 * 2 * 2 * len(train.SVMCGrid)  // svm: tf-idf
+	want += 2 * 2 * 2 * 1 * 2 * len(train.NBLRCGrid) // nblr: binary features, no sublinear dimension
+	if len(cands) != want {
+		t.Fatalf("%d candidates, want %d", len(cands), want)
+	}
+	if n, _ := DefaultSpace(false).Candidates(""); len(n) != want/2 {
+		t.Errorf("without mail headers: %d candidates, want %d (no field dimension)", len(n), want/2)
+	}
+	pilots, followers := 0, 0
+	for i, c := range cands {
+		if c.ID != i {
+			t.Fatalf("candidate %d has ID %d", i, c.ID)
+		}
+		if i > 0 && (c.round < cands[i-1].round || c.round == cands[i-1].round && c.cost < cands[i-1].cost) {
+			t.Fatalf("candidate %d (%s) races before the one before it: round %d cost %g after round %d cost %g",
+				i, c.Describe(), c.round, c.cost, cands[i-1].round, cands[i-1].cost)
+		}
+		if c.Spec.Kind == model.LogReg {
+			if c.lead == nil {
+				pilots++
+				if c.Value != 10 || len(c.followers) != 3 {
+					t.Errorf("logreg pilot %s: C = %g with %d followers, want the default C = 10 and 3", c.Describe(), c.Value, len(c.followers))
+				}
+			} else {
+				followers++
+			}
+		} else if c.Spec.Kind.IsNB() && (c.lead != nil || len(c.followers) > 0) {
+			t.Errorf("Naive Bayes candidate %s has a pilot: NB races every α", c.Describe())
+		}
+		if c.Spec.Kind == model.Bernoulli && c.Spec.Params.Beta != c.Spec.Params.Alpha {
+			t.Errorf("%s: β %g does not follow α", c.Describe(), c.Spec.Params.Beta)
+		}
+	}
+	if pilots != 32 || followers != 96 {
+		t.Errorf("%d logreg pilots and %d followers, want 32 and 96", pilots, followers)
+	}
+	// Round 0 is every kind's defaults, unigrams then bigrams, cheapest first.
+	if got := cands[0].Describe(); got != "multinomial ngram=1,1 stop=none min_df=2 tfidf-sublinear fields=subject:2 alpha=0.03" {
+		t.Errorf("first candidate %q, want multinomial NB's defaults", got)
+	}
+	var round0 []string
+	for _, c := range cands {
+		if c.round == 0 && c.lead == nil && (c.Spec.Kind != model.Multinomial || c.Value == 0.3) &&
+			(c.Spec.Kind != model.Complement || c.Value == 1) && (c.Spec.Kind != model.Bernoulli || c.Value == 0.01) {
+			round0 = append(round0, fmt.Sprintf("%s %d", c.Spec.Kind, c.Spec.Settings.NGramMax))
+		}
+	}
+	if got := strings.Join(round0, ", "); got != "multinomial 1, complement 1, bernoulli 1, svm 1, nblr 1, logreg 1, multinomial 2, complement 2, bernoulli 2, svm 2, nblr 2, logreg 2" {
+		t.Errorf("round 0 races %s", got)
+	}
+}
+
+func TestCandidatesBadSpace(t *testing.T) {
+	sp := smallSpace()
+	sp.Kinds = append(sp.Kinds, KindSpace{Kind: model.Complement, Param: "gamma", Values: []float64{1}})
+	if _, err := sp.Candidates(""); err == nil || !strings.Contains(err.Error(), "gamma") {
+		t.Errorf("unknown parameter: err = %v", err)
+	}
+	sp.Kinds = []KindSpace{{Kind: model.Complement, Param: "alpha"}}
+	if _, err := sp.Candidates(""); err == nil {
+		t.Error("a kind without values: no error")
+	}
+}
+
+func TestHasMailHeaders(t *testing.T) {
+	news, _, _ := synth(2, 10, 1, true)
+	plain, _, _ := synth(2, 10, 1, false)
+	if !HasMailHeaders(news) {
+		t.Error("posts with Subject headers: no mail headers found")
+	}
+	if HasMailHeaders(plain) {
+		t.Error("plain texts: mail headers found")
+	}
+	if HasMailHeaders([]string{"Subject: only a subject line and no blank line"}) != true {
+		t.Error("a text that is one Subject line: not found")
+	}
+	if HasMailHeaders(append(plain, news[:5]...)) {
+		t.Error("a quarter with headers counted as a corpus with mail headers")
+	}
+}
+
+func TestRunDeterministicAndSensible(t *testing.T) {
+	texts, y, classes := synth(3, 40, 1, false)
+	run := func(workers int) *Result {
+		res, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Folds: 3, Seed: 7, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := run(1), run(2)
+	ja, _ := json.Marshal(stripTimes(a))
+	jb, _ := json.Marshal(stripTimes(b))
+	if string(ja) != string(jb) {
+		t.Fatalf("two searches with one seed differ:\n%s\n%s", ja, jb)
+	}
+	// 3 folds: rung 0 on fold 1, the best third on folds 2 and 3.
+	if len(a.Rungs) != 2 || a.Rungs[0].Splits != 1 || a.Rungs[1].Splits != 3 || !a.Rungs[1].Deciding {
+		t.Fatalf("rungs %+v, want splits 1 then 3, deciding in the last", a.Rungs)
+	}
+	// The pilots and NB race first: 2 NB values × 2 n-gram ranges + 2 logreg pilots.
+	if a.Rungs[0].Entrants != 6 {
+		t.Errorf("rung 0 had %d entrants, want 6", a.Rungs[0].Entrants)
+	}
+	best := a.Leaderboard[0]
+	if best.Rank != 1 || best.Folds != 3 || best.Mean < 0.8 {
+		t.Errorf("best %+v: want rank 1 over 3 folds with accuracy ≥ 0.8 on separable data", best)
+	}
+	for i := 1; i < len(a.Leaderboard); i++ {
+		p, c := a.Leaderboard[i-1], a.Leaderboard[i]
+		if c.Folds > p.Folds || (c.Folds == p.Folds && c.Mean > p.Mean) {
+			t.Errorf("leaderboard out of order at %d: %+v after %+v", i, c, p)
+		}
+	}
+	if a.Best() != best.cand {
+		t.Error("Best is not the leaderboard's first")
+	}
+}
+
+// stripTimes returns r without its timings, which vary between runs.
+func stripTimes(r *Result) Result {
+	s := *r
+	s.Seconds = 0
+	s.Leaderboard = append([]Entry(nil), r.Leaderboard...)
+	for i := range s.Leaderboard {
+		s.Leaderboard[i].Seconds = 0
+	}
+	return s
+}
+
+func TestRunValidationSplit(t *testing.T) {
+	texts, y, classes := synth(3, 40, 2, false)
+	valid := &Split{}
+	for i := range texts {
+		if i < 90 {
+			valid.Train = append(valid.Train, i)
+		} else {
+			valid.Held = append(valid.Held, i)
+		}
+	}
+	res, err := Run(texts, y, classes, smallSpace(), "", valid, Options{Metric: MacroF1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Splits != 1 || len(res.Rungs) != 1 || res.Leaderboard[0].Folds != 1 {
+		t.Fatalf("validation search: %d splits, rungs %+v", res.Splits, res.Rungs)
+	}
+	// One split: the pilots' followers never race, so 6 candidates.
+	if res.Scored != 6 {
+		t.Errorf("%d candidates scored, want 6", res.Scored)
+	}
+}
+
+func TestRunLogLossLowerIsBetter(t *testing.T) {
+	texts, y, classes := synth(2, 30, 3, false)
+	res, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Folds: 2, Seed: 1, Metric: LogLoss})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := res.Leaderboard
+	for i := 1; i < len(lb) && lb[i].Folds == lb[0].Folds; i++ {
+		if lb[i].Mean < lb[0].Mean {
+			t.Errorf("log-loss %.4f ranked below %.4f", lb[i].Mean, lb[0].Mean)
+		}
+	}
+}
+
+func TestRunBudget(t *testing.T) {
+	texts, y, classes := synth(3, 40, 1, false)
+	_, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Folds: 3, Deadline: time.Now().Add(-time.Second)})
+	if err == nil || !strings.Contains(err.Error(), "--budget") {
+		t.Errorf("a deadline already past: err = %v, want the budget named", err)
+	}
+	if _, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Metric: "auc"}); err == nil {
+		t.Error("unknown metric: no error")
+	}
+}
+
+func TestSummaryInModelFile(t *testing.T) {
+	texts, y, classes := synth(3, 30, 4, true)
+	sp := smallSpace()
+	sp.Fields = []string{"subject:2", "none"}
+	res, err := Run(texts, y, classes, sp, "", nil, Options{Folds: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, _, err := Fit(texts, y, classes, res.Best(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Meta.Auto, err = res.Summary(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "auto.nbm")
+	if err := model.Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := model.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Result
+	if err := json.Unmarshal(back.Meta.Auto, &got); err != nil {
+		t.Fatalf("the model's auto field: %v", err)
+	}
+	if got.Metric != Accuracy || got.Leaderboard[0].Preprocessing != res.Leaderboard[0].Preprocessing || got.Candidates != res.Candidates {
+		t.Errorf("auto field %+v does not record the search", got)
+	}
+	if back.Kind != res.Best().Spec.Kind || back.Vocab.Settings.Fields != res.Best().Spec.Settings.Fields {
+		t.Errorf("model %s fields %q, chosen %s", back.Kind, back.Vocab.Settings.Fields, res.Best().Describe())
+	}
+}
+
+func TestNestedCV(t *testing.T) {
+	texts, y, classes := synth(3, 30, 5, false)
+	res, searches, err := NestedCV(texts, y, classes, smallSpace(), "", 3, 1, Options{Folds: 2, Seed: 1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.K != 3 || len(res.Folds) != 3 || len(searches) != 3 {
+		t.Fatalf("nested CV: %d folds, %d searches", len(res.Folds), len(searches))
+	}
+	for _, f := range res.Folds {
+		if f.TrainDocs+f.TestDocs != len(texts) || f.Accuracy <= 0 {
+			t.Errorf("fold %+v", f)
+		}
+	}
+	if res.Mean.Accuracy < 0.7 {
+		t.Errorf("nested accuracy %.3f on separable data", res.Mean.Accuracy)
+	}
+}

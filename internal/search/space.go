@@ -1,0 +1,280 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// KindSpace is one model kind of a search space and the grid of its
+// hyperparameter.
+type KindSpace struct {
+	Kind model.Kind
+	// Param is "alpha" (Naive Bayes smoothing; Bernoulli NB's β follows
+	// α) or "C" (the inverse regularisation strength of a linear model).
+	Param  string
+	Values []float64
+	// Cost is the relative time of a first fit of a candidate group on
+	// unigrams (multinomial NB with its α grid = 1; a kind fitted by
+	// optimisation fits its pilot value first); the cheaper are scored
+	// first. Word n-grams up to n multiply it by ngramCost(n).
+	Cost float64
+}
+
+// DefaultKinds are the kinds 'train --auto' searches, with grids spanning
+// the values that won on either of the two corpora of defaults.go.
+var DefaultKinds = []KindSpace{
+	{Kind: model.Multinomial, Param: "alpha", Values: []float64{0.03, 0.1, 0.3, 1}, Cost: 1},
+	{Kind: model.Complement, Param: "alpha", Values: []float64{0.1, 0.3, 1, 3}, Cost: 1},
+	{Kind: model.Bernoulli, Param: "alpha", Values: []float64{1e-3, 0.01, 0.1, 1}, Cost: 1.2},
+	{Kind: model.LogReg, Param: "C", Values: []float64{3, 10, 30, 100}, Cost: 2.5},
+	{Kind: model.SVM, Param: "C", Values: train.SVMCGrid, Cost: 1.5},
+	{Kind: model.NBLR, Param: "C", Values: train.NBLRCGrid, Cost: 2},
+}
+
+// Space is the set of candidates: every kind of Kinds with every value of
+// its grid, under every combination of the preprocessing dimensions. An
+// empty dimension keeps the kind's default.
+type Space struct {
+	Kinds     []KindSpace
+	StopWords []string // "" (none) or "english"
+	NGramMax  []int    // word n-grams from 1 to this
+	MinDF     []int
+	Sublinear []bool   // varied for kinds whose default weighting is tf-idf
+	Fields    []string // header field terms: "none" or e.g. "subject:2"
+}
+
+// DefaultSpace returns the space of 'train --auto': DefaultKinds, stop
+// words or none, unigrams or unigrams and bigrams, min_df 1 or 2,
+// sublinear tf or not, and, when mailHeaders, the Subject field terms or
+// none.
+func DefaultSpace(mailHeaders bool) Space {
+	s := Space{
+		Kinds:     DefaultKinds,
+		StopWords: []string{"", "english"},
+		NGramMax:  []int{1, 2},
+		MinDF:     []int{1, 2},
+		Sublinear: []bool{true, false},
+		Fields:    []string{"none"},
+	}
+	if mailHeaders {
+		s.Fields = []string{"subject:2", "none"}
+	}
+	return s
+}
+
+// HasMailHeaders reports whether most of texts (at least half of the first
+// 1000) open with a mail header block that has a Subject field, as news
+// posts and e-mails do: the corpora where the field terms can help.
+func HasMailHeaders(texts []string) bool {
+	n := min(len(texts), 1000)
+	if n == 0 {
+		return false
+	}
+	tok := vectorize.NewTokenizer(vectorize.Settings{Lowercase: true, NGramMin: 1, NGramMax: 1, Fields: "subject:1"})
+	with := 0
+	for _, t := range texts[:n] {
+		if hasField(tok, t, "subject:") {
+			with++
+		}
+	}
+	return 2*with >= n
+}
+
+// hasField reports whether tok gives text a term with the field prefix.
+func hasField(tok *vectorize.Tokenizer, text, prefix string) bool {
+	// Only the header block can give field terms; the body is not needed.
+	if i := strings.Index(text, "\n\n"); i >= 0 {
+		text = text[:i]
+	}
+	for _, term := range tok.Terms(text) {
+		if strings.HasPrefix(term, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// Candidate is one point of a space: a kind, its settings and parameters.
+type Candidate struct {
+	ID    int            // position in the space's order (ties go to the lower)
+	Spec  eval.ModelSpec // what to fit
+	Param string         // "alpha" or "C"
+	Value float64
+	cost  float64
+	group int // candidates of one group differ only in Value
+	round int // the group's place among those of its kind and n-gram range
+	// A kind fitted by optimisation races one value of its grid first, its
+	// pilot (the kind's default value, else the middle one): lead is the
+	// pilot of a follower, followers those of a pilot. Naive Bayes
+	// candidates race every value, which costs one count.
+	lead      *Candidate
+	followers []*Candidate
+}
+
+// Describe returns the candidate's kind, preprocessing and value in one
+// line, e.g. "complement ngram=1,2 stop=none min_df=1 sublinear fields=none alpha=1".
+func (c *Candidate) Describe() string {
+	return fmt.Sprintf("%s %s %s=%g", c.Spec.Kind, Preprocessing(c.Spec.Settings), c.Param, c.Value)
+}
+
+// Preprocessing describes the settings a space varies.
+func Preprocessing(s vectorize.Settings) string {
+	stop := s.StopWords
+	if stop == "" {
+		stop = "none"
+	}
+	fields := s.Fields
+	if fields == "" {
+		fields = "none"
+	}
+	tf := s.Weighting
+	if s.Weighting == "tfidf" && s.Sublinear {
+		tf = "tfidf-sublinear"
+	}
+	return fmt.Sprintf("ngram=%d,%d stop=%s min_df=%d %s fields=%s", s.NGramMin, s.NGramMax, stop, s.MinDF, tf, fields)
+}
+
+// Candidates lists the space's candidates in the order they race: round by
+// round over the groups of each kind and n-gram range (a kind's defaults
+// first), cheapest first within a round (kind cost times the n-gram cost).
+// remove is the --remove setting every candidate records.
+func (sp Space) Candidates(remove string) ([]*Candidate, error) {
+	var out []*Candidate
+	group := 0
+	pick := func(xs []string, def string) []string {
+		if len(xs) == 0 {
+			return []string{def}
+		}
+		return xs
+	}
+	for _, ng := range orDefault(sp.NGramMax, 0) {
+		for _, ks := range sp.Kinds {
+			if len(ks.Values) == 0 {
+				return nil, fmt.Errorf("search space: %s has no %s values", ks.Kind, ks.Param)
+			}
+			if ks.Param != "alpha" && ks.Param != "C" {
+				return nil, fmt.Errorf("search space: %s: unknown parameter %q", ks.Kind, ks.Param)
+			}
+			def, p := train.Defaults(ks.Kind)
+			subs := []bool{def.Sublinear}
+			if def.Weighting == "tfidf" && len(sp.Sublinear) > 0 {
+				subs = sp.Sublinear
+			}
+			// Each dimension lists the kind's default first, so that a
+			// kind's first group is its defaults (with this n-gram range).
+			class := 0
+			for _, stop := range front(pick(sp.StopWords, def.StopWords), def.StopWords) {
+				for _, minDF := range front(orDefault(sp.MinDF, def.MinDF), def.MinDF) {
+					for _, sub := range front(subs, def.Sublinear) {
+						for _, fields := range front(pick(sp.Fields, def.Fields), def.Fields) {
+							s := def
+							s.StopWords, s.MinDF, s.Sublinear, s.Fields, s.Remove = stop, minDF, sub, fields, remove
+							if ng > 0 {
+								s.NGramMin, s.NGramMax = 1, ng
+							}
+							if err := s.Validate(); err != nil {
+								return nil, fmt.Errorf("search space: %w", err)
+							}
+							var pilot *Candidate
+							if !ks.Kind.IsNB() {
+								pilot = &Candidate{}
+							}
+							for i, v := range ks.Values {
+								c := &Candidate{
+									Spec:  eval.ModelSpec{Kind: ks.Kind, Settings: s, Params: withValue(ks.Kind, ks.Param, p, v)},
+									Param: ks.Param, Value: v, group: group, round: class,
+									cost: ks.Cost * ngramCost(s.NGramMax),
+								}
+								if pilot != nil && i == pilotIndex(ks, p) {
+									*pilot = *c
+									c = pilot
+								}
+								out = append(out, c)
+							}
+							if pilot != nil {
+								for _, c := range out[len(out)-len(ks.Values):] {
+									if c != pilot {
+										c.lead = pilot
+										pilot.followers = append(pilot.followers, c)
+									}
+								}
+							}
+							group++
+							class++
+						}
+					}
+				}
+			}
+		}
+	}
+	// Round-robin over the kinds and n-gram ranges, cheapest first within a
+	// round: the k-th group of every kind and n-gram range before the
+	// (k+1)-th of any, so that a budget that cuts rung 0 short has tried
+	// every kind and range with its defaults first.
+	stableSortBy(out, func(c *Candidate) float64 { return float64(c.round)*1e6 + c.cost })
+	for i, c := range out {
+		c.ID = i
+	}
+	return out, nil
+}
+
+// ngramCost is how many times a fit on word n-grams up to n costs one on
+// unigrams: on 20 Newsgroups and IMDB, bigrams multiply the terms by 10 to
+// 20 and the time of 'nbtext train' by 4 to 9.
+func ngramCost(n int) float64 { return 1 + 4*float64(n-1) }
+
+// pilotIndex returns the index in ks.Values of the kind's default value
+// (of params p), or else of the middle value.
+func pilotIndex(ks KindSpace, p model.Params) int {
+	def := p.Alpha
+	if ks.Param == "C" {
+		def = p.C
+	}
+	for i, v := range ks.Values {
+		if v == def {
+			return i
+		}
+	}
+	return len(ks.Values) / 2
+}
+
+// withValue returns p with the hyperparameter param set to v.
+func withValue(kind model.Kind, param string, p model.Params, v float64) model.Params {
+	if param == "C" {
+		p.C = v
+		return p
+	}
+	if kind == model.Bernoulli && p.Beta == p.Alpha {
+		p.Beta = v
+	}
+	p.Alpha = v
+	return p
+}
+
+// front returns xs with def moved to the front when it is in xs.
+func front[T comparable](xs []T, def T) []T {
+	out := make([]T, 0, len(xs))
+	for _, x := range xs {
+		if x == def {
+			out = append(out, x)
+		}
+	}
+	for _, x := range xs {
+		if x != def {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func orDefault(xs []int, def int) []int {
+	if len(xs) == 0 {
+		return []int{def}
+	}
+	return xs
+}
