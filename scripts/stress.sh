@@ -10,8 +10,6 @@
 #   FUZZTIME=60s   time per fuzz target (0 skips fuzzing)
 #   KILLS=12       kill -9 rounds per kind of write
 #   LINES=2000000  predict lines
-#   NBTEXT_STRESS_ENDLESS=1  also feed /dev/zero to predict (issue 12, items
-#       1-2, fixed on the predict branch); vocab always gets it
 set -u
 shopt -s nullglob
 cd "$(dirname "$0")/.."
@@ -137,16 +135,25 @@ else
 	fail "predict $LINES lines: $(wc -l <"$work/pred.txt") answers; $(tail -c 200 "$work/time")"
 fi
 
-# Endless input: nbtext stops with an error within 20 s, in bounded memory.
-endless=("vocab -")
-if [ "${NBTEXT_STRESS_ENDLESS:-0}" = 1 ]; then
-	endless+=("predict -m $work/ref.nbm" "predict -m $work/ref.nbm --input jsonl" "predict -m $work/ref.nbm /dev/zero")
-fi
-for c in "${endless[@]}"; do
-	timeout 20 prlimit --as=3000000000 $bin $c </dev/zero >/dev/null 2>"$work/err"
-	code=$?
-	if [ $code -eq 1 ]; then pass "$c < /dev/zero: $(head -c 100 "$work/err")"; else fail "$c < /dev/zero: exit $code $(head -c 100 "$work/err")"; fi
+# Endless input (issue 12, items 1-2): nbtext stops with exit 1 within 20 s,
+# in bounded memory, at the default --max-doc-bytes: on /dev/zero (NUL
+# bytes) and on an endless line of text; a device named as a FILE argument
+# is refused before it is read.
+endless=("vocab -" "predict -m $work/ref.nbm" "predict -m $work/ref.nbm --input jsonl" "predict -m $work/ref.nbm --input doc")
+for src in zero text; do
+	for c in "${endless[@]}"; do
+		if [ $src = zero ]; then
+			timeout 20 prlimit --as=3000000000 $bin $c </dev/zero >/dev/null 2>"$work/err"
+		else
+			tr '\0' a </dev/zero | timeout 20 prlimit --as=3000000000 $bin $c >/dev/null 2>"$work/err"
+		fi
+		code=$?
+		if [ $code -eq 1 ]; then pass "$c < endless $src: $(tail -n 1 "$work/err" | head -c 100)"; else fail "$c < endless $src: exit $code $(head -c 100 "$work/err")"; fi
+	done
 done
+timeout 20 $bin predict -m "$work/ref.nbm" /dev/zero >/dev/null 2>"$work/err"
+code=$?
+if [ $code -eq 1 ]; then pass "predict /dev/zero (a FILE argument): $(head -c 100 "$work/err")"; else fail "predict /dev/zero: exit $code $(head -c 100 "$work/err")"; fi
 
 # Every fuzz target.
 if [ "$FUZZTIME" != 0 ]; then

@@ -4,8 +4,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The bad-input catalog: every command line nbtext must refuse, with its
@@ -122,7 +125,7 @@ func TestBadInputCatalog(t *testing.T) {
 	cases := []struct {
 		name  string
 		args  string // split on spaces; $D is the catalog folder
-		stdin string
+		stdin string // "<" + a path: stdin is that file (e.g. /dev/zero)
 		code  int
 		msg   string
 	}{
@@ -186,11 +189,20 @@ func TestBadInputCatalog(t *testing.T) {
 		{"predict --workers -1", "predict -m $D/m.nbm --workers -1", "x\n", exitUsage, "--workers must be ≥ 0"},
 		{"compare --seed -1", "compare $D/data.tsv --seed -1", "", exitUsage, "--seed must be ≥ 0"},
 		{"vocab: NUL bytes on stdin", "vocab -", strings.Repeat("\x00", 1<<16), exitError, "stdin:1: NUL byte"},
+		// Endless input (items 1-2): predict stops within 64 MiB past
+		// --max-doc-bytes (kept small so each case reads about 64 MiB), and
+		// refuses a device given as a FILE argument before reading it.
+		{"predict: endless stdin", "predict -m $D/m.nbm --max-doc-bytes 4096", "</dev/zero", exitError, "stdin:1: no end of the document"},
+		{"predict: endless stdin, jsonl", "predict -m $D/m.nbm --input jsonl --max-doc-bytes 4096", "</dev/zero", exitError, "stdin:1: no end of the document"},
+		{"predict: endless stdin, one document", "predict -m $D/m.nbm --input doc --max-doc-bytes 4096", "</dev/zero", exitError, "stdin"},
+		{"predict: /dev/zero as a FILE", "predict -m $D/m.nbm /dev/zero", "", exitError, "/dev/zero: not a regular file (a character device)"},
+		{"vocab: endless stdin", "vocab - --max-doc-bytes 4096", "</dev/zero", exitError, "stdin:1: "},
+		{"vocab: /dev/zero as a corpus", "vocab /dev/zero", "", exitError, "/dev/zero: not a regular file"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := strings.Fields(strings.ReplaceAll(c.args, "$D", dir))
-			r := nbtext(t, c.stdin, args...)
+			r := nbtextBounded(t, c.stdin, 30*time.Second, args...)
 			check(t, r, c.code, strings.ReplaceAll(c.msg, "$D", dir))
 			after := snapshot(t, dir)
 			for name, desc := range after {
@@ -207,6 +219,38 @@ func TestBadInputCatalog(t *testing.T) {
 	}
 	if fi, err := os.Stat(os.DevNull); err != nil || !os.SameFile(fi, devNull) || fi.Mode() != devNull.Mode() {
 		t.Errorf("%s changed: %v, %v", os.DevNull, fi.Mode(), err)
+	}
+}
+
+// nbtextBounded runs nbtext as nbtext does, with stdin read from the file
+// stdin names when it starts with "<" (a device such as /dev/zero gives
+// endless input), and fails the test when the run takes longer than limit:
+// a hang must fail the catalog, not stall it.
+func nbtextBounded(t *testing.T, stdin string, limit time.Duration, args ...string) result {
+	t.Helper()
+	var in io.Reader = strings.NewReader(stdin)
+	if path, ok := strings.CutPrefix(stdin, "<"); ok {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		in = f
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := run(ctx, args, streams{In: in, Out: &out, Err: &errb})
+		done <- result{code, out.String(), errb.String()}
+	}()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(limit):
+		t.Fatalf("%s: still running after %v", strings.Join(args, " "), limit)
+		return result{}
 	}
 }
 

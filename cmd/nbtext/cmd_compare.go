@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -271,6 +272,12 @@ func (o *compareOptions) loadSplits(s streams, args []string) (trainSet, testSet
 	for _, split := range []string{"train", "test"} {
 		c, err := loadCorpusSplit(s, args, &o.corpus, split, o.global.quiet)
 		if err != nil {
+			// The reader's advice to read a tree without --split is
+			// not one compare can follow.
+			var ns *corpus.NoSplitError
+			if errors.As(err, &ns) {
+				err = fmt.Errorf("%s: %s", ns.Src, ns.Found())
+			}
 			return nil, nil, fmt.Errorf("%w; compare reads CORPUS as a pair of train and test splits: for a corpus without them, give a test corpus with --test (nbtext compare TRAIN --test TEST)", err)
 		}
 		if split == "train" {

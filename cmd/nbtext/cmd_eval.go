@@ -329,6 +329,9 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if auto {
 		return usageErrorf("--alpha auto and --C auto belong to train; eval --cv measures one configuration")
 	}
+	if w := train.DegenerateWarning(kind, p); w != "" {
+		fmt.Fprintf(s.Err, "nbtext: warning: %s\n", w)
+	}
 	res, err := crossValidate(s, c, settings, kind, p, o)
 	if err != nil {
 		return err

@@ -71,4 +71,11 @@ func TestAlphaZeroWarns(t *testing.T) {
 	if strings.Contains(r.err, "warning") {
 		t.Errorf("α = 0.1 warned: %s", r.err)
 	}
+	// eval --cv fits too: the same warning, and the share of held-out
+	// documents predicted from the prior.
+	r = nbtext(t, "", "eval", "--cv", "2", tsv, "--model", "bernoulli", "--alpha", "0", "--min-df", "1")
+	check(t, r, 0, "warning: --alpha 0")
+	if !strings.Contains(r.out, "held-out documents") || !strings.Contains(r.out, "predicted from the prior") {
+		t.Errorf("eval --cv with α = 0 does not report the fallback share:\n%s", r.out)
+	}
 }

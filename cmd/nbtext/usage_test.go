@@ -54,6 +54,18 @@ func TestUsageCases(t *testing.T) {
 			}
 		})
 	}
+	// compare cannot read a tree without --split, so it must not advise it
+	// (issue 12, item 17); a folder of files alone is not called a folder
+	// holding "only nothing".
+	files := filepath.Join(dir, "files")
+	writeFile(t, files, "1.txt", "pgp keys")
+	for arg, want := range map[string]string{flat: "holds no train/test folders, only crypt, graphics", files: "holds no folders at all, only files"} {
+		r := nbtext(t, "", "compare", arg)
+		check(t, r, 1, want, "--test")
+		if strings.Contains(r.err, "without --split") || strings.Contains(r.err, "only nothing") {
+			t.Errorf("compare %s: %s", arg, r.err)
+		}
+	}
 	// Training flags from the environment or a config file are meant for
 	// train and eval --cv: plain eval ignores them.
 	t.Setenv("NBTEXT_ALPHA", "0.5")

@@ -134,8 +134,7 @@ func planTree(src, noun string, l lister, opts *Options) (*layout, error) {
 		}
 		switch {
 		case len(match) == 0 && len(splits) == 0:
-			return nil, fmt.Errorf("%s: no %s folder for --split %s: the %s holds no train/test folders, only %s (read it as ROOT/<label>/<doc> without --split)",
-				src, opts.Split, opts.Split, noun, listNames(dirs))
+			return nil, &NoSplitError{Src: src, Split: opts.Split, Noun: noun, Folders: dirs}
 		case len(match) == 0:
 			return nil, fmt.Errorf("%s: no %s folder for --split %s (want a top folder named %s or *-%s; found %s)",
 				src, opts.Split, opts.Split, opts.Split, opts.Split, listNames(splits))
@@ -259,6 +258,33 @@ func selectClasses(src string, available, classes []string) (map[string]bool, er
 }
 
 // listNames formats names for a message, shortening long lists.
+// NoSplitError: --split names a split of a folder or archive that has no
+// train/test folders at its top. Its message advises reading the tree
+// without --split; a caller that cannot (compare) finds it with errors.As
+// and gives its own advice, with Found.
+type NoSplitError struct {
+	Src, Split string
+	Noun       string   // "folder" or "archive"
+	Folders    []string // the folders at the top, maybe none
+}
+
+// Found says what the top of the tree holds instead of train/test
+// folders, e.g. "the folder holds no train/test folders, only ham, spam".
+func (e *NoSplitError) Found() string {
+	if len(e.Folders) == 0 {
+		return fmt.Sprintf("the %s holds no folders at all, only files", e.Noun)
+	}
+	return fmt.Sprintf("the %s holds no train/test folders, only %s", e.Noun, listNames(e.Folders))
+}
+
+func (e *NoSplitError) Error() string {
+	msg := fmt.Sprintf("%s: no %s folder for --split %s: %s", e.Src, e.Split, e.Split, e.Found())
+	if len(e.Folders) == 0 {
+		return msg + " (want ROOT/<label>/<doc>)"
+	}
+	return msg + " (read it as ROOT/<label>/<doc> without --split)"
+}
+
 func listNames(names []string) string {
 	if len(names) == 0 {
 		return "nothing"

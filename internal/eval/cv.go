@@ -49,6 +49,9 @@ type Fold struct {
 	MacroF1    float64 `json:"macro_f1"`
 	WeightedF1 float64 `json:"weighted_f1"`
 	LogLoss    float64 `json:"log_loss"`
+	// Fallback counts the held-out documents predicted from the prior
+	// alone (model.Prediction.Fallback; α = 0 Naive Bayes).
+	Fallback int `json:"fallback,omitempty"`
 	// Report is the full evaluation of the held-out part.
 	Report *Report `json:"-"`
 }
@@ -71,6 +74,9 @@ type CVResult struct {
 	Mean  CVStats `json:"mean"`
 	// Std holds sample standard deviations over the folds.
 	Std CVStats `json:"std"`
+	// Fallback is the folds' Fallback summed: each document is held out
+	// once, so it is a count out of N.
+	Fallback int `json:"fallback,omitempty"`
 }
 
 // CrossValidate estimates how a training configuration (settings s, kind,
@@ -141,21 +147,14 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		pred, lp, _ := Score(m, Xho, 1, true)
+		pred, lp, fallback := Score(m, Xho, 1, true)
 		truth := make([]int, len(held))
 		for i, r := range held {
 			truth[i] = y[r]
 		}
-		rep, err := Evaluate(Input{Classes: classes, Truth: truth, Pred: pred, LogProb: lp}, Options{TopK: opt.TopK})
-		if err != nil {
-			return fmt.Errorf("fold %d: %w", f+1, err)
-		}
-		res.Folds[f] = Fold{
-			Fold: f + 1, TrainDocs: len(rows), TestDocs: len(held), Terms: vocab.Len(),
-			Accuracy: rep.Accuracy, MacroF1: rep.Macro.F1, WeightedF1: rep.Weighted.F1, LogLoss: rep.LogLoss,
-			Report: rep,
-		}
-		return nil
+		fold, err := evaluateFold(f, len(rows), vocab.Len(), Input{Classes: classes, Truth: truth, Pred: pred, LogProb: lp, Fallback: fallback}, opt)
+		res.Folds[f] = fold
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -164,17 +163,35 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 	return res, nil
 }
 
+// evaluateFold evaluates the held-out part of fold f (0-based), fitted on
+// trainDocs documents with a vocabulary of terms terms.
+func evaluateFold(f, trainDocs, terms int, in Input, opt CVOptions) (Fold, error) {
+	rep, err := Evaluate(in, Options{TopK: opt.TopK})
+	if err != nil {
+		return Fold{}, fmt.Errorf("fold %d: %w", f+1, err)
+	}
+	return Fold{
+		Fold: f + 1, TrainDocs: trainDocs, TestDocs: len(in.Truth), Terms: terms,
+		Accuracy: rep.Accuracy, MacroF1: rep.Macro.F1, WeightedF1: rep.Weighted.F1, LogLoss: rep.LogLoss,
+		Fallback: in.Fallback, Report: rep,
+	}, nil
+}
+
 // NewCVResult returns the cross-validation result of folds run by the
-// caller (the nested cross-validation of a model search), with Mean and Std
-// computed from them.
+// caller (the nested cross-validation of a model search), with Mean, Std
+// and Fallback computed from them.
 func NewCVResult(name string, k int, seed uint64, n int, folds []Fold) *CVResult {
 	r := &CVResult{Model: name, K: k, Seed: seed, N: n, Folds: folds}
 	r.summarize()
 	return r
 }
 
-// summarize fills Mean and Std from Folds.
+// summarize fills Mean, Std and Fallback from Folds.
 func (r *CVResult) summarize() {
+	r.Fallback = 0
+	for _, f := range r.Folds {
+		r.Fallback += f.Fallback
+	}
 	col := func(get func(Fold) float64) (float64, float64) {
 		v := make([]float64, len(r.Folds))
 		for i, f := range r.Folds {
@@ -211,6 +228,10 @@ func (r *CVResult) WriteTable(w io.Writer) error {
 		{"log-loss", r.Mean.LogLoss, r.Std.LogLoss},
 	} {
 		fmt.Fprintf(bw, "%-11s  %.4f ± %.4f\n", m.name, m.mean, m.std)
+	}
+	if r.Fallback > 0 {
+		fmt.Fprintf(bw, "\nfallback  %d of %d held-out documents (%.2f%%) predicted from the prior: the model gave them nothing to go on\n",
+			r.Fallback, r.N, 100*float64(r.Fallback)/float64(r.N))
 	}
 	return bw.Flush()
 }

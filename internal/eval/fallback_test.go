@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,5 +58,59 @@ func TestFallbackShare(t *testing.T) {
 	}
 	if err := json.Unmarshal(js.Bytes(), &got); err != nil || got.Fallback != 2 || got.FallbackShare != 0.5 {
 		t.Errorf("json fallback %+v (%v), want 2 and 0.5", got, err)
+	}
+}
+
+// TestCVFallbackShare: eval --cv reports the documents predicted from the
+// prior too (issue 12, item 14), per fold and in all, in the table and in
+// JSON; a smoothed model has none and the table says nothing of them.
+func TestCVFallbackShare(t *testing.T) {
+	texts, y, classes := synthCorpus(3, 30, 9)
+	spec := DefaultModelSpec(model.Bernoulli)
+	p := spec.Params
+	p.Alpha = 0
+	res, err := CrossValidate(texts, y, classes, spec.Settings, spec.Kind, p, 3, 7, CVOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, f := range res.Folds {
+		if f.Fallback != f.Report.Fallback {
+			t.Errorf("fold %d: fallback %d, its report %d", f.Fold, f.Fallback, f.Report.Fallback)
+		}
+		sum += f.Fallback
+	}
+	if res.Fallback == 0 || res.Fallback != sum {
+		t.Fatalf("fallback %d, folds sum to %d: want the same, > 0 for α = 0 Bernoulli", res.Fallback, sum)
+	}
+	var table, js bytes.Buffer
+	if err := res.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("fallback  %d of %d held-out documents", res.Fallback, res.N)
+	if !strings.Contains(table.String(), want) {
+		t.Errorf("table lacks %q:\n%s", want, table.String())
+	}
+	if err := res.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Fallback int `json:"fallback"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil || got.Fallback != res.Fallback {
+		t.Errorf("json fallback %d (%v), want %d", got.Fallback, err, res.Fallback)
+	}
+
+	p.Alpha = 1
+	res, err = CrossValidate(texts, y, classes, spec.Settings, spec.Kind, p, 3, 7, CVOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table.Reset()
+	if err := res.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if res.Fallback != 0 || strings.Contains(table.String(), "fallback") {
+		t.Errorf("α = 1: fallback %d; table:\n%s", res.Fallback, table.String())
 	}
 }

@@ -108,15 +108,9 @@ func CrossValidateRecords(texts []string, y []int, classes []string, s vectorize
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		pred, lp, _ := ScoreRecords(m, Xho, r.Subset(held).Recs, opt.Workers)
-		rep, err := Evaluate(Input{Classes: classes, Truth: truth, Pred: pred, LogProb: lp}, Options{TopK: opt.TopK})
-		if err != nil {
-			return nil, fmt.Errorf("fold %d: %w", f+1, err)
-		}
-		res.Folds[f] = Fold{
-			Fold: f + 1, TrainDocs: len(rows), TestDocs: len(held), Terms: m.NumTerms(),
-			Accuracy: rep.Accuracy, MacroF1: rep.Macro.F1, WeightedF1: rep.Weighted.F1, LogLoss: rep.LogLoss,
-			Report: rep,
+		pred, lp, fallback := ScoreRecords(m, Xho, r.Subset(held).Recs, opt.Workers)
+		if res.Folds[f], err = evaluateFold(f, len(rows), m.NumTerms(), Input{Classes: classes, Truth: truth, Pred: pred, LogProb: lp, Fallback: fallback}, opt); err != nil {
+			return nil, err
 		}
 		if opt.Progress != nil {
 			opt.Progress(f+1, k)

@@ -41,15 +41,15 @@ func NestedCV(texts []string, y []int, classes []string, space Space, remove str
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		X := train.PrepareWith(m.Vocab, pick(texts, held), opt.Workers)
-		pred, lp, _ := eval.Score(m, X, opt.Workers, true)
-		rep, err := eval.Evaluate(eval.Input{Classes: classes, Truth: pick(y, held), Pred: pred, LogProb: lp}, eval.Options{TopK: topK})
+		pred, lp, fallback := eval.Score(m, X, opt.Workers, true)
+		rep, err := eval.Evaluate(eval.Input{Classes: classes, Truth: pick(y, held), Pred: pred, LogProb: lp, Fallback: fallback}, eval.Options{TopK: topK})
 		if err != nil {
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		out[f] = eval.Fold{
 			Fold: f + 1, TrainDocs: len(rows), TestDocs: len(held), Terms: m.Vocab.Len(),
 			Accuracy: rep.Accuracy, MacroF1: rep.Macro.F1, WeightedF1: rep.Weighted.F1, LogLoss: rep.LogLoss,
-			Report: rep,
+			Fallback: fallback, Report: rep,
 		}
 	}
 	return eval.NewCVResult("auto (nested)", k, seed, len(texts), out), searches, nil
