@@ -358,6 +358,13 @@ type fitWorker struct {
 	doc   int32  // documents taken so far
 	chunk []byte // storage for the bytes of new terms
 
+	// With n-grams (see countNGrams): the word table when unigrams are
+	// not terms, the n-gram tables by n−2, and scratch slices.
+	words           *termTable
+	pairs           []*pairTable
+	prev, cur2, wid []int32
+	fields          []string
+
 	cur     *batch   // the batch being filled
 	batches []*batch // the batches this worker took
 	order   []int32  // local ids of the non-stop terms in ascending term order, once done
@@ -420,6 +427,9 @@ type seen struct{ doc, pos int32 }
 // newFitWorker returns the state of worker id.
 func newFitWorker(s Settings, id int) *fitWorker {
 	w := &fitWorker{id: id, tok: NewTokenizer(s), table: newTermTable(1 << 14)}
+	if w.tok.nmax > 1 && w.tok.nmin > 1 {
+		w.words = newTermTable(1 << 14)
+	}
 	if w.tok.stop != nil && w.tok.nmax == 1 {
 		for _, sw := range englishStopWords {
 			w.table.add(sw)
@@ -468,6 +478,10 @@ func (w *fitWorker) add(text string) {
 // count adds the terms of text to the current document's row, which
 // starts at w.cur.ids[start]; head says whether text opens the document.
 func (w *fitWorker) count(text string, start int, head bool) {
+	if w.tok.nmax > 1 {
+		w.countNGrams(text, start, head)
+		return
+	}
 	t := w.table
 	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
 	doc := w.doc
@@ -497,6 +511,117 @@ func (w *fitWorker) count(text string, start int, head bool) {
 		}
 	}
 	w.cur.ids, w.cur.vals, w.seen = ids, vals, sn
+}
+
+// countNGrams is count with n-grams. Unigrams and field terms are looked
+// up by their text; an n-gram (n ≥ 2) by the pair of its (n−1)-gram
+// prefix's id and its last word's id in w.pairs[n-2], which names it
+// exactly: its text is built only when it is first seen. No n-gram can
+// equal another term (it holds n−1 spaces, which no word or field term
+// holds), so n-grams take ids in w.table without entering its slots.
+// Words are ids of w.table when unigrams are terms (NGramMin = 1), else
+// of w.words, which only feeds the pairs.
+func (w *fitWorker) countNGrams(text string, start int, head bool) {
+	tok, t := w.tok, w.table
+	uni := tok.unigrams(text)
+	words := w.words
+	if tok.nmin == 1 {
+		words = t
+	}
+	prev := w.prev[:0]
+	for _, term := range uni {
+		key, h := keyHash(term, words.seed)
+		i, ok := words.find(term, key, h)
+		if !ok {
+			i = int(words.insertAt(i, w.keep(term), key, h))
+			if words == t {
+				w.seen = append(w.seen, seen{})
+			}
+		}
+		prev = append(prev, int32(i))
+		if tok.nmin == 1 {
+			w.addToRow(int32(i), start)
+		}
+	}
+	wid := append(w.wid[:0], prev...)
+	cur := w.cur2[:0]
+	for n := 2; n <= tok.nmax && n <= len(uni); n++ {
+		if len(w.pairs) < n-1 {
+			w.pairs = append(w.pairs, newPairTable())
+		}
+		pt := w.pairs[n-2]
+		cur = cur[:0]
+		for i := 0; i+n <= len(uni); i++ {
+			key := pairKey(prev[i], wid[i+n-1])
+			j, ok := pt.find(key)
+			if !ok {
+				var id int32
+				if n >= tok.nmin {
+					id = t.appendTerm(w.keepJoined(uni[i : i+n]))
+					w.seen = append(w.seen, seen{})
+				} else {
+					id = int32(pt.n) // a prefix only: ids of its own
+				}
+				pt.insertAt(j, key, id)
+				j = int(id)
+			}
+			cur = append(cur, int32(j))
+			if n >= tok.nmin {
+				w.addToRow(int32(j), start)
+			}
+		}
+		prev, cur = cur, prev
+	}
+	if head {
+		w.fields = tok.appendFields(text, w.fields[:0])
+		for _, term := range w.fields {
+			key, h := keyHash(term, t.seed)
+			i, ok := t.find(term, key, h)
+			if !ok {
+				i = int(t.insertAt(i, w.keep(term), key, h))
+				w.seen = append(w.seen, seen{})
+			}
+			w.addToRow(int32(i), start)
+		}
+	}
+	w.prev, w.cur2, w.wid = prev, cur, wid
+}
+
+// addToRow counts the term of local id i in the current document's row,
+// which starts at w.cur.ids[start].
+func (w *fitWorker) addToRow(i int32, start int) {
+	b := w.cur
+	if e := &w.seen[i]; e.doc != w.doc {
+		e.doc = w.doc
+		e.pos = int32(len(b.ids) - start)
+		b.ids = append(b.ids, i)
+		b.vals = append(b.vals, 1)
+	} else {
+		b.vals[start+int(e.pos)]++
+	}
+}
+
+// keepJoined is keep of the words joined by single spaces: the text of an
+// n-gram, copied once.
+func (w *fitWorker) keepJoined(words []string) string {
+	size := len(words) - 1
+	for _, x := range words {
+		size += len(x)
+	}
+	if size > 1<<12 {
+		return strings.Join(words, " ")
+	}
+	if size > cap(w.chunk)-len(w.chunk) {
+		w.chunk = make([]byte, 0, 1<<16)
+	}
+	n0 := len(w.chunk)
+	for k, x := range words {
+		if k > 0 {
+			w.chunk = append(w.chunk, ' ')
+		}
+		w.chunk = append(w.chunk, x...)
+	}
+	return unsafe.String(&w.chunk[n0], size)
 }
 
 // tally computes df, cf and cdf (with nc classes) of the worker's terms
