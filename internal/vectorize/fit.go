@@ -82,6 +82,7 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, nb))
+	filter := ngramFilter(texts, s, workers)
 	ws := make([]*fitWorker, workers)
 	batches := make([]*batch, nb)
 	var next, done, reported atomic.Int64
@@ -90,6 +91,7 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 	var wg sync.WaitGroup
 	for w := range ws {
 		ws[w] = newFitWorker(s, w)
+		ws[w].filter, ws[w].minDF = filter, s.MinDF
 		wg.Add(1)
 		go func(fw *fitWorker) {
 			defer wg.Done()
@@ -115,11 +117,63 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 		}(ws[w])
 	}
 	wg.Wait()
+	for _, w := range ws {
+		w.filter = nil // no longer needed: let it go before the merge
+	}
+	filter = nil
 	v, m, err := finishFit(s, ws, batches, n, nil, labels, nClasses, workers, wantMatrix, false)
 	if err == nil && progress != nil {
 		progress(n, n)
 	}
 	return v, m, err
+}
+
+// prefilter turns ngramFilter on; tests turn it off to compare.
+var prefilter = true
+
+// ngramFilter returns, when s asks for n-grams (n ≥ 2) with a MinDF of 2
+// to 255, a sketch of the n-gram occurrences of texts (see dfSketch),
+// counted on workers goroutines; else nil.
+func ngramFilter(texts []string, s Settings, workers int) *dfSketch {
+	if !wantFilter(s) {
+		return nil
+	}
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	occ := size / 8 * (s.NGramMax - max(s.NGramMin, 2) + 1) // about a word per 8 bytes of text
+	sks := make([]*dfSketch, workers)
+	nb := (len(texts) + batchSize - 1) / batchSize
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range sks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sk, tok := newDFSketch(occ), NewTokenizer(s)
+			var buf []uint64
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= nb {
+					break
+				}
+				buf = sketchNGrams(tok, sk, texts[b*batchSize:min((b+1)*batchSize, len(texts))], buf)
+			}
+			sks[w] = sk
+		}()
+	}
+	wg.Wait()
+	for _, o := range sks[1:] {
+		sks[0].merge(o)
+	}
+	return sks[0]
+}
+
+// wantFilter reports whether Fit and FitStream sketch the n-grams of s
+// first (see dfSketch): n-grams and a MinDF of 2 to 255.
+func wantFilter(s Settings) bool {
+	return prefilter && s.NGramMax >= 2 && s.MinDF >= 2 && s.MinDF <= 255
 }
 
 // checkFitLabels checks labels against the n documents when s.Select needs
@@ -172,6 +226,9 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 			}
 			pos[q] = int32(i)
 		}
+	}
+	for _, w := range ws { // the n-gram indexes are done with: let them go
+		w.words, w.pairs, w.filter = nil, nil, nil
 	}
 	// Statistics of each worker's terms, then their sorted order.
 	var wg sync.WaitGroup
@@ -365,6 +422,11 @@ type fitWorker struct {
 	prev, cur2, wid []int32
 	fields          []string
 
+	// With a filter (see dfSketch), n-grams whose bound is below minDF
+	// are left out.
+	filter *dfSketch
+	minDF  int
+
 	cur     *batch   // the batch being filled
 	batches []*batch // the batches this worker took
 	order   []int32  // local ids of the non-stop terms in ascending term order, once done
@@ -552,8 +614,16 @@ func (w *fitWorker) countNGrams(text string, start int, head bool) {
 		pt := w.pairs[n-2]
 		cur = cur[:0]
 		for i := 0; i+n <= len(uni); i++ {
+			if prev[i] < 0 { // a prefix below MinDF: so is the n-gram
+				cur = append(cur, -1)
+				continue
+			}
 			key := pairKey(prev[i], wid[i+n-1])
 			j, ok := pt.find(key)
+			if !ok && n >= tok.nmin && w.filter != nil && w.filter.estimate(w.gramHash(words, wid[i:i+n])) < w.minDF {
+				cur = append(cur, -1)
+				continue
+			}
 			if !ok {
 				var id int32
 				if n >= tok.nmin {
@@ -585,6 +655,16 @@ func (w *fitWorker) countNGrams(text string, start int, head bool) {
 		}
 	}
 	w.prev, w.cur2, w.wid = prev, cur, wid
+}
+
+// gramHash returns the hash of the n-gram of the words with ids wid in
+// table words, as sketchNGrams computes it.
+func (w *fitWorker) gramHash(words *termTable, wid []int32) uint64 {
+	h := words.hashes[wid[0]]
+	for _, id := range wid[1:] {
+		h = ngramHash(h, words.hashes[id])
+	}
+	return h
 }
 
 // addToRow counts the term of local id i in the current document's row,

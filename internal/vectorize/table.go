@@ -27,6 +27,8 @@ type termTable struct {
 	mask   int
 	terms  []string // id → term
 	hashes []uint64 // id → hash, for growing and for merging tables
+
+	slotted int // terms in the slots: all but those of appendTerm
 }
 
 // tslot is one table entry. id1 is id+1, 0 for an empty slot; meta is the
@@ -134,7 +136,7 @@ func (t *termTable) insertAt(i int, s string, key, h uint64) int32 {
 	t.terms = append(t.terms, s)
 	t.hashes = append(t.hashes, h)
 	t.slots[i] = tslot{key: key, meta: meta(len(s), h), id1: id + 1}
-	if 2*len(t.terms) > len(t.slots) {
+	if t.slotted++; 2*t.slotted > len(t.slots) {
 		t.grow()
 	}
 	return id
