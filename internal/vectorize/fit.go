@@ -430,6 +430,7 @@ type fitWorker struct {
 	cur     *batch   // the batch being filled
 	batches []*batch // the batches this worker took
 	order   []int32  // local ids of the non-stop terms in ascending term order, once done
+	nterms  int      // local ids, stop words included, once sorted (the table is then gone)
 
 	// Per local id, from tally: documents, occurrences, and documents of
 	// each class (id × nc + class).
@@ -477,6 +478,10 @@ func (w *fitWorker) sortTerms() {
 			copy(w.sortedCDF[i*nc:(i+1)*nc], w.cdf[int(id)*nc:int(id+1)*nc])
 		}
 	}
+	// What is left of the counting is done with: let it go before the
+	// merge allocates.
+	w.nterms = w.table.len()
+	w.table, w.seen, w.chunk, w.df, w.cf, w.cdf = nil, nil, nil, nil, nil, nil
 }
 
 // seen is where a term last appeared: the document (1-based, per worker)
@@ -771,7 +776,7 @@ func mergeTerms(ws []*fitWorker, nc int) *globalTerms {
 	g := &globalTerms{local: make([][]int32, len(ws))}
 	total := 0
 	for i, w := range ws {
-		g.local[i] = make([]int32, w.table.len())
+		g.local[i] = make([]int32, w.nterms)
 		total += len(w.sorted)
 	}
 	if len(ws) == 1 {
