@@ -82,6 +82,7 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, nb))
+	filter := ngramFilter(texts, s, workers)
 	ws := make([]*fitWorker, workers)
 	batches := make([]*batch, nb)
 	var next, done, reported atomic.Int64
@@ -90,6 +91,7 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 	var wg sync.WaitGroup
 	for w := range ws {
 		ws[w] = newFitWorker(s, w)
+		ws[w].filter, ws[w].minDF = filter, s.MinDF
 		wg.Add(1)
 		go func(fw *fitWorker) {
 			defer wg.Done()
@@ -115,11 +117,63 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 		}(ws[w])
 	}
 	wg.Wait()
+	for _, w := range ws {
+		w.filter = nil // no longer needed: let it go before the merge
+	}
+	filter = nil
 	v, m, err := finishFit(s, ws, batches, n, nil, labels, nClasses, workers, wantMatrix, false)
 	if err == nil && progress != nil {
 		progress(n, n)
 	}
 	return v, m, err
+}
+
+// prefilter turns ngramFilter on; tests turn it off to compare.
+var prefilter = true
+
+// ngramFilter returns, when s asks for n-grams (n ≥ 2) with a MinDF of 2
+// to 255, a sketch of the n-gram occurrences of texts (see dfSketch),
+// counted on workers goroutines; else nil.
+func ngramFilter(texts []string, s Settings, workers int) *dfSketch {
+	if !wantFilter(s) {
+		return nil
+	}
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	occ := size / 8 * (s.NGramMax - max(s.NGramMin, 2) + 1) // about a word per 8 bytes of text
+	sks := make([]*dfSketch, workers)
+	nb := (len(texts) + batchSize - 1) / batchSize
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range sks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sk, tok := newDFSketch(occ), NewTokenizer(s)
+			var buf []uint64
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= nb {
+					break
+				}
+				buf = sketchNGrams(tok, sk, texts[b*batchSize:min((b+1)*batchSize, len(texts))], buf)
+			}
+			sks[w] = sk
+		}()
+	}
+	wg.Wait()
+	for _, o := range sks[1:] {
+		sks[0].merge(o)
+	}
+	return sks[0]
+}
+
+// wantFilter reports whether Fit and FitStream sketch the n-grams of s
+// first (see dfSketch): n-grams and a MinDF of 2 to 255.
+func wantFilter(s Settings) bool {
+	return prefilter && s.NGramMax >= 2 && s.MinDF >= 2 && s.MinDF <= 255
 }
 
 // checkFitLabels checks labels against the n documents when s.Select needs
@@ -172,6 +226,9 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 			}
 			pos[q] = int32(i)
 		}
+	}
+	for _, w := range ws { // the n-gram indexes are done with: let them go
+		w.words, w.pairs, w.filter = nil, nil, nil
 	}
 	// Statistics of each worker's terms, then their sorted order.
 	var wg sync.WaitGroup
@@ -358,9 +415,22 @@ type fitWorker struct {
 	doc   int32  // documents taken so far
 	chunk []byte // storage for the bytes of new terms
 
+	// With n-grams (see countNGrams): the word table when unigrams are
+	// not terms, the n-gram tables by n−2, and scratch slices.
+	words           *termTable
+	pairs           []*pairTable
+	prev, cur2, wid []int32
+	fields          []string
+
+	// With a filter (see dfSketch), n-grams whose bound is below minDF
+	// are left out.
+	filter *dfSketch
+	minDF  int
+
 	cur     *batch   // the batch being filled
 	batches []*batch // the batches this worker took
 	order   []int32  // local ids of the non-stop terms in ascending term order, once done
+	nterms  int      // local ids, stop words included, once sorted (the table is then gone)
 
 	// Per local id, from tally: documents, occurrences, and documents of
 	// each class (id × nc + class).
@@ -408,6 +478,10 @@ func (w *fitWorker) sortTerms() {
 			copy(w.sortedCDF[i*nc:(i+1)*nc], w.cdf[int(id)*nc:int(id+1)*nc])
 		}
 	}
+	// What is left of the counting is done with: let it go before the
+	// merge allocates.
+	w.nterms = w.table.len()
+	w.table, w.seen, w.chunk, w.df, w.cf, w.cdf = nil, nil, nil, nil, nil, nil
 }
 
 // seen is where a term last appeared: the document (1-based, per worker)
@@ -420,6 +494,9 @@ type seen struct{ doc, pos int32 }
 // newFitWorker returns the state of worker id.
 func newFitWorker(s Settings, id int) *fitWorker {
 	w := &fitWorker{id: id, tok: NewTokenizer(s), table: newTermTable(1 << 14)}
+	if w.tok.nmax > 1 && w.tok.nmin > 1 {
+		w.words = newTermTable(1 << 14)
+	}
 	if w.tok.stop != nil && w.tok.nmax == 1 {
 		for _, sw := range englishStopWords {
 			w.table.add(sw)
@@ -468,6 +545,10 @@ func (w *fitWorker) add(text string) {
 // count adds the terms of text to the current document's row, which
 // starts at w.cur.ids[start]; head says whether text opens the document.
 func (w *fitWorker) count(text string, start int, head bool) {
+	if w.tok.nmax > 1 {
+		w.countNGrams(text, start, head)
+		return
+	}
 	t := w.table
 	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
 	doc := w.doc
@@ -497,6 +578,135 @@ func (w *fitWorker) count(text string, start int, head bool) {
 		}
 	}
 	w.cur.ids, w.cur.vals, w.seen = ids, vals, sn
+}
+
+// countNGrams is count with n-grams. Unigrams and field terms are looked
+// up by their text; an n-gram (n ≥ 2) by the pair of its (n−1)-gram
+// prefix's id and its last word's id in w.pairs[n-2], which names it
+// exactly: its text is built only when it is first seen. No n-gram can
+// equal another term (it holds n−1 spaces, which no word or field term
+// holds), so n-grams take ids in w.table without entering its slots.
+// Words are ids of w.table when unigrams are terms (NGramMin = 1), else
+// of w.words, which only feeds the pairs.
+func (w *fitWorker) countNGrams(text string, start int, head bool) {
+	tok, t := w.tok, w.table
+	uni := tok.unigrams(text)
+	words := w.words
+	if tok.nmin == 1 {
+		words = t
+	}
+	prev := w.prev[:0]
+	for _, term := range uni {
+		key, h := keyHash(term, words.seed)
+		i, ok := words.find(term, key, h)
+		if !ok {
+			i = int(words.insertAt(i, w.keep(term), key, h))
+			if words == t {
+				w.seen = append(w.seen, seen{})
+			}
+		}
+		prev = append(prev, int32(i))
+		if tok.nmin == 1 {
+			w.addToRow(int32(i), start)
+		}
+	}
+	wid := append(w.wid[:0], prev...)
+	cur := w.cur2[:0]
+	for n := 2; n <= tok.nmax && n <= len(uni); n++ {
+		if len(w.pairs) < n-1 {
+			w.pairs = append(w.pairs, newPairTable())
+		}
+		pt := w.pairs[n-2]
+		cur = cur[:0]
+		for i := 0; i+n <= len(uni); i++ {
+			if prev[i] < 0 { // a prefix below MinDF: so is the n-gram
+				cur = append(cur, -1)
+				continue
+			}
+			key := pairKey(prev[i], wid[i+n-1])
+			j, ok := pt.find(key)
+			if !ok && n >= tok.nmin && w.filter != nil && w.filter.estimate(w.gramHash(words, wid[i:i+n])) < w.minDF {
+				cur = append(cur, -1)
+				continue
+			}
+			if !ok {
+				var id int32
+				if n >= tok.nmin {
+					id = t.appendTerm(w.keepJoined(uni[i : i+n]))
+					w.seen = append(w.seen, seen{})
+				} else {
+					id = int32(pt.n) // a prefix only: ids of its own
+				}
+				pt.insertAt(j, key, id)
+				j = int(id)
+			}
+			cur = append(cur, int32(j))
+			if n >= tok.nmin {
+				w.addToRow(int32(j), start)
+			}
+		}
+		prev, cur = cur, prev
+	}
+	if head {
+		w.fields = tok.appendFields(text, w.fields[:0])
+		for _, term := range w.fields {
+			key, h := keyHash(term, t.seed)
+			i, ok := t.find(term, key, h)
+			if !ok {
+				i = int(t.insertAt(i, w.keep(term), key, h))
+				w.seen = append(w.seen, seen{})
+			}
+			w.addToRow(int32(i), start)
+		}
+	}
+	w.prev, w.cur2, w.wid = prev, cur, wid
+}
+
+// gramHash returns the hash of the n-gram of the words with ids wid in
+// table words, as sketchNGrams computes it.
+func (w *fitWorker) gramHash(words *termTable, wid []int32) uint64 {
+	h := words.hashes[wid[0]]
+	for _, id := range wid[1:] {
+		h = ngramHash(h, words.hashes[id])
+	}
+	return h
+}
+
+// addToRow counts the term of local id i in the current document's row,
+// which starts at w.cur.ids[start].
+func (w *fitWorker) addToRow(i int32, start int) {
+	b := w.cur
+	if e := &w.seen[i]; e.doc != w.doc {
+		e.doc = w.doc
+		e.pos = int32(len(b.ids) - start)
+		b.ids = append(b.ids, i)
+		b.vals = append(b.vals, 1)
+	} else {
+		b.vals[start+int(e.pos)]++
+	}
+}
+
+// keepJoined is keep of the words joined by single spaces: the text of an
+// n-gram, copied once.
+func (w *fitWorker) keepJoined(words []string) string {
+	size := len(words) - 1
+	for _, x := range words {
+		size += len(x)
+	}
+	if size > 1<<12 {
+		return strings.Join(words, " ")
+	}
+	if size > cap(w.chunk)-len(w.chunk) {
+		w.chunk = make([]byte, 0, 1<<16)
+	}
+	n0 := len(w.chunk)
+	for k, x := range words {
+		if k > 0 {
+			w.chunk = append(w.chunk, ' ')
+		}
+		w.chunk = append(w.chunk, x...)
+	}
+	return unsafe.String(&w.chunk[n0], size)
 }
 
 // tally computes df, cf and cdf (with nc classes) of the worker's terms
@@ -566,7 +776,7 @@ func mergeTerms(ws []*fitWorker, nc int) *globalTerms {
 	g := &globalTerms{local: make([][]int32, len(ws))}
 	total := 0
 	for i, w := range ws {
-		g.local[i] = make([]int32, w.table.len())
+		g.local[i] = make([]int32, w.nterms)
 		total += len(w.sorted)
 	}
 	if len(ws) == 1 {

@@ -27,6 +27,8 @@ type termTable struct {
 	mask   int
 	terms  []string // id → term
 	hashes []uint64 // id → hash, for growing and for merging tables
+
+	slotted int // terms in the slots: all but those of appendTerm
 }
 
 // tslot is one table entry. id1 is id+1, 0 for an empty slot; meta is the
@@ -134,7 +136,7 @@ func (t *termTable) insertAt(i int, s string, key, h uint64) int32 {
 	t.terms = append(t.terms, s)
 	t.hashes = append(t.hashes, h)
 	t.slots[i] = tslot{key: key, meta: meta(len(s), h), id1: id + 1}
-	if 2*len(t.terms) > len(t.slots) {
+	if t.slotted++; 2*t.slotted > len(t.slots) {
 		t.grow()
 	}
 	return id
@@ -164,5 +166,75 @@ func (t *termTable) grow() {
 			i = (i + 1) & t.mask
 		}
 		t.slots[i] = sl
+	}
+}
+
+// appendTerm gives s the next id without entering it in the slots: for
+// terms that are found another way (n-grams, through a pairTable), so
+// that lookup never finds them. The table keeps s.
+func (t *termTable) appendTerm(s string) int32 {
+	id := int32(len(t.terms))
+	t.terms = append(t.terms, s)
+	t.hashes = append(t.hashes, 0) // never read: grow reinserts slots only
+	return id
+}
+
+// pairTable maps a pair of ids, packed in a uint64, to an id: the n-gram
+// index of a fitWorker, where an n-gram is its (n−1)-gram prefix and its
+// last word. The pair determines the n-gram exactly, so a lookup hashes 8
+// bytes, whatever the length of the n-gram, and never compares strings;
+// the n-gram's text is built once, when it is first seen. Open addressing
+// with linear probing, at most half full.
+type pairTable struct {
+	slots []pslot
+	mask  int
+	n     int
+}
+
+// pslot is one pairTable entry; id1 is id+1, 0 for an empty slot.
+type pslot struct {
+	key uint64
+	id1 int32
+}
+
+// newPairTable returns an empty pair table.
+func newPairTable() *pairTable {
+	return &pairTable{slots: make([]pslot, 1<<12), mask: 1<<12 - 1}
+}
+
+// pairKey packs the ids a and b.
+func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
+
+// find returns the id of key and true, or the slot where it would go and
+// false.
+func (p *pairTable) find(key uint64) (int, bool) {
+	for i := int(mix(key^wyp0, wyp1)) & p.mask; ; i = (i + 1) & p.mask {
+		sl := &p.slots[i]
+		if sl.id1 == 0 {
+			return i, false
+		}
+		if sl.key == key {
+			return int(sl.id1 - 1), true
+		}
+	}
+}
+
+// insertAt records id for key at slot i, as returned by a failed find.
+func (p *pairTable) insertAt(i int, key uint64, id int32) {
+	p.slots[i] = pslot{key: key, id1: id + 1}
+	if p.n++; 2*p.n > len(p.slots) {
+		old := p.slots
+		p.slots = make([]pslot, 2*len(old))
+		p.mask = len(p.slots) - 1
+		for _, sl := range old {
+			if sl.id1 == 0 {
+				continue
+			}
+			j := int(mix(sl.key^wyp0, wyp1)) & p.mask
+			for p.slots[j].id1 != 0 {
+				j = (j + 1) & p.mask
+			}
+			p.slots[j] = sl
+		}
 	}
 }

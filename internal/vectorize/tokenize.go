@@ -106,18 +106,7 @@ func (t *Tokenizer) Terms(text string) []string { return t.terms(text, true) }
 // terms is Terms for a piece of a document: head says whether the piece
 // opens the document, where the header block is.
 func (t *Tokenizer) terms(text string, head bool) []string {
-	t.arena = t.arena[:0]
-	uni := t.tokens(text, t.uni[:0])
-	if t.stop != nil {
-		k := 0
-		for _, tok := range uni {
-			if _, ok := t.stop[tok]; !ok {
-				uni[k] = tok
-				k++
-			}
-		}
-		uni = uni[:k]
-	}
+	uni := t.unigrams(text)
 	if t.nmax == 1 {
 		if head {
 			uni = t.appendFields(text, uni)
@@ -146,6 +135,26 @@ func (t *Tokenizer) terms(text string, head bool) []string {
 	}
 	t.ngrams = terms
 	return terms
+}
+
+// unigrams returns the tokens of text in document order without the stop
+// words: the words n-grams are made of. Like Terms, its result aliases
+// the tokenizer's buffers.
+func (t *Tokenizer) unigrams(text string) []string {
+	t.arena = t.arena[:0]
+	uni := t.tokens(text, t.uni[:0])
+	if t.stop != nil {
+		k := 0
+		for _, tok := range uni {
+			if _, ok := t.stop[tok]; !ok {
+				uni[k] = tok
+				k++
+			}
+		}
+		uni = uni[:k]
+	}
+	t.uni = uni
+	return uni
 }
 
 // words returns the tokens of text in document order, before stop words

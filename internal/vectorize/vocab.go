@@ -30,11 +30,16 @@ type Vocabulary struct {
 type vocabIndex struct {
 	once  sync.Once
 	table *termTable // term → id
-	idf   []float32
-	dup   int // position of a second occurrence of a term, or -1
+	dup   int        // position of a second occurrence of a term, or -1
 	// noStop: no stop word is a term, so a unigram tokenizer need not
 	// remove them: the table lookup drops them as unknown terms.
 	noStop bool
+
+	// The idf, built on its own first use: weighting needs it, not the
+	// term table (which, for a few hundred thousand n-grams, is tens of
+	// MB that a training run never looks up).
+	idfOnce sync.Once
+	idf     []float32
 }
 
 // Len returns the number of terms.
@@ -92,13 +97,24 @@ func (v *Vocabulary) index() *vocabIndex {
 				break
 			}
 		}
+	})
+	return x
+}
+
+// idf returns v's idf, computing it on first use.
+func (v *Vocabulary) idf() []float32 {
+	x := v.lazy
+	if x == nil {
+		panic("vectorize: Vocabulary not built by Fit, NewVocabulary or ReadTSV")
+	}
+	x.idfOnce.Do(func() {
 		x.idf = make([]float32, len(v.Terms))
 		n := float64(v.NDocs)
 		for i, d := range v.DF {
 			x.idf[i] = float32(math.Log((1+n)/(1+float64(d))) + 1)
 		}
 	})
-	return x
+	return x.idf
 }
 
 // Lookup returns the id of term, and whether the vocabulary has it.
@@ -112,7 +128,7 @@ func (v *Vocabulary) Lookup(term string) (int32, bool) {
 //	idf(t) = ln((1 + n) / (1 + df(t))) + 1
 //
 // with n = NDocs. The slice is shared: do not modify it.
-func (v *Vocabulary) IDF() []float32 { return v.index().idf }
+func (v *Vocabulary) IDF() []float32 { return v.idf() }
 
 // Top returns the ids of the n terms of highest document frequency, ties
 // broken by ascending term (= ascending id): the order of the vocabulary

@@ -38,7 +38,7 @@ func (v *Vocabulary) WeightRow(ind []int32, val []float32) {
 			val[j] = 1
 		}
 	case "tfidf":
-		idf := v.index().idf
+		idf := v.idf()
 		sub := v.Settings.Sublinear
 		for j, id := range ind {
 			tf := val[j]

@@ -1,0 +1,177 @@
+package vectorize
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestFitNGramsMatchTerms checks the n-gram path of Fit (n-grams counted
+// by id pairs, their text built once) against a plain count of the terms
+// Tokenizer.Terms lists, per document: ranges that start at 1, 2 and 3,
+// stop words, and header field terms.
+func TestFitNGramsMatchTerms(t *testing.T) {
+	texts := synthText(21, 300, 40)
+	texts = append(texts, "Subject: the big cat\nFrom: a b\n\nthe big cat sat on the big mat", "", "x", "aa", "aa bb aa bb aa bb")
+	for _, c := range []struct{ nmin, nmax int }{{1, 2}, {2, 2}, {1, 3}, {2, 3}, {3, 4}} {
+		for _, stop := range []string{"", "english"} {
+			s := DefaultSettings()
+			s.NGramMin, s.NGramMax, s.StopWords, s.Fields = c.nmin, c.nmax, stop, "subject"
+			t.Run(fmt.Sprintf("ngram=%d,%d/stop=%q", c.nmin, c.nmax, stop), func(t *testing.T) {
+				for _, workers := range []int{1, 3} {
+					v, m, err := Fit(texts, nil, 0, s, workers, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					tok := NewTokenizer(s)
+					df := map[string]int32{}
+					for i, text := range texts {
+						want := map[string]float32{}
+						for _, term := range tok.Terms(text) {
+							want[strings.Clone(term)]++
+						}
+						for term := range want {
+							df[term]++
+						}
+						got := row(v, m, i)
+						if len(got) != len(want) {
+							t.Fatalf("workers %d, document %d: %d terms, want %d", workers, i, len(got), len(want))
+						}
+						for term, n := range want {
+							if got[term] != n {
+								t.Fatalf("workers %d, document %d: %q counted %g, want %g", workers, i, term, got[term], n)
+							}
+						}
+					}
+					if v.Len() != len(df) {
+						t.Fatalf("workers %d: %d terms, want %d", workers, v.Len(), len(df))
+					}
+					for id, term := range v.Terms {
+						if v.DF[id] != df[term] {
+							t.Fatalf("workers %d: %q df %d, want %d", workers, term, v.DF[id], df[term])
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestFitNGramFilterExact checks that the count-min pre-filter of rare
+// n-grams (MinDF ≥ 2) changes nothing in Fit's result: with the sketch at
+// its usual width, with a tiny one where every cell collides, and without
+// it.
+func TestFitNGramFilterExact(t *testing.T) {
+	texts := synthText(22, 600, 50)
+	texts = append(texts, "Subject: the big cat\n\nthe big cat sat on the big mat", "the big cat", "", "x")
+	for _, c := range []struct{ nmin, nmax, minDF int }{{1, 2, 2}, {2, 2, 3}, {1, 3, 2}, {2, 3, 2}, {3, 3, 2}} {
+		s := DefaultSettings()
+		s.NGramMin, s.NGramMax, s.MinDF, s.Fields = c.nmin, c.nmax, c.minDF, "subject"
+		t.Run(fmt.Sprintf("ngram=%d,%d/min-df=%d", c.nmin, c.nmax, c.minDF), func(t *testing.T) {
+			defer func(p bool, b int) { prefilter, maxSketchBits = p, b }(prefilter, maxSketchBits)
+			prefilter = false
+			want, wantM, err := Fit(texts, nil, 0, s, 2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := ngramFilter(texts, s, 1); f != nil {
+				t.Fatal("ngramFilter ignores prefilter = false")
+			}
+			prefilter = true
+			if f := ngramFilter(texts, s, 2); f == nil {
+				t.Fatal("no filter for n-grams with a min-df")
+			}
+			for _, bits := range []int{24, 10} {
+				maxSketchBits = bits
+				got, gotM, err := Fit(texts, nil, 0, s, 2, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got.Terms, want.Terms) || !reflect.DeepEqual(got.DF, want.DF) || !reflect.DeepEqual(got.CF, want.CF) || !reflect.DeepEqual(gotM, wantM) {
+					t.Fatalf("sketch of 2^%d cells a row: %d terms, want the %d of exact counting", bits, got.Len(), want.Len())
+				}
+			}
+		})
+	}
+}
+
+// TestDFSketchBounds checks that the sketch never under-counts.
+func TestDFSketchBounds(t *testing.T) {
+	defer func(b int) { maxSketchBits = b }(maxSketchBits)
+	maxSketchBits = 10
+	sk := newDFSketch(1 << 20)
+	truth := map[uint64]int{}
+	r := uint64(1)
+	for i := range 20000 {
+		r = r*6364136223846793005 + 1442695040888963407
+		h := r % uint64(1+i%3000)
+		sk.add(h)
+		truth[h]++
+	}
+	for h, n := range truth {
+		if e := sk.estimate(h); e < min(n, 255) {
+			t.Fatalf("hash %d: estimate %d below its %d occurrences", h, e, n)
+		}
+	}
+}
+
+// TestFitStreamNGramFilterExact checks FitStream's two passes (sketch as
+// documents arrive, then count without the n-grams below MinDF) against
+// Fit without the filter, with documents left out by Finish, and with
+// RelaxMinDF lowering a MinDF that no term reaches.
+func TestFitStreamNGramFilterExact(t *testing.T) {
+	texts := synthText(23, 700, 40)
+	s := DefaultSettings()
+	s.NGramMax, s.MinDF, s.StopWords = 3, 2, "english"
+	order := make([]int, 0, len(texts))
+	for i := len(texts) - 1; i >= 0; i -= 2 {
+		order = append(order, i)
+	}
+	sub := make([]string, len(order))
+	for i, q := range order {
+		sub[i] = texts[q]
+	}
+	defer func(p bool) { prefilter = p }(prefilter)
+	prefilter = false
+	want, wantM, err := Fit(sub, nil, 0, s, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefilter = true
+	f, err := NewFitStream(s, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.sketches == nil {
+		t.Fatal("FitStream does not sketch n-grams with a min-df")
+	}
+	for _, text := range texts {
+		f.Add(text)
+	}
+	got, gotM, err := f.Finish(order, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Terms, want.Terms) || !reflect.DeepEqual(got.DF, want.DF) || !reflect.DeepEqual(gotM, wantM) {
+		t.Fatalf("%d terms, want the %d of Fit without the filter", got.Len(), want.Len())
+	}
+
+	// Two documents share no n-gram and no word: min-df 2 keeps nothing,
+	// and a relaxed stream must then count every n-gram.
+	s.MinDF = 2
+	f, err = NewFitStream(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.RelaxMinDF()
+	f.Add("alpha beta gamma")
+	f.Add("delta epsilon zeta")
+	v, _, err := f.Finish(nil, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Len() != 12 || v.Settings.MinDF != 1 {
+		t.Fatalf("relaxed: %d terms %q with min-df %d, want all 12 with min-df 1", v.Len(), v.Terms, v.Settings.MinDF)
+	}
+}
