@@ -118,6 +118,10 @@ type Params struct {
 	// document's counts by its class's weight, the linear models its loss.
 	ClassWeight  string    `json:"class_weight,omitempty"`
 	ClassWeights []float64 `json:"class_weights,omitempty"`
+	// Docs is the number of documents logistic regression was fitted on
+	// (0 in files written before it was recorded): the weight of the model
+	// when 'nbtext merge' averages models (iterative parameter mixing).
+	Docs int `json:"docs,omitempty"`
 }
 
 // Meta records who wrote a model. It is saved in the model file and has no

@@ -84,7 +84,7 @@ func FitLogReg(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.
 	if err != nil {
 		return nil, err
 	}
-	return newLogReg(w, classes, vocab, p)
+	return newLogReg(w, X.Rows(), classes, vocab, p)
 }
 
 // initPoint returns the starting point [W | b] of a fit with nf features
@@ -101,9 +101,10 @@ func initPoint(m *model.Model, nf, nc int) ([]float64, error) {
 	return x0, nil
 }
 
-// newLogReg returns the logistic regression model of the fitted point w,
-// or an error when the fit diverged.
-func newLogReg(w []float64, classes []string, vocab *vectorize.Vocabulary, p model.Params) (*model.Model, error) {
+// newLogReg returns the logistic regression model of the fitted point w
+// on n documents, or an error when the fit diverged.
+func newLogReg(w []float64, n int, classes []string, vocab *vectorize.Vocabulary, p model.Params) (*model.Model, error) {
+	p.Docs = n
 	nf := len(w) - len(classes)
 	for i, v := range w {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

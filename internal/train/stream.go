@@ -3,6 +3,7 @@ package train
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -12,12 +13,18 @@ import (
 // together by default.
 const DefaultStreamBuffer = 1 << 16
 
+// chunkStream is the PCG stream of the chunk shuffle of FitLogRegStream
+// (the seed is p.Seed).
+const chunkStream = 0x6e62747261696e02
+
 // FitLogRegStream fits logistic regression by SGD (p.Solver "sgd"; see
 // fitSGD) on the rows of rc, weighted over vocab, with label ids into
 // classes. Memory holds the weights (vocabulary × classes) and buffer rows
 // (DefaultStreamBuffer when buffer ≤ 0), never the whole corpus: each epoch
 // reads rc again, a block of buffer rows at a time, and shuffles within the
-// block with p.Seed. When buffer covers every row the fit visits the rows
+// block with p.Seed. A block is made of chunks of 64 rows taken from
+// across the cache in an order shuffled at each epoch (with p.Seed), so
+// that a corpus sorted by label still gives blocks of every label. When buffer covers every row the fit visits the rows
 // in the same order as FitLogReg on the same matrix, and gives the same
 // model. opt.Init starts from a model's weights (see FitLogReg).
 func FitLogRegStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, buffer int) (*model.Model, error) {
@@ -41,7 +48,7 @@ func FitLogRegStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary
 	if err != nil {
 		return nil, err
 	}
-	d := &cacheData{rc: rc, buffer: buffer, nf: nf}
+	d := &cacheData{rc: rc, buffer: buffer, nf: nf, rng: rand.New(rand.NewPCG(uint64(p.Seed), chunkStream))}
 	var base []float64
 	scores := func(fn func(base []float64, y []int)) error {
 		return d.each(func(X *vectorize.Matrix, y []int) error {
@@ -68,7 +75,7 @@ func FitLogRegStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary
 	if opt.Progress != nil && last < p.Epochs {
 		opt.Progress(p.Epochs, p.Epochs)
 	}
-	return newLogReg(w, classes, vocab, p)
+	return newLogReg(w, n, classes, vocab, p)
 }
 
 // cacheData reads a RowCache in blocks of at most buffer rows (sgdData).
@@ -76,13 +83,15 @@ type cacheData struct {
 	rc     *RowCache
 	buffer int
 	nf     int
+	rng    *rand.Rand // shuffles the chunks when the buffer holds fewer than all the rows
+	order  []int
 	X      vectorize.Matrix
 	y      []int
 }
 
 func (d *cacheData) each(fn func(X *vectorize.Matrix, y []int) error) error {
 	d.reset()
-	err := d.rc.Each(func(y int, ind []int32, val []float32) error {
+	add := func(y int, ind []int32, val []float32) error {
 		d.X.Indices = append(d.X.Indices, ind...)
 		d.X.Values = append(d.X.Values, val...)
 		d.X.Indptr = append(d.X.Indptr, len(d.X.Indices))
@@ -93,7 +102,22 @@ func (d *cacheData) each(fn func(X *vectorize.Matrix, y []int) error) error {
 		err := fn(&d.X, d.y)
 		d.reset()
 		return err
-	})
+	}
+	var err error
+	if d.rng == nil || d.buffer >= d.rc.Rows() {
+		err = d.rc.Each(add)
+	} else {
+		// A corpus may come sorted by label: the blocks gather chunks of
+		// rows from across it, in an order shuffled at each pass.
+		if len(d.order) != d.rc.Chunks() {
+			d.order = make([]int, d.rc.Chunks())
+			for i := range d.order {
+				d.order[i] = i
+			}
+		}
+		d.rng.Shuffle(len(d.order), func(i, j int) { d.order[i], d.order[j] = d.order[j], d.order[i] })
+		err = d.rc.EachChunk(d.order, add)
+	}
 	if err == nil && len(d.y) > 0 {
 		err = fn(&d.X, d.y)
 	}

@@ -66,6 +66,26 @@ func TestRowCacheRoundTrip(t *testing.T) {
 			t.Fatalf("pass %d: %d rows, want %d", pass, i, len(y))
 		}
 	}
+	// Chunks in reverse: each chunk's rows in order.
+	var order, want []int
+	for k := rc.Chunks() - 1; k >= 0; k-- {
+		order = append(order, k)
+		for i := k * 64; i < min(len(y), (k+1)*64); i++ {
+			want = append(want, i)
+		}
+	}
+	i := 0
+	err := rc.EachChunk(order, func(label int, ind []int32, _ []float32) error {
+		wi, _ := X.Row(want[i])
+		if label != y[want[i]] || !slices.Equal(ind, wi) {
+			t.Fatalf("chunk read %d: got row %d %v, want row %d", i, label, ind, want[i])
+		}
+		i++
+		return nil
+	})
+	if err != nil || i != len(y) {
+		t.Fatalf("chunk reads: %d rows, err %v", i, err)
+	}
 	if err := rc.Add(0, nil, nil); err == nil {
 		t.Error("Add after Each succeeded")
 	}
@@ -122,5 +142,37 @@ func TestStreamMatchesInMemory(t *testing.T) {
 		if as < am-0.02 {
 			t.Errorf("%s: streamed accuracy %.4f is not within 2 points of %.4f", pen, as, am)
 		}
+	}
+}
+
+// TestStreamSortedByLabel: a corpus sorted by label (as folders and
+// archives are read) still trains well with a buffer far smaller than the
+// corpus, since blocks gather chunks from across the cache.
+func TestStreamSortedByLabel(t *testing.T) {
+	s := makeSkewed(t, 4000, 60, 8, 1, 0.1, 3)
+	X, vocab := s.weighted(t, "tfidf", true, "l2")
+	idx := make([]int, len(s.Y))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return s.Y[a] - s.Y[b] })
+	Xs := X.Subset(idx)
+	ys := make([]int, len(idx))
+	for i, j := range idx {
+		ys[i] = s.Y[j]
+	}
+	p := lrParams("sgd", "l2", 10, 8)
+	mem, err := FitLogReg(Xs, ys, s.Classes, vocab, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := FitLogRegStream(cacheOf(t, Xs, ys), s.Classes, vocab, p, Options{}, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	am, as := Accuracy(mem, Xs, ys, 1), Accuracy(st, Xs, ys, 1)
+	t.Logf("sorted by label: accuracy in memory %.4f, streamed with 256-row buffer %.4f", am, as)
+	if as < am-0.02 {
+		t.Errorf("streamed accuracy %.4f is not within 2 points of %.4f", as, am)
 	}
 }
