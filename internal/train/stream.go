@@ -1,9 +1,14 @@
 package train
 
 import (
+	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"math/rand/v2"
+	"os"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -49,26 +54,13 @@ func FitLogRegStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary
 		return nil, err
 	}
 	d := &cacheData{rc: rc, buffer: buffer, nf: nf, rng: rand.New(rand.NewPCG(uint64(p.Seed), chunkStream))}
-	var base []float64
-	scores := func(fn func(base []float64, y []int)) error {
-		return d.each(func(X *vectorize.Matrix, y []int) error {
-			m := X.Rows()
-			base = append(base[:0], make([]float64, m*nc)...)
-			parallel(opt.workers(), ceilDiv(m, docChunk), func(k int) {
-				for i := k * docChunk; i < min(m, (k+1)*docChunk); i++ {
-					ind, val := X.Row(i)
-					addScores(base[i*nc:i*nc+nc], x0[:nf*nc], ind, val)
-				}
-			})
-			fn(base, y)
-			return nil
-		})
-	}
+	sp := &scoreSpool{d: d, nc: nc, W: x0[:nf*nc], workers: opt.workers()}
+	defer sp.close()
 	last := 0
 	if fn := opt.Progress; fn != nil {
 		opt.Progress = func(done, total int) { last = done; fn(done, total) }
 	}
-	w, err := fitSGDData(d, n, nf, rc.sq, nc, p, x0, opt, scores)
+	w, err := fitSGDData(d, n, nf, rc.sq, nc, p, x0, opt, sp.scores)
 	if err != nil {
 		return nil, err
 	}
@@ -128,4 +120,100 @@ func (d *cacheData) each(fn func(X *vectorize.Matrix, y []int) error) error {
 func (d *cacheData) reset() {
 	d.X = vectorize.Matrix{Indptr: append(d.X.Indptr[:0], 0), Indices: d.X.Indices[:0], Values: d.X.Values[:0], Cols: d.nf}
 	d.y = d.y[:0]
+}
+
+// scoreSpool gives refitBias the scores of the final weights W over the
+// rows of d (biasScores): the first call computes them block by block and
+// writes them, with the labels, to an unlinked temporary file next to the
+// row cache; the later calls (one per L-BFGS evaluation) read them back,
+// which costs C floats a row instead of a row's terms times C.
+type scoreSpool struct {
+	d       *cacheData
+	nc      int
+	W       []float64
+	workers int
+	f       *os.File
+	name    string // to remove on close, where an open file cannot be unlinked
+	base    []float64
+	y       []int
+	buf     []byte
+}
+
+func (sp *scoreSpool) scores(fn func(base []float64, y []int)) error {
+	if sp.f == nil {
+		return sp.compute(fn)
+	}
+	if _, err := sp.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("score spool: %w", err)
+	}
+	r := bufio.NewReaderSize(sp.f, 1<<20)
+	row := make([]byte, 4+8*sp.nc)
+	for left := sp.d.rc.Rows(); left > 0; {
+		m := min(left, sp.d.buffer)
+		sp.base, sp.y = sp.base[:0], sp.y[:0]
+		for range m {
+			if _, err := io.ReadFull(r, row); err != nil {
+				return fmt.Errorf("score spool %s: %w", sp.f.Name(), err)
+			}
+			sp.y = append(sp.y, int(binary.LittleEndian.Uint32(row)))
+			for c := range sp.nc {
+				sp.base = append(sp.base, math.Float64frombits(binary.LittleEndian.Uint64(row[4+8*c:])))
+			}
+		}
+		fn(sp.base, sp.y)
+		left -= m
+	}
+	return nil
+}
+
+// compute computes the scores of the rows, calls fn with them block by
+// block and spools them.
+func (sp *scoreSpool) compute(fn func(base []float64, y []int)) error {
+	f, err := os.CreateTemp("", "nbtext-scores-*")
+	if err != nil {
+		return fmt.Errorf("score spool: %w", err)
+	}
+	sp.f = f
+	if os.Remove(f.Name()) != nil {
+		sp.name = f.Name() // removed by close
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	nc := sp.nc
+	err = sp.d.each(func(X *vectorize.Matrix, y []int) error {
+		m := X.Rows()
+		sp.base = append(sp.base[:0], make([]float64, m*nc)...)
+		parallel(sp.workers, ceilDiv(m, docChunk), func(k int) {
+			for i := k * docChunk; i < min(m, (k+1)*docChunk); i++ {
+				ind, val := X.Row(i)
+				addScores(sp.base[i*nc:i*nc+nc], sp.W, ind, val)
+			}
+		})
+		fn(sp.base, y)
+		for i, yi := range y {
+			b := binary.LittleEndian.AppendUint32(sp.buf[:0], uint32(yi))
+			for _, v := range sp.base[i*nc : i*nc+nc] {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+			}
+			sp.buf = b
+			if _, err := w.Write(b); err != nil {
+				return fmt.Errorf("score spool %s: %w", f.Name(), err)
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		if err = w.Flush(); err != nil {
+			err = fmt.Errorf("score spool %s: %w", f.Name(), err)
+		}
+	}
+	return err
+}
+
+func (sp *scoreSpool) close() {
+	if sp.f != nil {
+		sp.f.Close()
+	}
+	if sp.name != "" {
+		os.Remove(sp.name)
+	}
 }
