@@ -358,7 +358,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
 	if !kind.IsNB() {
-		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement), not %s", kind)
+		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement) and logreg, not %s", kind)
 	}
 	settings, _ := train.Defaults(kind)
 	if err := o.vec.apply(&settings); err != nil {
