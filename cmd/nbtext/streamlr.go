@@ -31,27 +31,18 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	}
 	settings, _ := train.Defaults(kind)
 	co := o.corpus
+	var fixed *vectorize.Settings
 	if init != nil {
-		settings = init.Vocab.Settings
-		co.remove = settings.Remove
-	} else if err := o.vec.apply(&settings); err != nil {
+		fixed = &init.Vocab.Settings
+	}
+	if settings, err = resolveSettings(settings, fixed, &o.vec, &co); err != nil {
 		return err
 	}
-	remove, err := co.removeSetting()
-	if err != nil {
-		return err
-	}
-	settings.Remove = remove
 	if len(args) == 1 && args[0] == "-" {
-		spool, err := spoolStdin(s.In)
-		if err != nil {
+		if args, err = spoolArgs(s, &co); err != nil {
 			return err
 		}
-		defer os.Remove(spool)
-		args = []string{spool}
-		if co.inputFormat == corpus.FormatAuto {
-			co.inputFormat = corpus.FormatTSV
-		}
+		defer os.Remove(args[0])
 	}
 	vocab, classes, err := streamVocabulary(s, args, &co, o, settings, init)
 	if err != nil {
@@ -163,4 +154,37 @@ func loadInit(path string, kind model.Kind, vocab *vectorize.Vocabulary, vocabNa
 		}
 	}
 	return m, nil
+}
+
+// spoolArgs spools stdin to a temporary file, so that it can be read
+// twice, and returns it as the corpus arguments (a TSV unless co says
+// otherwise); the caller removes it.
+func spoolArgs(s streams, co *corpusOptions) ([]string, error) {
+	spool, err := spoolStdin(s.In)
+	if err != nil {
+		return nil, err
+	}
+	if co.inputFormat == corpus.FormatAuto {
+		co.inputFormat = corpus.FormatTSV
+	}
+	return []string{spool}, nil
+}
+
+// resolveSettings returns the vectorizer settings of a command: those of
+// a file (fixed, with what --remove stripped then), or defs with the
+// vectorizer flags vec applied; and co's --remove setting in them.
+func resolveSettings(defs vectorize.Settings, fixed *vectorize.Settings, vec *vectorizeOptions, co *corpusOptions) (vectorize.Settings, error) {
+	s := defs
+	if fixed != nil {
+		s = *fixed
+		co.remove = s.Remove
+	} else if err := vec.apply(&s); err != nil {
+		return s, err
+	}
+	remove, err := co.removeSetting()
+	if err != nil {
+		return s, err
+	}
+	s.Remove = remove
+	return s, nil
 }
