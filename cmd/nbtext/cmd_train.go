@@ -158,6 +158,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 		return usageErrorf("--stream-buffer must be ≥ 1, got %d", o.buffer)
 	}
 	if o.init != "" {
+		if o.ml.multi {
+			return usageErrorf("--init starts one logistic regression model, not --multi-label ones")
+		}
 		if err := checkFixedFlags(fs, o.fixed, "--init", "the model fixes the vocabulary and vectorizer settings"); err != nil {
 			return err
 		}

@@ -25,6 +25,9 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	if o.fit.changed("class-weight") {
 		return usageErrorf("--class-weight is not supported with --stream: train from the corpus")
 	}
+	if o.ml.multi || !o.rec.spec().Empty() {
+		return usageErrorf("--stream trains text models of one label: drop --multi-label and the record field flags")
+	}
 	init, err := loadInit(o.init, kind, nil, "")
 	if err != nil {
 		return err
