@@ -140,9 +140,12 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 	}
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
-	settings, _ := train.Defaults(kind)
+	defs, _ := train.Defaults(kind)
 	co := o.corpus
-	var vocab *vectorize.Vocabulary
+	var (
+		vocab *vectorize.Vocabulary
+		fixed *vectorize.Settings
+	)
 	if o.vocab != "" {
 		r1, err := counts.ReadFile(o.vocab)
 		if err != nil {
@@ -154,16 +157,12 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 		if vocab, _, err = r1.Vocabulary(); err != nil {
 			return fmt.Errorf("%s: %w", o.vocab, err)
 		}
-		settings = r1.Settings
-		co.remove = settings.Remove
-	} else if err := o.vec.apply(&settings); err != nil {
-		return err
+		fixed = &r1.Settings
 	}
-	remove, err := co.removeSetting()
+	settings, err := resolveSettings(defs, fixed, &o.vec, &co)
 	if err != nil {
 		return err
 	}
-	settings.Remove = remove
 	i, n, _ := parseShard(o.shard)
 	mem, _ := parseSize("mem", o.mem)
 	if err := checkOutputs(args, []string{o.vocab}, o.output); err != nil {
@@ -358,7 +357,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
 	if !kind.IsNB() {
-		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement), not %s", kind)
+		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement) and logreg, not %s", kind)
 	}
 	settings, _ := train.Defaults(kind)
 	if err := o.vec.apply(&settings); err != nil {
@@ -371,15 +370,10 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	settings.Remove = remove
 	co := o.corpus
 	if len(args) == 1 && args[0] == "-" && counts.NeedsVocab(settings) {
-		spool, err := spoolStdin(s.In)
-		if err != nil {
+		if args, err = spoolArgs(s, &co); err != nil {
 			return err
 		}
-		defer os.Remove(spool)
-		args = []string{spool}
-		if co.inputFormat == corpus.FormatAuto {
-			co.inputFormat = corpus.FormatTSV
-		}
+		defer os.Remove(args[0])
 	}
 	opt := counts.Options{Workers: o.workers}
 	cs, err := countRound(s, args, &co, o.global.quiet, settings, nil, opt)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -8,6 +9,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
 )
 
 // mergeOptions are the flags of 'nbtext merge'.
@@ -31,9 +34,17 @@ corpus flat, as any tree of merges, or counting the whole corpus at once
 gives the same bytes. It streams (one term of each part in memory), checks
 each part's checksum, and refuses parts counted with different settings or,
 in round two, over different vocabularies, naming the difference. The
-output is written atomically and only once every part has been read whole.`,
+output is written atomically and only once every part has been read whole.
+
+Given logistic regression models (of 'train --model logreg', over the same
+vocabulary and classes) instead, merge averages their weights, each model
+weighted by the number of documents it was fitted on: the mixing step of
+iterative parameter mixing, where each shard runs one epoch from the mixed
+model ('train --init MIXED.nbm --epochs 1 SHARD') and the results are
+merged again.`,
 		Example: `  nbtext merge part*.nbc -o all.nbc
-  nbtext merge a.nbc b.nbc -o ab.nbc && nbtext merge ab.nbc cd.nbc -o all.nbc`,
+  nbtext merge a.nbc b.nbc -o ab.nbc && nbtext merge ab.nbc cd.nbc -o all.nbc
+  nbtext merge shard1.nbm shard2.nbm -o mixed.nbm`,
 		Args: cobra.MinimumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if o.output == "" || o.output == "-" {
@@ -49,6 +60,12 @@ output is written atomically and only once every part has been read whole.`,
 
 func runMerge(cmd *cobra.Command, args []string, o *mergeOptions) error {
 	start := time.Now()
+	if m0, err := model.Load(args[0]); !errors.Is(err, model.ErrNotModel) {
+		if err != nil {
+			return err
+		}
+		return mergeModels(cmd, args, o, m0, start)
+	}
 	h, err := counts.MergeFiles(o.output, args)
 	if err != nil {
 		return err
@@ -60,6 +77,36 @@ func runMerge(cmd *cobra.Command, args []string, o *mergeOptions) error {
 	fmt.Fprintf(w, "counts       %d parts -> %s\n", len(args), o.output)
 	fmt.Fprintf(w, "documents    %d\n", h.Documents())
 	fmt.Fprintf(w, "classes      %d\n", len(h.Classes))
+	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
+	return nil
+}
+
+// mergeModels is 'nbtext merge' of model files: their document-weighted
+// average (train.MixLinear), m0 being the first, already loaded.
+func mergeModels(cmd *cobra.Command, args []string, o *mergeOptions, m0 *model.Model, start time.Time) error {
+	ms := []*model.Model{m0}
+	for _, a := range args[1:] {
+		m, err := model.Load(a)
+		if err != nil {
+			return err
+		}
+		ms = append(ms, m)
+	}
+	m, err := train.MixLinear(ms, args)
+	if err != nil {
+		return err
+	}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext merge"}
+	if err := model.Save(o.output, m); err != nil {
+		return err
+	}
+	if o.global.quiet {
+		return nil
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "model        %s, %d models averaged -> %s\n", m.Kind, len(args), o.output)
+	fmt.Fprintf(w, "documents    %d\n", m.Params.Docs)
+	fmt.Fprintf(w, "classes      %d\n", len(m.Classes))
 	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil
 }

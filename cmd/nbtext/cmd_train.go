@@ -72,6 +72,8 @@ type trainOptions struct {
 	fromCounts string
 	stream     bool
 	auto       autoOptions
+	buffer     int // rows --stream --model logreg shuffles together
+	init       string
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
 }
@@ -88,7 +90,9 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
 	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
-	fs.BoolVar(&o.stream, "stream", false, "naive bayes: count the corpus in bounded memory instead of holding it (two passes for tf-idf; no probability calibration: give --temperature)")
+	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg --stream: rows read and shuffled together per block (memory grows with it)")
+	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
+	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes counts it (two passes for tf-idf; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch")
 	o.auto.AddFlags(fs, true)
 }
 
@@ -161,6 +165,17 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.auto.on {
 		return o.auto.validate()
+	}
+	if o.buffer < 1 {
+		return usageErrorf("--stream-buffer must be ≥ 1, got %d", o.buffer)
+	}
+	if o.init != "" {
+		if o.ml.multi {
+			return usageErrorf("--init starts one logistic regression model, not --multi-label ones")
+		}
+		if err := checkFixedFlags(fs, o.fixed, "--init", "the model fixes the vocabulary and vectorizer settings"); err != nil {
+			return err
+		}
 	}
 	if o.vocab != "" {
 		return checkVocabConflicts(fs, o.fixed)
@@ -313,7 +328,7 @@ func indexOf(xs []string, x string) int {
 
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
-	if err := checkOutputs(args, []string{o.vocab}, o.output); err != nil {
+	if err := checkOutputs(args, []string{o.vocab, o.init}, o.output); err != nil {
 		return err
 	}
 	if o.auto.on {
@@ -327,6 +342,9 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		return runTrainFromCounts(s, args, o)
 	}
 	if o.stream {
+		if k, _ := model.ParseKind(o.kind); k == model.LogReg {
+			return runTrainStreamLogReg(s, args, o)
+		}
 		return runTrainStream(s, args, o)
 	}
 	start := time.Now()
@@ -354,6 +372,14 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		co.remove = settings.Remove
 	} else if err := o.vec.apply(&settings); err != nil {
 		return err
+	}
+	init, err := loadInit(o.init, kind, vocab, o.vocab)
+	if err != nil {
+		return err
+	}
+	if init != nil {
+		vocab, settings = init.Vocab, init.Vocab.Settings
+		co.remove = settings.Remove
 	}
 	remove, err := co.removeSetting()
 	if err != nil {
@@ -386,6 +412,11 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	p, auto, err := o.fit.params(kind, c.Labels, y)
 	if err != nil {
 		return err
+	}
+	if init != nil {
+		if err := train.SameClasses(init.Classes, c.Labels, o.init, "the corpus"); err != nil {
+			return err
+		}
 	}
 	o.rec.params(&p)
 	if o.ml.multi {
@@ -422,7 +453,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		p = t.Apply(p)
 	}
 	m, cal, err := train.FitWithFields(kind, X, y, c.Labels, vocab, p, train.Options{
-		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"),
+		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"), Init: init,
 	}, recs)
 	if err != nil {
 		return err

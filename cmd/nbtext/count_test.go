@@ -174,7 +174,7 @@ func TestTrainStream(t *testing.T) {
 		sameModels(t, mem, file)
 		sameModels(t, mem, stdin)
 	}
-	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "logreg", "-o", filepath.Join(dir, "x.nbm")), 2, "naive bayes")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "svm", "-o", filepath.Join(dir, "x.nbm")), 2, "naive bayes", "logreg")
 }
 
 // TestCountsIntegration is the exactness contract on 20 Newsgroups: 4

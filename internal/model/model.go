@@ -123,6 +123,10 @@ type Params struct {
 	// thresholds, tuned on held-out folds of its training data (train
 	// --tune-thresholds); nil: the one default threshold for every label.
 	LabelThresholds []float64 `json:"label_thresholds,omitempty"`
+	// Docs is the number of documents logistic regression was fitted on
+	// (0 in files written before it was recorded): the weight of the model
+	// when 'nbtext merge' averages models (iterative parameter mixing).
+	Docs int `json:"docs,omitempty"`
 }
 
 // Meta records who wrote a model. It is saved in the model file and has no

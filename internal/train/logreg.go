@@ -58,13 +58,9 @@ func FitLogReg(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.
 		return nil, err
 	}
 	nf, nc := X.Cols, len(classes)
-	x0 := make([]float64, nf*nc+nc)
-	if m := opt.Init; m != nil {
-		if len(m.W) != nf*nc || len(m.B) != nc {
-			return nil, fmt.Errorf("warm start model has %d weights and %d biases, want %d and %d", len(m.W), len(m.B), nf*nc, nc)
-		}
-		copy(x0, m.W)
-		copy(x0[nf*nc:], m.B)
+	x0, err := initPoint(opt.Init, nf, nc)
+	if err != nil {
+		return nil, err
 	}
 	var (
 		w    []float64
@@ -88,12 +84,34 @@ func FitLogReg(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.
 	if err != nil {
 		return nil, err
 	}
+	return newLogReg(w, X.Rows(), classes, vocab, p)
+}
+
+// initPoint returns the starting point [W | b] of a fit with nf features
+// and nc classes: zero, or the weights and biases of the warm start m.
+func initPoint(m *model.Model, nf, nc int) ([]float64, error) {
+	x0 := make([]float64, nf*nc+nc)
+	if m != nil {
+		if len(m.W) != nf*nc || len(m.B) != nc {
+			return nil, fmt.Errorf("warm start model has %d weights and %d biases, want %d and %d", len(m.W), len(m.B), nf*nc, nc)
+		}
+		copy(x0, m.W)
+		copy(x0[nf*nc:], m.B)
+	}
+	return x0, nil
+}
+
+// newLogReg returns the logistic regression model of the fitted point w
+// on n documents, or an error when the fit diverged.
+func newLogReg(w []float64, n int, classes []string, vocab *vectorize.Vocabulary, p model.Params) (*model.Model, error) {
+	p.Docs = n
+	nf := len(w) - len(classes)
 	for i, v := range w {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("logistic regression diverged (weight %d is %g); try a smaller --C, l2-normalized rows or --solver lbfgs", i, v)
 		}
 	}
-	return model.NewLinear(model.LogReg, classes, vocab, p, w[:nf*nc:nf*nc], w[nf*nc:])
+	return model.NewLinear(model.LogReg, classes, vocab, p, w[:nf:nf], w[nf:])
 }
 
 // objective evaluates F and ∇F of FitLogReg's L-BFGS problem. The parameter

@@ -62,17 +62,55 @@ const sgdStream = 0x6e62747261696e01
 // (each document's measured just before its step) falls by less than
 // Options.Tol relative to the previous epoch's.
 func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, opt Options) ([]float64, error) {
-	n, nf := X.Rows(), X.Cols
+	n := X.Rows()
+	sq := 0.0
+	for _, v := range X.Values[:X.Indptr[n]] {
+		sq += float64(v) * float64(v)
+	}
+	var base []float64 // the scores of the final W, computed once
+	scores := func(fn func(base []float64, y []int)) error {
+		if base == nil {
+			base = make([]float64, n*nc)
+			parallel(opt.workers(), ceilDiv(n, docChunk), func(k int) {
+				for i := k * docChunk; i < min(n, (k+1)*docChunk); i++ {
+					ind, val := X.Row(i)
+					addScores(base[i*nc:i*nc+nc], x0[:X.Cols*nc], ind, val)
+				}
+			})
+		}
+		fn(base, y)
+		return nil
+	}
+	return fitSGDData(memData{X, y}, n, X.Cols, sq, nc, p, x0, opt, scores)
+}
+
+// sgdData is the training rows of fitSGDData: each calls fn with the
+// blocks of rows of one pass, in order (the whole matrix in memory, or
+// bounded buffers read from a RowCache).
+type sgdData interface {
+	each(fn func(X *vectorize.Matrix, y []int) error) error
+}
+
+// memData is a matrix in memory: one block.
+type memData struct {
+	X *vectorize.Matrix
+	y []int
+}
+
+func (d memData) each(fn func(X *vectorize.Matrix, y []int) error) error { return fn(d.X, d.y) }
+
+// fitSGDData is fitSGD over the n rows of d (nf features, Σ of the
+// squared values sq). Each block of d is shuffled on its own, with one
+// permutation kept across epochs while the block size stays the same, so
+// a single block of all the rows visits them exactly as fitSGD does.
+// scores returns the biases' refit data (see refitBias) once W is final.
+func fitSGDData(d sgdData, n, nf int, sq float64, nc int, p model.Params, x0 []float64, opt Options, scores biasScores) ([]float64, error) {
 	w := x0
 	W, B := w[:nf*nc], w[nf*nc:]
 	lam := 1 / (p.C * float64(n))
 	// The loss of one document has curvature at most ‖x‖²/2 along any
 	// direction, so a step that suits unit rows is scaled down for longer
 	// ones (count weighting, no normalization).
-	sq := 0.0
-	for _, v := range X.Values[:X.Indptr[n]] {
-		sq += float64(v) * float64(v)
-	}
 	rho := l1Share(p)
 	lam1, lam2 := lam*rho, lam*(1-rho)
 	eta0 := opt.eta0() / max(1, sq/float64(n))
@@ -86,10 +124,7 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 	cw := p.ClassWeights
 
 	rng := rand.New(rand.NewPCG(uint64(p.Seed), sgdStream))
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
+	var order []int
 	bs := min(p.BatchSize, n)
 	res := make([]float64, bs*nc)
 	lossPart := make([]float64, ceilDiv(bs, sgdChunk))
@@ -120,7 +155,11 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 		}
 	}
 
-	var batch []int
+	var (
+		batch []int
+		X     *vectorize.Matrix // the block in progress
+		y     []int
+	)
 	forward := func(k int) {
 		lo, hi := k*sgdChunk, min(len(batch), (k+1)*sgdChunk)
 		loss := 0.0
@@ -154,68 +193,84 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 	annealFrom := p.Epochs - window
 	for epoch := 0; epoch < p.Epochs; epoch++ {
 		last := epoch == p.Epochs-1
-		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 		epochLoss := 0.0
-		for start := 0; start < n; start += bs {
-			batch = order[start:min(n, start+bs)]
-			eta := eta0 / (1 + rate*float64(step))
-			if epoch >= annealFrom {
-				eta *= float64((p.Epochs-epoch)*n-start) / float64(window*n)
-			}
-			chunks := ceilDiv(len(batch), sgdChunk)
-			if chunks >= 2 {
-				parallel(workers, chunks, forward)
-			} else {
-				parallel(1, chunks, forward)
-			}
-			for _, v := range lossPart[:chunks] {
-				epochLoss += v
-			}
-			if l1 {
-				u += eta * lam1 / scale
-			}
-			if lam2 > 0 {
-				scale *= 1 - eta*lam2
-				if scale < 1e-9 {
-					for i := range W {
-						W[i] *= scale
-					}
-					u *= scale
-					for i := range q {
-						q[i] *= scale
-					}
-					scale = 1
+		offset := 0 // rows of the epoch before the block
+		err := d.each(func(bx *vectorize.Matrix, by []int) error {
+			X, y = bx, by
+			m := X.Rows()
+			if len(order) != m {
+				order = make([]int, m)
+				for i := range order {
+					order[i] = i
 				}
 			}
-			a := eta / (float64(len(batch)) * scale)
-			ab := eta / float64(len(batch))
-			for bi, i := range batch {
-				r := res[bi*nc : bi*nc+nc]
-				ind, val := X.Row(i)
-				for j, t := range ind {
-					av := a * float64(val[j])
-					wt := W[int(t)*nc : int(t)*nc+nc]
-					wt = wt[:len(r)]
+			rng.Shuffle(m, func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for start := 0; start < m; start += bs {
+				batch = order[start:min(m, start+bs)]
+				eta := eta0 / (1 + rate*float64(step))
+				if epoch >= annealFrom {
+					eta *= float64((p.Epochs-epoch)*n-offset-start) / float64(window*n)
+				}
+				chunks := ceilDiv(len(batch), sgdChunk)
+				if chunks >= 2 {
+					parallel(workers, chunks, forward)
+				} else {
+					parallel(1, chunks, forward)
+				}
+				for _, v := range lossPart[:chunks] {
+					epochLoss += v
+				}
+				if l1 {
+					u += eta * lam1 / scale
+				}
+				if lam2 > 0 {
+					scale *= 1 - eta*lam2
+					if scale < 1e-9 {
+						for i := range W {
+							W[i] *= scale
+						}
+						u *= scale
+						for i := range q {
+							q[i] *= scale
+						}
+						scale = 1
+					}
+				}
+				a := eta / (float64(len(batch)) * scale)
+				ab := eta / float64(len(batch))
+				for bi, i := range batch {
+					r := res[bi*nc : bi*nc+nc]
+					ind, val := X.Row(i)
+					for j, t := range ind {
+						av := a * float64(val[j])
+						wt := W[int(t)*nc : int(t)*nc+nc]
+						wt = wt[:len(r)]
+						for c := range r {
+							wt[c] -= av * r[c]
+						}
+					}
 					for c := range r {
-						wt[c] -= av * r[c]
+						B[c] -= ab * r[c]
 					}
 				}
-				for c := range r {
-					B[c] -= ab * r[c]
-				}
-			}
-			if l1 {
-				for _, i := range batch {
-					ind, _ := X.Row(i)
-					for _, t := range ind {
-						if mark[t] != step {
-							mark[t] = step
-							penalize(int(t))
+				if l1 {
+					for _, i := range batch {
+						ind, _ := X.Row(i)
+						for _, t := range ind {
+							if mark[t] != step {
+								mark[t] = step
+								penalize(int(t))
+							}
 						}
 					}
 				}
+				step++
 			}
-			step++
+			offset += m
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		if opt.Progress != nil {
 			opt.Progress(epoch+1, p.Epochs)
@@ -241,46 +296,50 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 			W[i] *= scale
 		}
 	}
-	if err := refitBias(X, y, nc, W, B, cw, workers); err != nil {
+	if err := refitBias(scores, n, nc, B, cw); err != nil {
 		return nil, err
 	}
 	return w, nil
 }
 
+// biasScores calls fn with the scores Σ_t x_it W[t*C+c] (n*C, without
+// the biases) and the labels of the rows, in one call or in blocks that
+// cover the rows in order.
+type biasScores func(fn func(base []float64, y []int)) error
+
 // refitBias sets the biases B to the minimizer of the weighted mean
 // log-loss (1/n) Σ_i s_i ℓ_i with the weights W fixed (s_i the class
-// weight of document i, 1 when cw is nil): the scores Σ_t x_it W[t*C+c]
-// are computed once, and gonum's L-BFGS minimizes over the C biases, from
-// B. The objective is convex; its value and gradient cost O(n·C).
-func refitBias(X *vectorize.Matrix, y []int, nc int, W, B, cw []float64, workers int) error {
-	n := X.Rows()
-	base := make([]float64, n*nc)
-	parallel(workers, ceilDiv(n, docChunk), func(k int) {
-		for i := k * docChunk; i < min(n, (k+1)*docChunk); i++ {
-			ind, val := X.Row(i)
-			addScores(base[i*nc:i*nc+nc], W, ind, val)
-		}
-	})
+// weight of document i, 1 when cw is nil): scores gives the scores of W
+// (computed once in memory, or again at each evaluation from a row
+// cache), and gonum's L-BFGS minimizes over the C biases, from B. The
+// objective is convex; its value and gradient cost O(n·C).
+func refitBias(scores biasScores, n, nc int, B, cw []float64) error {
 	z := make([]float64, nc)
+	var fail error
 	eval := func(b, grad []float64) float64 {
 		loss := 0.0
 		if grad != nil {
 			clear(grad)
 		}
-		for i := 0; i < n; i++ {
-			for c := range z {
-				z[c] = base[i*nc+c] + b[c]
-			}
-			s := 1.0
-			if cw != nil {
-				s = cw[y[i]]
-			}
-			loss += s * softmaxResidual(z, y[i])
-			if grad != nil {
-				for c, r := range z {
-					grad[c] += s * r
+		err := scores(func(base []float64, y []int) {
+			for i := range y {
+				for c := range z {
+					z[c] = base[i*nc+c] + b[c]
+				}
+				s := 1.0
+				if cw != nil {
+					s = cw[y[i]]
+				}
+				loss += s * softmaxResidual(z, y[i])
+				if grad != nil {
+					for c, r := range z {
+						grad[c] += s * r
+					}
 				}
 			}
+		})
+		if err != nil && fail == nil {
+			fail = err
 		}
 		inv := 1 / float64(n)
 		for c := range grad {
@@ -297,13 +356,16 @@ func refitBias(X *vectorize.Matrix, y []int, nc int, W, B, cw []float64, workers
 		Converger:       &optimize.FunctionConverge{Relative: 1e-8, Iterations: 2},
 	}
 	res, err := optimize.Minimize(prob, B, settings, &optimize.LBFGS{})
+	if fail != nil {
+		return fmt.Errorf("logistic regression: refitting the biases: %w", fail)
+	}
 	if res == nil {
 		return fmt.Errorf("logistic regression: refitting the biases: %w", err)
 	}
 	if res.F <= eval(B, nil) {
 		copy(B, res.X)
 	}
-	return nil
+	return fail
 }
 
 // biasIter is the most L-BFGS iterations of refitBias.

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// runTrainStreamLogReg is 'nbtext train --stream --model logreg': a first
+// pass counts the corpus (as --stream does for naive bayes) for the
+// vocabulary and document frequencies, a second writes the weighted rows
+// to a temporary row cache, and SGD reads the cache once per epoch,
+// shuffling within a bounded buffer (train.FitLogRegStream). Stdin is
+// spooled to a temporary file for the second pass.
+func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
+	start := time.Now()
+	kind := model.LogReg
+	if o.fit.changed("class-weight") {
+		return usageErrorf("--class-weight is not supported with --stream: train from the corpus")
+	}
+	if o.ml.multi || !o.rec.spec().Empty() {
+		return usageErrorf("--stream trains text models of one label: drop --multi-label and the record field flags")
+	}
+	init, err := loadInit(o.init, kind, nil, "")
+	if err != nil {
+		return err
+	}
+	settings, _ := train.Defaults(kind)
+	co := o.corpus
+	var fixed *vectorize.Settings
+	if init != nil {
+		fixed = &init.Vocab.Settings
+	}
+	if settings, err = resolveSettings(settings, fixed, &o.vec, &co); err != nil {
+		return err
+	}
+	if len(args) == 1 && args[0] == "-" {
+		if args, err = spoolArgs(s, &co); err != nil {
+			return err
+		}
+		defer os.Remove(args[0])
+	}
+	vocab, classes, err := streamVocabulary(s, args, &co, o, settings, init)
+	if err != nil {
+		return err
+	}
+	p, auto, err := o.fit.params(kind, classes, nil)
+	if err != nil {
+		return err
+	}
+	if auto {
+		return usageErrorf("--C auto cross-validates on documents held in memory: give --C with --stream")
+	}
+	if p.Solver != "sgd" {
+		return usageErrorf("--stream fits logistic regression with --solver sgd, not %s", p.Solver)
+	}
+	rc, err := rowCache(s, args, &co, o.global.quiet, vocab, classes)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	m, err := train.FitLogRegStream(rc, classes, vocab, p, train.Options{
+		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"), Init: init,
+	}, o.buffer)
+	if err != nil {
+		return err
+	}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
+	if err := model.Save(o.output, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "model        %s -> %s (streamed)\n", kind, o.output)
+	fmt.Fprintf(s.Out, "documents    %d\n", rc.Rows())
+	fmt.Fprintf(s.Out, "classes      %d\n", len(classes))
+	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
+	fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
+	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
+	return nil
+}
+
+// streamVocabulary returns the vocabulary and classes of a streamed fit:
+// those of the warm start init, or those counted in a first pass over the
+// corpora args.
+func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptions, settings vectorize.Settings, init *model.Model) (*vectorize.Vocabulary, []string, error) {
+	if init != nil {
+		init.Vocab.Settings.Remove = settings.Remove
+		return init.Vocab, init.Classes, nil
+	}
+	cs, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers})
+	if err != nil {
+		return nil, nil, err
+	}
+	vocab, _, err := cs.Vocabulary()
+	return vocab, cs.Classes, err
+}
+
+// rowCache reads the corpora args again and writes their rows, weighted
+// over vocab, to a new row cache.
+func rowCache(s streams, args []string, co *corpusOptions, quiet bool, vocab *vectorize.Vocabulary, classes []string) (*train.RowCache, error) {
+	ids := make(map[string]int, len(classes))
+	for i, c := range classes {
+		ids[c] = i
+	}
+	rc, err := train.NewRowCache("")
+	if err != nil {
+		return nil, err
+	}
+	z := vocab.NewVectorizer()
+	add := func(text, label string) error {
+		y, ok := ids[label]
+		if !ok {
+			return fmt.Errorf("label %q is not one of the %d classes %s", label, len(classes), strings.Join(classes, ", "))
+		}
+		ind, val := z.Vectorize(text)
+		vocab.WeightRow(ind, val)
+		return rc.Add(y, ind, val)
+	}
+	if len(args) == 0 {
+		args = []string{""} // the cached 20 Newsgroups
+	}
+	for _, src := range args {
+		if err := countSource(s, src, co, quiet, add); err != nil {
+			rc.Close()
+			return nil, err
+		}
+	}
+	return rc, nil
+}
+
+// loadInit loads the warm start model of --init (nil when path is ""): a
+// logistic regression model, for a logreg fit, over vocab when it is given
+// (--vocab, from vocabName).
+func loadInit(path string, kind model.Kind, vocab *vectorize.Vocabulary, vocabName string) (*model.Model, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if kind != model.LogReg {
+		return nil, usageErrorf("--init starts logistic regression (--model logreg), not %s", kind)
+	}
+	m, err := model.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if m.Kind != model.LogReg {
+		return nil, withCode(exitUsage, fmt.Errorf("%s: --init takes a logreg model, this is %s", path, m.Kind))
+	}
+	if vocab != nil {
+		if err := train.SameVocabulary(m.Vocab, vocab, path, vocabName); err != nil {
+			return nil, withCode(exitUsage, err)
+		}
+	}
+	return m, nil
+}
+
+// spoolArgs spools stdin to a temporary file, so that it can be read
+// twice, and returns it as the corpus arguments (a TSV unless co says
+// otherwise); the caller removes it.
+func spoolArgs(s streams, co *corpusOptions) ([]string, error) {
+	spool, err := spoolStdin(s.In)
+	if err != nil {
+		return nil, err
+	}
+	if co.inputFormat == corpus.FormatAuto {
+		co.inputFormat = corpus.FormatTSV
+	}
+	return []string{spool}, nil
+}
+
+// resolveSettings returns the vectorizer settings of a command: those of
+// a file (fixed, with what --remove stripped then), or defs with the
+// vectorizer flags vec applied; and co's --remove setting in them.
+func resolveSettings(defs vectorize.Settings, fixed *vectorize.Settings, vec *vectorizeOptions, co *corpusOptions) (vectorize.Settings, error) {
+	s := defs
+	if fixed != nil {
+		s = *fixed
+		co.remove = s.Remove
+	} else if err := vec.apply(&s); err != nil {
+		return s, err
+	}
+	remove, err := co.removeSetting()
+	if err != nil {
+		return s, err
+	}
+	s.Remove = remove
+	return s, nil
+}

@@ -1,0 +1,205 @@
+package train
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+)
+
+// RowCache is a compact binary copy of weighted document rows on disk, as
+// Vowpal Wabbit's --cache: each row is its label id, its number of terms,
+// the term ids as uvarint deltas (ascending, so the deltas are small) and
+// the values as float32, little-endian. Rows are read back in the order
+// they were added, as many times as wanted (Each), or by chunks of 64
+// rows in any order (EachChunk), so that an iterative fit holds a bounded
+// buffer of them, not the corpus.
+//
+// The file is created in a temporary directory and unlinked at once where
+// the system allows it (the data lives until Close, and nothing is left
+// behind however the process ends); elsewhere Close removes it.
+type RowCache struct {
+	f       *os.File
+	name    string // to remove on Close; "" once unlinked
+	w       *bufio.Writer
+	rows    int
+	nnz     int64
+	sq      float64 // Σ of the squared values, in the order they were added
+	classes int     // 1 + the largest label id
+	buf     []byte
+	reading bool
+	off     int64   // bytes written
+	chunks  []int64 // offset of every cacheChunk-th row
+}
+
+// cacheChunk is the number of rows of a chunk of a RowCache, the unit
+// EachChunk reads in a random order: a few MB of offsets for 10^8 rows.
+const cacheChunk = 64
+
+// NewRowCache creates an empty row cache in dir ("" means os.TempDir).
+func NewRowCache(dir string) (*RowCache, error) {
+	f, err := os.CreateTemp(dir, "nbtext-rows-*")
+	if err != nil {
+		return nil, fmt.Errorf("row cache: %w", err)
+	}
+	c := &RowCache{f: f, name: f.Name(), w: bufio.NewWriterSize(f, 1<<20)}
+	if os.Remove(f.Name()) == nil {
+		c.name = ""
+	}
+	return c, nil
+}
+
+// Add appends a row: label id y and the ascending term ids ind with their
+// values val.
+func (c *RowCache) Add(y int, ind []int32, val []float32) error {
+	if c.reading {
+		return errors.New("row cache: add after reading")
+	}
+	if y < 0 {
+		return fmt.Errorf("row cache: label id %d", y)
+	}
+	if c.rows%cacheChunk == 0 {
+		c.chunks = append(c.chunks, c.off)
+	}
+	b := c.buf[:0]
+	b = binary.AppendUvarint(b, uint64(y))
+	b = binary.AppendUvarint(b, uint64(len(ind)))
+	prev := int32(0)
+	for j, t := range ind {
+		if t < prev || (j > 0 && t == prev) {
+			return fmt.Errorf("row cache: row %d: term ids not ascending (%d after %d)", c.rows, t, prev)
+		}
+		b = binary.AppendUvarint(b, uint64(t-prev))
+		prev = t
+	}
+	for _, v := range val[:len(ind)] {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+		c.sq += float64(v) * float64(v)
+	}
+	c.buf = b
+	if _, err := c.w.Write(b); err != nil {
+		return fmt.Errorf("row cache %s: %w", c.f.Name(), err)
+	}
+	c.off += int64(len(b))
+	c.rows++
+	c.nnz += int64(len(ind))
+	c.classes = max(c.classes, y+1)
+	return nil
+}
+
+// Rows returns the number of rows added.
+func (c *RowCache) Rows() int { return c.rows }
+
+// Chunks returns the number of chunks of the cache: rows
+// [k·64, (k+1)·64) form chunk k.
+func (c *RowCache) Chunks() int { return len(c.chunks) }
+
+// Each calls fn with every row, in the order they were added. The slices
+// are valid until fn returns. After the first Each, Add fails.
+func (c *RowCache) Each(fn func(y int, ind []int32, val []float32) error) error {
+	return c.read(nil, fn)
+}
+
+// EachChunk calls fn with every row of the chunks order, chunk after chunk
+// and in order within a chunk (see Each).
+func (c *RowCache) EachChunk(order []int, fn func(y int, ind []int32, val []float32) error) error {
+	return c.read(order, fn)
+}
+
+// read reads the chunks order (nil: every row in order).
+func (c *RowCache) read(order []int, fn func(y int, ind []int32, val []float32) error) error {
+	if !c.reading {
+		if err := c.w.Flush(); err != nil {
+			return fmt.Errorf("row cache %s: %w", c.f.Name(), err)
+		}
+		c.reading = true
+	}
+	var (
+		r   *bufio.Reader
+		ind []int32
+		val []float32
+		b4  [4]byte
+	)
+	bad := func(i int, err error) error {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return fmt.Errorf("row cache %s: row %d: %w", c.f.Name(), i, err)
+	}
+	seek := func(off int64) error {
+		if _, err := c.f.Seek(off, io.SeekStart); err != nil {
+			return fmt.Errorf("row cache %s: %w", c.f.Name(), err)
+		}
+		if r == nil {
+			r = bufio.NewReaderSize(c.f, 1<<20)
+		} else {
+			r.Reset(c.f)
+		}
+		return nil
+	}
+	rows := func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			y, err := binary.ReadUvarint(r)
+			if err != nil {
+				return bad(i, err)
+			}
+			k, err := binary.ReadUvarint(r)
+			if err != nil {
+				return bad(i, err)
+			}
+			ind, val = ind[:0], val[:0]
+			t := uint64(0)
+			for range k {
+				d, err := binary.ReadUvarint(r)
+				if err != nil {
+					return bad(i, err)
+				}
+				t += d
+				ind = append(ind, int32(t))
+			}
+			for range k {
+				if _, err := io.ReadFull(r, b4[:]); err != nil {
+					return bad(i, err)
+				}
+				val = append(val, math.Float32frombits(binary.LittleEndian.Uint32(b4[:])))
+			}
+			if err := fn(int(y), ind, val); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if order == nil {
+		if err := seek(0); err != nil {
+			return err
+		}
+		return rows(0, c.rows)
+	}
+	for _, k := range order {
+		if k < 0 || k >= len(c.chunks) {
+			return fmt.Errorf("row cache: chunk %d of %d", k, len(c.chunks))
+		}
+		if err := seek(c.chunks[k]); err != nil {
+			return err
+		}
+		if err := rows(k*cacheChunk, min(c.rows, (k+1)*cacheChunk)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes and removes the cache file.
+func (c *RowCache) Close() error {
+	err := c.f.Close()
+	if c.name != "" {
+		if rerr := os.Remove(c.name); err == nil {
+			err = rerr
+		}
+		c.name = ""
+	}
+	return err
+}
