@@ -1,0 +1,391 @@
+package vectorize
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// This file holds Fit's per-worker counting: batches of documents, each
+// worker's term table and the n-gram lookups (see fit.go for the whole).
+
+// batch holds the rows of batchSize consecutive documents (fewer for the
+// last), numbered from first, as the worker that took them counted them:
+// row r is ids[end[r-1]:end[r]] (from 0 for r = 0), in that worker's local
+// ids, each with its count in vals. Storage per batch, sized from the text
+// length, avoids growing (and copying) one big array per worker.
+type batch struct {
+	first  int
+	worker int
+	end    []int32
+	ids    []int32
+	vals   []float32
+}
+
+// row returns the bounds of row r in b.ids.
+func (b *batch) row(r int) (lo, hi int) {
+	if r > 0 {
+		lo = int(b.end[r-1])
+	}
+	return lo, int(b.end[r])
+}
+
+// fitWorker is one tokenizing goroutine's state: a term table with local
+// ids in order of first sight, and the rows of the documents it took, in
+// local ids (in order of first occurrence within each document).
+//
+// With unigrams and stop words, the table starts with the stop words as
+// local ids 0..nstop-1: a token is looked up in the table anyway, so
+// finding it among the first ids drops it at no extra cost, where a stop
+// word set would cost a second lookup per token. Stop ids never enter a
+// row and are left out of the worker's sorted terms.
+type fitWorker struct {
+	id    int
+	tok   *Tokenizer
+	table *termTable
+	nstop int
+	seen  []seen // by local id
+	doc   int32  // documents taken so far
+	chunk []byte // storage for the bytes of new terms
+
+	// With n-grams (see countNGrams): the word table when unigrams are
+	// not terms, the n-gram tables by n−2, and scratch slices.
+	words           *termTable
+	pairs           []*pairTable
+	prev, cur2, wid []int32
+	fields          []string
+
+	// With a filter (see dfSketch), n-grams whose bound is below minDF
+	// are left out.
+	filter *dfSketch
+	minDF  int
+
+	cur     *batch   // the batch being filled
+	batches []*batch // the batches this worker took
+	order   []int32  // local ids of the non-stop terms in ascending term order, once done
+	nterms  int      // local ids, stop words included, once sorted (the table is then gone)
+
+	// Per local id, from tally: documents, occurrences, and documents of
+	// each class (id × nc + class).
+	nc  int
+	df  []int32
+	cf  []int64
+	cdf []int32
+
+	// The terms and their statistics in ascending term order, from
+	// sortTerms, for mergeTerms to read sequentially.
+	sorted    []string
+	sortedDF  []int32
+	sortedCF  []int64
+	sortedCDF []int32
+}
+
+// sortTerms sorts the worker's terms and lays out their statistics in that
+// order.
+func (w *fitWorker) sortTerms() {
+	w.order = sortStrings(w.table.terms[w.nstop:])
+	for i := range w.order {
+		w.order[i] += int32(w.nstop)
+	}
+	n, nc := len(w.order), w.nc
+	w.sorted = make([]string, n)
+	w.sortedDF = make([]int32, n)
+	w.sortedCF = make([]int64, n)
+	if nc > 0 {
+		w.sortedCDF = make([]int32, n*nc)
+	}
+	size := 0
+	for _, t := range w.table.terms[w.nstop:] {
+		size += len(t)
+	}
+	// The bytes too, in order, in one block: the merge compares
+	// neighbouring terms, which would otherwise be scattered over the
+	// chunks in order of first sight, a cache miss each.
+	buf := make([]byte, 0, size)
+	for i, id := range w.order {
+		t := w.table.terms[id]
+		n0 := len(buf)
+		buf = append(buf, t...)
+		w.sorted[i], w.sortedDF[i], w.sortedCF[i] = unsafe.String(unsafe.SliceData(buf[n0:]), len(t)), w.df[id], w.cf[id]
+		if nc > 0 {
+			copy(w.sortedCDF[i*nc:(i+1)*nc], w.cdf[int(id)*nc:int(id+1)*nc])
+		}
+	}
+	// What is left of the counting is done with: let it go before the
+	// merge allocates.
+	w.nterms = w.table.len()
+	w.table, w.seen, w.chunk, w.df, w.cf, w.cdf = nil, nil, nil, nil, nil, nil
+}
+
+// seen is where a term last appeared: the document (1-based, per worker)
+// and the term's position in that document's row. It is all that the
+// per-token loop touches besides the table, 8 bytes per term, so that
+// frequent terms stay in cache; frequencies are tallied from the rows
+// afterwards.
+type seen struct{ doc, pos int32 }
+
+// newFitWorker returns the state of worker id.
+func newFitWorker(s Settings, id int) *fitWorker {
+	w := &fitWorker{id: id, tok: NewTokenizer(s), table: newTermTable(1 << 14)}
+	if w.tok.nmax > 1 && w.tok.nmin > 1 {
+		w.words = newTermTable(1 << 14)
+	}
+	if w.tok.stop != nil && w.tok.nmax == 1 {
+		for _, sw := range englishStopWords {
+			w.table.add(sw)
+		}
+		w.nstop = w.table.len()
+		w.seen = make([]seen, w.nstop)
+	}
+	return w
+}
+
+// process tokenizes texts, the documents of b, into b.
+func (w *fitWorker) process(b *batch, texts []string) {
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	size = size/10 + 16 // about one distinct term per 12 bytes of news text
+	b.worker = w.id
+	b.end = make([]int32, 0, len(texts))
+	b.ids = make([]int32, 0, size)
+	b.vals = make([]float32, 0, size)
+	w.cur = b
+	w.batches = append(w.batches, b)
+	for _, t := range texts {
+		w.add(t)
+	}
+}
+
+// add tokenizes one document and appends its row to the current batch. A
+// long unigram document is tokenized in pieces (see nextPiece).
+func (w *fitWorker) add(text string) {
+	w.doc++
+	start := len(w.cur.ids)
+	if w.tok.nmax > 1 || len(text) <= longDocument {
+		w.count(text, start, true)
+	} else {
+		for i := 0; i < len(text); {
+			j := nextPiece(text, i)
+			w.count(text[i:j], start, i == 0)
+			i = j
+		}
+	}
+	w.cur.end = append(w.cur.end, int32(len(w.cur.ids)))
+}
+
+// count adds the terms of text to the current document's row, which
+// starts at w.cur.ids[start]; head says whether text opens the document.
+func (w *fitWorker) count(text string, start int, head bool) {
+	if w.tok.nmax > 1 {
+		w.countNGrams(text, start, head)
+		return
+	}
+	t := w.table
+	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
+	doc := w.doc
+	var terms []string
+	if w.nstop > 0 {
+		terms = w.tok.words(text, head) // stop words are dropped below
+	} else {
+		terms = w.tok.terms(text, head)
+	}
+	nstop := w.nstop
+	for _, term := range terms {
+		key, h := keyHash(term, t.seed)
+		i, ok := t.find(term, key, h)
+		if !ok {
+			i = int(t.insertAt(i, w.keep(term), key, h))
+			sn = append(sn, seen{})
+		} else if i < nstop {
+			continue
+		}
+		if e := &sn[i]; e.doc != doc {
+			e.doc = doc
+			e.pos = int32(len(ids) - start)
+			ids = append(ids, int32(i))
+			vals = append(vals, 1)
+		} else {
+			vals[start+int(e.pos)]++
+		}
+	}
+	w.cur.ids, w.cur.vals, w.seen = ids, vals, sn
+}
+
+// countNGrams is count with n-grams. Unigrams and field terms are looked
+// up by their text; an n-gram (n ≥ 2) by the pair of its (n−1)-gram
+// prefix's id and its last word's id in w.pairs[n-2], which names it
+// exactly: its text is built only when it is first seen. No n-gram can
+// equal another term (it holds n−1 spaces, which no word or field term
+// holds), so n-grams take ids in w.table without entering its slots.
+// Words are ids of w.table when unigrams are terms (NGramMin = 1), else
+// of w.words, which only feeds the pairs.
+func (w *fitWorker) countNGrams(text string, start int, head bool) {
+	tok, t := w.tok, w.table
+	uni := tok.unigrams(text)
+	words := w.words
+	if tok.nmin == 1 {
+		words = t
+	}
+	prev := w.prev[:0]
+	for _, term := range uni {
+		key, h := keyHash(term, words.seed)
+		i, ok := words.find(term, key, h)
+		if !ok {
+			i = int(words.insertAt(i, w.keep(term), key, h))
+			if words == t {
+				w.seen = append(w.seen, seen{})
+			}
+		}
+		prev = append(prev, int32(i))
+		if tok.nmin == 1 {
+			w.addToRow(int32(i), start)
+		}
+	}
+	wid := append(w.wid[:0], prev...)
+	cur := w.cur2[:0]
+	for n := 2; n <= tok.nmax && n <= len(uni); n++ {
+		if len(w.pairs) < n-1 {
+			w.pairs = append(w.pairs, newPairTable())
+		}
+		pt := w.pairs[n-2]
+		cur = cur[:0]
+		for i := 0; i+n <= len(uni); i++ {
+			if prev[i] < 0 { // a prefix below MinDF: so is the n-gram
+				cur = append(cur, -1)
+				continue
+			}
+			key := pairKey(prev[i], wid[i+n-1])
+			j, ok := pt.find(key)
+			if !ok && n >= tok.nmin && w.filter != nil && w.filter.estimate(w.gramHash(words, wid[i:i+n])) < w.minDF {
+				cur = append(cur, -1)
+				continue
+			}
+			if !ok {
+				var id int32
+				if n >= tok.nmin {
+					id = t.appendTerm(w.keepJoined(uni[i : i+n]))
+					w.seen = append(w.seen, seen{})
+				} else {
+					id = int32(pt.n) // a prefix only: ids of its own
+				}
+				pt.insertAt(j, key, id)
+				j = int(id)
+			}
+			cur = append(cur, int32(j))
+			if n >= tok.nmin {
+				w.addToRow(int32(j), start)
+			}
+		}
+		prev, cur = cur, prev
+	}
+	if head {
+		w.fields = tok.appendFields(text, w.fields[:0])
+		for _, term := range w.fields {
+			key, h := keyHash(term, t.seed)
+			i, ok := t.find(term, key, h)
+			if !ok {
+				i = int(t.insertAt(i, w.keep(term), key, h))
+				w.seen = append(w.seen, seen{})
+			}
+			w.addToRow(int32(i), start)
+		}
+	}
+	w.prev, w.cur2, w.wid = prev, cur, wid
+}
+
+// gramHash returns the hash of the n-gram of the words with ids wid in
+// table words, as sketchNGrams computes it.
+func (w *fitWorker) gramHash(words *termTable, wid []int32) uint64 {
+	h := words.hashes[wid[0]]
+	for _, id := range wid[1:] {
+		h = ngramHash(h, words.hashes[id])
+	}
+	return h
+}
+
+// addToRow counts the term of local id i in the current document's row,
+// which starts at w.cur.ids[start].
+func (w *fitWorker) addToRow(i int32, start int) {
+	b := w.cur
+	if e := &w.seen[i]; e.doc != w.doc {
+		e.doc = w.doc
+		e.pos = int32(len(b.ids) - start)
+		b.ids = append(b.ids, i)
+		b.vals = append(b.vals, 1)
+	} else {
+		b.vals[start+int(e.pos)]++
+	}
+}
+
+// keepJoined is keep of the words joined by single spaces: the text of an
+// n-gram, copied once.
+func (w *fitWorker) keepJoined(words []string) string {
+	size := len(words) - 1
+	for _, x := range words {
+		size += len(x)
+	}
+	if size > 1<<12 {
+		return strings.Join(words, " ")
+	}
+	if size > cap(w.chunk)-len(w.chunk) {
+		w.chunk = make([]byte, 0, 1<<16)
+	}
+	n0 := len(w.chunk)
+	for k, x := range words {
+		if k > 0 {
+			w.chunk = append(w.chunk, ' ')
+		}
+		w.chunk = append(w.chunk, x...)
+	}
+	return unsafe.String(&w.chunk[n0], size)
+}
+
+// tally computes df, cf and cdf (with nc classes) of the worker's terms
+// from its rows. pos maps document numbers to result documents (-1:
+// dropped; nil: the same), and labels[d] is the class of result document d
+// when nc > 0.
+func (w *fitWorker) tally(pos []int32, labels []int, nc int) {
+	n := w.table.len()
+	w.nc = nc
+	w.df = make([]int32, n)
+	w.cf = make([]int64, n)
+	if nc > 0 {
+		w.cdf = make([]int32, n*nc)
+	}
+	for _, b := range w.batches {
+		for r := range b.end {
+			d := b.first + r
+			if pos != nil {
+				if d = int(pos[d]); d < 0 {
+					continue
+				}
+			}
+			lo, hi := b.row(r)
+			for j := lo; j < hi; j++ {
+				id := b.ids[j]
+				w.df[id]++
+				w.cf[id] += int64(b.vals[j])
+				if nc > 0 {
+					w.cdf[int(id)*nc+labels[d]]++
+				}
+			}
+		}
+	}
+}
+
+// keep returns a copy of term that outlives the tokenizer's buffers. The
+// copies are carved from 64 KiB chunks, one allocation for thousands of
+// terms rather than one each; a chunk is never written again once a term
+// in it is handed out.
+func (w *fitWorker) keep(term string) string {
+	if len(term) > cap(w.chunk)-len(w.chunk) {
+		if len(term) > 1<<12 {
+			return strings.Clone(term)
+		}
+		w.chunk = make([]byte, 0, 1<<16)
+	}
+	n0 := len(w.chunk)
+	w.chunk = append(w.chunk, term...)
+	return unsafe.String(&w.chunk[n0], len(term))
+}
