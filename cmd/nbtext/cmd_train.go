@@ -100,7 +100,7 @@ func newTrainCmd(g *globalOptions) *cobra.Command {
 	o := &trainOptions{global: g}
 	cmd := &cobra.Command{
 		Use:   "train [CORPUS] --model KIND -o MODEL",
-		Short: "Fit a Naive Bayes or logistic regression model and save it",
+		Short: "Fit a model (naive Bayes, logistic regression, SVM, NB-SVM, centroid) and save it",
 		Long: `Fit a model on a labelled corpus and save it as one self-contained file
 (vocabulary, tokenizer and weighting settings, class names, training
 parameters, weights; NB models also keep their counts).

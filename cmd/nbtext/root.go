@@ -71,9 +71,11 @@ func newRootCmd(s streams) *cobra.Command {
 	g := &globalOptions{}
 	root := &cobra.Command{
 		Use:   "nbtext",
-		Short: "Fast text classification from the shell: Naive Bayes and logistic regression",
+		Short: "Fast text classification from the shell: naive Bayes, linear models, centroid",
 		Long: `nbtext turns labelled text into sparse bag-of-words vectors and fits
-Bernoulli, multinomial or complement Naive Bayes, or logistic regression.
+naive Bayes (Bernoulli, multinomial, complement; categorical, Gaussian and
+mixed for record fields), logistic regression, a linear SVM, NB-SVM or the
+nearest centroid, single- or multi-label.
 Models are single self-contained files; predict reads stdin in pipelines.
 
 With no corpus argument, commands use the 20 Newsgroups copy fetched by
