@@ -250,7 +250,7 @@ func appendID(dst []byte, rec *record, asJSON bool) []byte {
 		dst = strconv.AppendInt(dst, int64(rec.n), 10)
 		return append(dst, '"')
 	case rec.raw:
-		dst = append(dst, sanitizeTSV(rec.src)...)
+		dst = appendTSVField(dst, rec.src)
 		return strconv.AppendInt(dst, int64(rec.n), 10)
 	case asJSON:
 		return appendJSONString(dst, rec.id)
@@ -299,7 +299,7 @@ func appendExplain(dst []byte, expl []model.Contribution, sep byte) []byte {
 		if i > 0 {
 			dst = append(dst, sep)
 		}
-		dst = append(dst, sanitizeTSV(c.Term)...)
+		dst = appendTSVField(dst, c.Term)
 		dst = append(dst, ':')
 		if c.Value >= 0 && !math.IsInf(c.Value, 1) { // strconv writes +Inf with its sign
 			dst = append(dst, '+')
@@ -309,14 +309,22 @@ func appendExplain(dst []byte, expl []model.Contribution, sep byte) []byte {
 	return dst
 }
 
-// appendTSVField writes s with tabs and newlines replaced by spaces.
-func appendTSVField(dst []byte, s string) []byte { return append(dst, sanitizeTSV(s)...) }
-
-func sanitizeTSV(s string) string {
+// appendTSVField writes s with tabs and line breaks ("\t", "\n", "\r")
+// replaced by spaces, without allocating: it runs per document (the id
+// prefix of a file's lines, explained terms).
+func appendTSVField(dst []byte, s string) []byte {
 	if !strings.ContainsAny(s, "\t\n\r") {
-		return s
+		return append(dst, s...)
 	}
-	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\t', '\n', '\r':
+			dst = append(dst, ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // appendJSONString writes s as a JSON string (valid UTF-8 assumed; invalid
