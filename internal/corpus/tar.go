@@ -60,12 +60,6 @@ func inUnsup(name string) bool {
 	return strings.HasSuffix(dir, "/"+unsupFolder+"/") || dir == unsupFolder+"/"
 }
 
-// isGzipName reports whether name says it is gzip-compressed.
-func isGzipName(name string) bool {
-	n := strings.ToLower(name)
-	return strings.HasSuffix(n, ".gz") || strings.HasSuffix(n, ".tgz")
-}
-
 // corrupt wraps an error met while reading the archive src.
 func corrupt(src string, err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) {

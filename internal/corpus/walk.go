@@ -80,7 +80,7 @@ func Walk(path string, opts Options, fn WalkFunc) error {
 		return err
 	}
 	defer f.Close()
-	return walkStream(path, format, f, isGzipName(path), &opts, fn)
+	return walkStream(path, format, f, nameCodec(path) == codecGzip, &opts, fn)
 }
 
 // OpenRegular opens the file at path for reading when it is a regular
