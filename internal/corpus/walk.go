@@ -93,7 +93,7 @@ func OpenRegular(path string) (*os.File, error) {
 		return nil, pathError(path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, notRegular(path, fi)
+		return nil, NotRegular(path, fi)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -106,13 +106,14 @@ func OpenRegular(path string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, notRegular(path, fi)
+		return nil, NotRegular(path, fi)
 	}
 	return f, nil
 }
 
-// notRegular is the error for a path that is not a regular file.
-func notRegular(path string, fi os.FileInfo) error {
+// NotRegular is the error for path, whose file info is fi, when it is not
+// a regular file (a folder, a device, a pipe): it names what it is.
+func NotRegular(path string, fi os.FileInfo) error {
 	if fi.IsDir() {
 		return fmt.Errorf("%s: is a folder", path)
 	}

@@ -159,8 +159,7 @@ func (p *Predictor) Files(ctx context.Context, paths []string, stdin io.Reader, 
 			return Stats{}, fmt.Errorf("%s: %w", path, unwrapPath(err))
 		}
 		if !fi.IsDir() && !fi.Mode().IsRegular() {
-			_, err := corpus.OpenRegular(path) // names what it is
-			return Stats{}, err
+			return Stats{}, corpus.NotRegular(path, fi)
 		}
 	}
 	var noDocs []string
