@@ -34,7 +34,7 @@ func calibrateCrossFit(fit fitFunc, X *vectorize.Matrix, y []int, nc int, seed i
 	)
 	for f, held := range folds {
 		rest := corpus.Complement(len(y), held)
-		m, err := fit(X.Subset(rest), pick(y, rest))
+		m, err := fit(X.Subset(rest), corpus.Pick(y, rest))
 		if err != nil {
 			return nil, fmt.Errorf("calibration fold %d: %w", f+1, err)
 		}

@@ -104,7 +104,7 @@ func TuneThresholds(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []st
 	probs := make([]float64, n*L)
 	for f, held := range folds {
 		rows := corpus.Complement(n, held)
-		m, err := FitMultiLabel(kind, X.Subset(rows), pick(Y, rows), labels, vocab, p, Options{Workers: opt.Workers, Tol: opt.Tol, Eta0: opt.Eta0})
+		m, err := FitMultiLabel(kind, X.Subset(rows), corpus.Pick(Y, rows), labels, vocab, p, Options{Workers: opt.Workers, Tol: opt.Tol, Eta0: opt.Eta0})
 		if err != nil {
 			return nil, fmt.Errorf("tuning thresholds: fold %d of %d: %w", f+1, len(folds), err)
 		}
