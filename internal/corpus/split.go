@@ -65,6 +65,16 @@ func Complement(n int, held []int) []int {
 	return out
 }
 
+// Pick returns the elements of xs at the indices idx, in idx's order: the
+// labels or texts of a fold's rows.
+func Pick[T any](xs []T, idx []int) []T {
+	out := make([]T, len(idx))
+	for i, j := range idx {
+		out[i] = xs[j]
+	}
+	return out
+}
+
 // StratifiedSubset draws m document indices from y without replacement, with
 // class proportions as close to the whole as rounding allows and at least one
 // document of every class when m is at least the number of classes. The

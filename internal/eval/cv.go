@@ -139,19 +139,13 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		ytr := make([]int, len(rows))
-		for i, r := range rows {
-			ytr[i] = y[r]
-		}
+		ytr := corpus.Pick(y, rows)
 		m, err := train.Fit(kind, Xtr, ytr, classes, vocab, p, train.Options{Workers: workers})
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		pred, lp, fallback := Score(m, Xho, 1, true)
-		truth := make([]int, len(held))
-		for i, r := range held {
-			truth[i] = y[r]
-		}
+		truth := corpus.Pick(y, held)
 		fold, err := evaluateFold(f, len(rows), vocab.Len(), Input{Classes: classes, Truth: truth, Pred: pred, LogProb: lp, Fallback: fallback}, opt)
 		res.Folds[f] = fold
 		return err

@@ -93,16 +93,16 @@ func CrossValidateRecords(texts []string, y []int, classes []string, s vectorize
 	res := &CVResult{Model: name, K: k, Seed: seed, N: n, Folds: make([]Fold, k)}
 	for f, held := range folds {
 		rows := corpus.Complement(n, held)
-		ytr, truth := pickInts(y, rows), pickInts(y, held)
+		ytr, truth := corpus.Pick(y, rows), corpus.Pick(y, held)
 		var (
 			vocab    *vectorize.Vocabulary
 			Xtr, Xho *vectorize.Matrix
 		)
 		if !recordOnly {
-			if vocab, Xtr, err = train.Prepare(pickStrings(texts, rows), ytr, len(classes), s, opt.Workers, nil); err != nil {
+			if vocab, Xtr, err = train.Prepare(corpus.Pick(texts, rows), ytr, len(classes), s, opt.Workers, nil); err != nil {
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
 			}
-			Xho = train.PrepareWith(vocab, pickStrings(texts, held), opt.Workers)
+			Xho = train.PrepareWith(vocab, corpus.Pick(texts, held), opt.Workers)
 		}
 		m, _, err := train.FitWithFields(kind, Xtr, ytr, classes, vocab, p, train.Options{Workers: opt.Workers}, r.Subset(rows))
 		if err != nil {
@@ -118,20 +118,4 @@ func CrossValidateRecords(texts []string, y []int, classes []string, s vectorize
 	}
 	res.summarize()
 	return res, nil
-}
-
-func pickInts(xs, rows []int) []int {
-	out := make([]int, len(rows))
-	for k, i := range rows {
-		out[k] = xs[i]
-	}
-	return out
-}
-
-func pickStrings(xs []string, rows []int) []string {
-	out := make([]string, len(rows))
-	for k, i := range rows {
-		out[k] = xs[i]
-	}
-	return out
 }

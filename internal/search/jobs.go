@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
@@ -247,7 +248,7 @@ func (r *runner) runJob(jb job) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", c0.Describe(), err)
 	}
-	ytr, yho := pick(r.y, sp.Train), pick(r.y, sp.Held)
+	ytr, yho := corpus.Pick(r.y, sp.Train), corpus.Pick(r.y, sp.Held)
 	shared := time.Since(start).Seconds()
 	var counted *model.Model // NB: the counts every α shares
 	if c0.Spec.Kind.IsNB() && r.metric != LogLoss {

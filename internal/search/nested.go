@@ -30,7 +30,7 @@ func NestedCV(texts []string, y []int, classes []string, space Space, remove str
 			left := time.Until(opt.Deadline)
 			inner.Deadline = time.Now().Add(left / time.Duration(k-f))
 		}
-		trTexts, trY := pick(texts, rows), pick(y, rows)
+		trTexts, trY := corpus.Pick(texts, rows), corpus.Pick(y, rows)
 		res, err := Run(trTexts, trY, classes, space, remove, nil, inner)
 		if err != nil {
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
@@ -40,9 +40,9 @@ func NestedCV(texts []string, y []int, classes []string, space Space, remove str
 		if err != nil {
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		X := train.PrepareWith(m.Vocab, pick(texts, held), opt.Workers)
+		X := train.PrepareWith(m.Vocab, corpus.Pick(texts, held), opt.Workers)
 		pred, lp, fallback := eval.Score(m, X, opt.Workers, true)
-		rep, err := eval.Evaluate(eval.Input{Classes: classes, Truth: pick(y, held), Pred: pred, LogProb: lp, Fallback: fallback}, eval.Options{TopK: topK})
+		rep, err := eval.Evaluate(eval.Input{Classes: classes, Truth: corpus.Pick(y, held), Pred: pred, LogProb: lp, Fallback: fallback}, eval.Options{TopK: topK})
 		if err != nil {
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}

@@ -348,14 +348,6 @@ func meanStd(xs []float64) (mean, std float64) {
 	return stat.MeanStdDev(xs, nil)
 }
 
-func pick[T any](xs []T, idx []int) []T {
-	out := make([]T, len(idx))
-	for i, j := range idx {
-		out[i] = xs[j]
-	}
-	return out
-}
-
 func pow(b, e int) int {
 	p := 1
 	for range e {

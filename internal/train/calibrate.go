@@ -88,7 +88,7 @@ func CalibrateNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string
 // with no temperature (its counts are the totals the folds are subtracted
 // from).
 func calibrate(m *model.Model, X *vectorize.Matrix, y []int, workers int) (*Calibration, error) {
-	cal := &Calibration{Temperature: 1, LogLoss1: math.NaN(), LogLoss: math.NaN()}
+	cal := newCalibration()
 	// With α > 0 NewNB's weights are finite. With α = 0 they, or those of
 	// the fold models, are infinite wherever a count is 0.
 	switch {
@@ -99,20 +99,14 @@ func calibrate(m *model.Model, X *vectorize.Matrix, y []int, workers int) (*Cali
 		cal.Skipped = "a class prior of 0: infinite biases"
 		return cal, nil
 	}
-	k := DefaultFolds
-	if len(y) < 2*k {
-		cal.Skipped = fmt.Sprintf("%d documents are too few for %d folds", len(y), k)
-		return cal, nil
-	}
-	folds, err := corpus.StratifiedKFold(y, k, uint64(m.Params.Seed))
+	folds, err := calibrationFolds(cal, y, uint64(m.Params.Seed))
 	if err != nil {
 		return nil, err
 	}
-	cal.Folds = k
-	for n := 0; cal.FoldsUsed < k && n < CalibrationDocs; cal.FoldsUsed++ {
-		n += len(folds[cal.FoldsUsed])
+	if cal.Skipped != "" {
+		return cal, nil
 	}
-	scores, labels, err := heldOutScores(m, X, y, folds[:cal.FoldsUsed], workers)
+	scores, labels, err := heldOutScores(m, X, y, folds, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -176,19 +170,53 @@ func heldOutScores(m *model.Model, X *vectorize.Matrix, y []int, folds [][]int, 
 		if err != nil {
 			return nil, nil, fmt.Errorf("calibration fold %d: %w", f+1, err)
 		}
-		out := scores[len(scores) : len(scores)+len(held)*C]
-		parallel(workers, ceilDiv(len(held), tempChunk), func(task int) {
-			s := fm.NewScorer()
-			for j := task * tempChunk; j < min(len(held), (task+1)*tempChunk); j++ {
-				copy(out[j*C:(j+1)*C], s.Scores(X.Row(held[j])))
-			}
-		})
+		scoreRows(fm, X, held, scores[len(scores):len(scores)+len(held)*C], C, workers)
 		scores = scores[:len(scores)+len(held)*C]
 		for _, i := range held {
 			labels = append(labels, y[i])
 		}
 	}
 	return scores, labels, nil
+}
+
+// newCalibration returns the Calibration of a model left uncalibrated
+// (τ = 1, no log-loss measured), which calibration then completes.
+func newCalibration() *Calibration {
+	return &Calibration{Temperature: 1, LogLoss1: math.NaN(), LogLoss: math.NaN()}
+}
+
+// calibrationFolds splits the training documents, labelled y, into
+// DefaultFolds stratified folds (corpus.StratifiedKFold seeded with seed)
+// and returns the first ones, until CalibrationDocs documents are held
+// out, recording k and their number in cal. With fewer than two documents
+// per fold it sets cal.Skipped and returns no folds.
+func calibrationFolds(cal *Calibration, y []int, seed uint64) ([][]int, error) {
+	k := DefaultFolds
+	if len(y) < 2*k {
+		cal.Skipped = fmt.Sprintf("%d documents are too few for %d folds", len(y), k)
+		return nil, nil
+	}
+	folds, err := corpus.StratifiedKFold(y, k, seed)
+	if err != nil {
+		return nil, err
+	}
+	cal.Folds = k
+	for n := 0; cal.FoldsUsed < k && n < CalibrationDocs; cal.FoldsUsed++ {
+		n += len(folds[cal.FoldsUsed])
+	}
+	return folds[:cal.FoldsUsed], nil
+}
+
+// scoreRows writes the scores by m of the rows of X listed in rows to out,
+// row-major with C per row, one task per tempChunk rows (so the result
+// does not depend on workers).
+func scoreRows(m *model.Model, X *vectorize.Matrix, rows []int, out []float64, C, workers int) {
+	parallel(workers, ceilDiv(len(rows), tempChunk), func(task int) {
+		s := m.NewScorer()
+		for j := task * tempChunk; j < min(len(rows), (task+1)*tempChunk); j++ {
+			copy(out[j*C:(j+1)*C], s.Scores(X.Row(rows[j])))
+		}
+	})
 }
 
 // subtractCounts removes the statistics of the rows of X listed in rows

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -75,20 +74,17 @@ func classSums(X *vectorize.Matrix, y []int, C int) ([]float64, error) {
 // and one pass over the document's non-zeros gives all its scores. The
 // documents scored are the first folds of a stratified split, as for NB.
 func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, seed uint64, workers int) (*Calibration, error) {
-	cal := &Calibration{Temperature: 1, LogLoss1: math.NaN(), LogLoss: math.NaN()}
-	k := DefaultFolds
-	if len(y) < 2*k {
-		cal.Skipped = fmt.Sprintf("%d documents are too few for %d folds", len(y), k)
-		return cal, nil
-	}
-	folds, err := corpus.StratifiedKFold(y, k, seed)
+	cal := newCalibration()
+	folds, err := calibrationFolds(cal, y, seed)
 	if err != nil {
 		return nil, err
 	}
-	cal.Folds = k
+	if cal.Skipped != "" {
+		return cal, nil
+	}
 	var held []int
-	for ; cal.FoldsUsed < k && len(held) < CalibrationDocs; cal.FoldsUsed++ {
-		held = append(held, folds[cal.FoldsUsed]...)
+	for _, f := range folds {
+		held = append(held, f...)
 	}
 	norm2 := make([]float64, C)
 	for o := 0; o+C <= len(sums); o += C {

@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,7 +45,7 @@ func ClassWeights(spec string, classes []string, y []int) ([]float64, error) {
 			return nil, fmt.Errorf("--class-weight must be balanced or label=w,..., got %q", spec)
 		}
 		label = strings.TrimSpace(label)
-		c := indexOfClass(classes, label)
+		c := slices.Index(classes, label)
 		if c < 0 {
 			return nil, fmt.Errorf("--class-weight: unknown class %q (the corpus has %s)", label, strings.Join(classes, ", "))
 		}
@@ -55,15 +56,6 @@ func ClassWeights(spec string, classes []string, y []int) ([]float64, error) {
 		w[c] = f
 	}
 	return w, nil
-}
-
-func indexOfClass(classes []string, name string) int {
-	for i, c := range classes {
-		if c == name {
-			return i
-		}
-	}
-	return -1
 }
 
 // classWeight returns the weight of class c under p (1 without weights).

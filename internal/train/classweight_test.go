@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
 )
 
@@ -68,7 +69,7 @@ func TestClassWeightsNB(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		md, err := Fit(kind, s.X.Subset(rows), pick(s.Y, rows), s.Classes, s.Vocab, p, Options{})
+		md, err := Fit(kind, s.X.Subset(rows), corpus.Pick(s.Y, rows), s.Classes, s.Vocab, p, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +100,7 @@ func TestClassWeightsLogReg(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, err := FitLogReg(X.Subset(rows), pick(s.Y, rows), s.Classes, vocab, pd, Options{Tol: -1})
+	md, err := FitLogReg(X.Subset(rows), corpus.Pick(s.Y, rows), s.Classes, vocab, pd, Options{Tol: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package train
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
@@ -21,36 +20,26 @@ type fitFunc func(X *vectorize.Matrix, y []int) (*model.Model, error)
 // objective and when calibration is skipped). Each fold used costs one
 // fit.
 func calibrateCrossFit(fit fitFunc, X *vectorize.Matrix, y []int, nc int, seed int64, workers int) (*Calibration, error) {
-	cal := &Calibration{Temperature: 1, LogLoss1: math.NaN(), LogLoss: math.NaN()}
-	k := DefaultFolds
-	if len(y) < 2*k {
-		cal.Skipped = fmt.Sprintf("%d documents are too few for %d folds", len(y), k)
-		return cal, nil
-	}
-	folds, err := corpus.StratifiedKFold(y, k, uint64(seed))
+	cal := newCalibration()
+	folds, err := calibrationFolds(cal, y, uint64(seed))
 	if err != nil {
 		return nil, err
 	}
-	cal.Folds = k
+	if cal.Skipped != "" {
+		return cal, nil
+	}
 	var (
 		scores []float64
 		labels []int
 	)
-	for n := 0; cal.FoldsUsed < k && n < CalibrationDocs; cal.FoldsUsed++ {
-		held := folds[cal.FoldsUsed]
-		n += len(held)
+	for f, held := range folds {
 		rest := corpus.Complement(len(y), held)
-		m, err := fit(X.Subset(rest), pick(y, rest))
+		m, err := fit(X.Subset(rest), corpus.Pick(y, rest))
 		if err != nil {
-			return nil, fmt.Errorf("calibration fold %d: %w", cal.FoldsUsed+1, err)
+			return nil, fmt.Errorf("calibration fold %d: %w", f+1, err)
 		}
 		out := make([]float64, len(held)*nc)
-		parallel(workers, ceilDiv(len(held), tempChunk), func(task int) {
-			s := m.NewScorer()
-			for j := task * tempChunk; j < min(len(held), (task+1)*tempChunk); j++ {
-				copy(out[j*nc:(j+1)*nc], s.Scores(X.Row(held[j])))
-			}
-		})
+		scoreRows(m, X, held, out, nc, workers)
 		scores = append(scores, out...)
 		for _, i := range held {
 			labels = append(labels, y[i])

@@ -102,21 +102,9 @@ func TuneThresholds(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []st
 		return nil, fmt.Errorf("tuning thresholds: %w", err)
 	}
 	probs := make([]float64, n*L)
-	inFold := make([]bool, n)
 	for f, held := range folds {
-		clear(inFold)
-		for _, i := range held {
-			inFold[i] = true
-		}
-		var rows []int
-		var Ytr [][]int
-		for i := range Y {
-			if !inFold[i] {
-				rows = append(rows, i)
-				Ytr = append(Ytr, Y[i])
-			}
-		}
-		m, err := FitMultiLabel(kind, X.Subset(rows), Ytr, labels, vocab, p, Options{Workers: opt.Workers, Tol: opt.Tol, Eta0: opt.Eta0})
+		rows := corpus.Complement(n, held)
+		m, err := FitMultiLabel(kind, X.Subset(rows), corpus.Pick(Y, rows), labels, vocab, p, Options{Workers: opt.Workers, Tol: opt.Tol, Eta0: opt.Eta0})
 		if err != nil {
 			return nil, fmt.Errorf("tuning thresholds: fold %d of %d: %w", f+1, len(folds), err)
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
 )
 
@@ -91,17 +92,17 @@ func TestNBLRLearns(t *testing.T) {
 		}
 	}
 	p := nblrParams(0.01, 0.25)
-	m, err := Fit(model.NBLR, X.Subset(tr), pick(s.Y, tr), s.Classes, vocab, p, Options{})
+	m, err := Fit(model.NBLR, X.Subset(tr), corpus.Pick(s.Y, tr), s.Classes, vocab, p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := Fit(model.NBLR, X.Subset(tr), pick(s.Y, tr), s.Classes, vocab, p, Options{NoCalibrate: true})
+	raw, err := Fit(model.NBLR, X.Subset(tr), corpus.Pick(s.Y, tr), s.Classes, vocab, p, Options{NoCalibrate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc := Accuracy(m, X.Subset(te), pick(s.Y, te), 1)
-	if acc < 0.85 || acc != Accuracy(raw, X.Subset(te), pick(s.Y, te), 1) {
-		t.Errorf("held-out accuracy %.4f (uncalibrated %.4f), want ≥ 0.85 and equal", acc, Accuracy(raw, X.Subset(te), pick(s.Y, te), 1))
+	acc := Accuracy(m, X.Subset(te), corpus.Pick(s.Y, te), 1)
+	if acc < 0.85 || acc != Accuracy(raw, X.Subset(te), corpus.Pick(s.Y, te), 1) {
+		t.Errorf("held-out accuracy %.4f (uncalibrated %.4f), want ≥ 0.85 and equal", acc, Accuracy(raw, X.Subset(te), corpus.Pick(s.Y, te), 1))
 	}
 	if !(m.Params.Temperature > 0) {
 		t.Errorf("temperature %v, want > 0", m.Params.Temperature)

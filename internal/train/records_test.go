@@ -67,7 +67,7 @@ func TestIrisGaussianNB(t *testing.T) {
 		sum := 0.0
 		for _, held := range folds {
 			rows := corpus.Complement(len(y), held)
-			ytr, yte := pick(y, rows), pick(y, held)
+			ytr, yte := corpus.Pick(y, rows), corpus.Pick(y, held)
 			m, err := FitRecords(model.Gaussian, r.Subset(rows), ytr, classes, p)
 			if err != nil {
 				t.Fatal(err)
@@ -193,17 +193,17 @@ func TestMixedBeatsText(t *testing.T) {
 	for _, kind := range []model.Kind{model.Multinomial, model.Bernoulli, model.LogReg, model.SVM} {
 		s, p := Defaults(kind)
 		s.Fields, s.StopWords = "", ""
-		vocab, X, err := Prepare(pick(texts, tr), pick(y, tr), 4, s, 1, nil)
+		vocab, X, err := Prepare(corpus.Pick(texts, tr), corpus.Pick(y, tr), 4, s, 1, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		Xte := PrepareWith(vocab, pick(texts, te), 1)
-		text, err := Fit(kind, X, pick(y, tr), classes, vocab, p, Options{Workers: 1})
+		Xte := PrepareWith(vocab, corpus.Pick(texts, te), 1)
+		text, err := Fit(kind, X, corpus.Pick(y, tr), classes, vocab, p, Options{Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.VarSmoothing = model.DefaultVarSmoothing
-		mixed, _, err := FitWithFields(kind, X, pick(y, tr), classes, vocab, p, Options{Workers: 1}, r.Subset(tr))
+		mixed, _, err := FitWithFields(kind, X, corpus.Pick(y, tr), classes, vocab, p, Options{Workers: 1}, r.Subset(tr))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,8 +213,8 @@ func TestMixedBeatsText(t *testing.T) {
 		if kind == model.SVM && !(mixed.Params.Temperature > 0) {
 			t.Errorf("svm with fields: not calibrated (params %+v)", mixed.Params)
 		}
-		a0 := Accuracy(text, Xte, pick(y, te), 1)
-		a1 := AccuracyRecords(mixed, Xte, r.Subset(te), pick(y, te), 1)
+		a0 := Accuracy(text, Xte, corpus.Pick(y, te), 1)
+		a1 := AccuracyRecords(mixed, Xte, r.Subset(te), corpus.Pick(y, te), 1)
 		t.Logf("%-11s held-out accuracy: text only %.4f, with the fields %.4f", kind, a0, a1)
 		if a1 < a0+0.2 {
 			t.Errorf("%s: with the fields %.4f, text only %.4f: want a gain of 0.2 or more", kind, a1, a0)
@@ -234,11 +234,11 @@ func TestMixedBeatsText(t *testing.T) {
 		r    *Records
 		min  float64
 	}{{model.Categorical, cat, 0.75}, {model.Gaussian, num, 0.5}} {
-		m, err := FitRecords(c.kind, c.r.Subset(tr), pick(y, tr), classes, p)
+		m, err := FitRecords(c.kind, c.r.Subset(tr), corpus.Pick(y, tr), classes, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := AccuracyRecords(m, nil, c.r.Subset(te), pick(y, te), 1); a < c.min {
+		if a := AccuracyRecords(m, nil, c.r.Subset(te), corpus.Pick(y, te), 1); a < c.min {
 			t.Errorf("%s NB: held-out accuracy %.4f, want ≥ %.2f", c.kind, a, c.min)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -167,7 +168,7 @@ func TestClassWeightsSVMDuplicate(t *testing.T) {
 			rows = append(rows, i)
 		}
 	}
-	pw, pd := newSVC(X, s.Y, 3, p), newSVC(X.Subset(rows), pick(s.Y, rows), 3, svmParams(1))
+	pw, pd := newSVC(X, s.Y, 3, p), newSVC(X.Subset(rows), corpus.Pick(s.Y, rows), 3, svmParams(1))
 	pw.eps, pd.eps = 1e-7, 1e-7
 	Ww, Bw := pw.oneVsRest(3, nil, nil, Options{})
 	Wd, Bd := pd.oneVsRest(3, nil, nil, Options{})

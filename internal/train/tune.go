@@ -96,12 +96,12 @@ func Tune(kind model.Kind, texts []string, y []int, classes []string, s vectoriz
 	progress := progressCounter(opt.Progress, len(folds)*len(grid))
 	for f, held := range folds {
 		train := corpus.Complement(len(y), held)
-		vocab, Xtr, err := Prepare(pick(texts, train), pick(y, train), len(classes), s, workers, nil)
+		vocab, Xtr, err := Prepare(corpus.Pick(texts, train), corpus.Pick(y, train), len(classes), s, workers, nil)
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		Xte := PrepareWith(vocab, pick(texts, held), workers)
-		if err := t.evalFold(kind, f, Xtr, pick(y, train), Xte, pick(y, held), classes, vocab, p, opt, progress); err != nil {
+		Xte := PrepareWith(vocab, corpus.Pick(texts, held), workers)
+		if err := t.evalFold(kind, f, Xtr, corpus.Pick(y, train), Xte, corpus.Pick(y, held), classes, vocab, p, opt, progress); err != nil {
 			return nil, err
 		}
 	}
@@ -123,7 +123,7 @@ func TuneMatrix(kind model.Kind, X *vectorize.Matrix, y []int, classes []string,
 	progress := progressCounter(opt.Progress, len(folds)*len(grid))
 	for f, held := range folds {
 		train := corpus.Complement(len(y), held)
-		if err := t.evalFold(kind, f, X.Subset(train), pick(y, train), X.Subset(held), pick(y, held), classes, vocab, p, opt, progress); err != nil {
+		if err := t.evalFold(kind, f, X.Subset(train), corpus.Pick(y, train), X.Subset(held), corpus.Pick(y, held), classes, vocab, p, opt, progress); err != nil {
 			return nil, err
 		}
 	}
@@ -318,14 +318,6 @@ func argmax(s []float64) int {
 		}
 	}
 	return best
-}
-
-func pick[T any](xs []T, idx []int) []T {
-	out := make([]T, len(idx))
-	for i, j := range idx {
-		out[i] = xs[j]
-	}
-	return out
 }
 
 // progressCounter returns a function that counts finished steps and reports
