@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
 
+	"github.com/nbtext/nbtext/internal/buildinfo"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -87,7 +87,7 @@ NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
 Unknown config keys and NBTEXT_* variables are named in one warning.
 
 ` + exitCodeHelp,
-		Version:       versionText(version, readBuildInfo()),
+		Version:       versionText(version, buildinfo.Read()),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -202,15 +202,6 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 		c.err = err
 	}
 	return n, err
-}
-
-// readBuildInfo returns the build info the Go toolchain embedded, or nil.
-func readBuildInfo() *debug.BuildInfo {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return nil
-	}
-	return bi
 }
 
 // isCobraUsageError recognises, by their message, the usage errors cobra

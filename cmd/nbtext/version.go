@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+
+	"github.com/nbtext/nbtext/internal/buildinfo"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -12,17 +14,7 @@ var version = ""
 // buildVersion returns the version recorded in models (model.Meta): the
 // -ldflags version, else the module version of the build info, else "dev".
 func buildVersion() string {
-	return shortVersion(version, readBuildInfo())
-}
-
-func shortVersion(ldVersion string, bi *debug.BuildInfo) string {
-	if ldVersion != "" {
-		return ldVersion
-	}
-	if bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
+	return buildinfo.Version(version, buildinfo.Read())
 }
 
 // versionText is what 'nbtext --version' prints: the version, then the
@@ -32,7 +24,7 @@ func shortVersion(ldVersion string, bi *debug.BuildInfo) string {
 // MODULE@VERSION' records the module version instead).
 func versionText(ldVersion string, bi *debug.BuildInfo) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "nbtext %s\n", shortVersion(ldVersion, bi))
+	fmt.Fprintf(&b, "nbtext %s\n", buildinfo.Version(ldVersion, bi))
 	if bi == nil {
 		b.WriteString("no build information (built without module support)\n")
 		return b.String()

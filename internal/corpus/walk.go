@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
 )
 
 // A WalkFunc receives each document Walk finds, in order. A document that
@@ -117,22 +119,7 @@ func NotRegular(path string, fi os.FileInfo) error {
 	if fi.IsDir() {
 		return fmt.Errorf("%s: is a folder", path)
 	}
-	return fmt.Errorf("%s: not a regular file (%s); only stdin may be a device or a pipe", path, fileKind(fi.Mode()))
-}
-
-// fileKind names the type of a file that is not regular.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.Type().String()
+	return fmt.Errorf("%s: not a regular file (%s); only stdin may be a device or a pipe", path, fsutil.Kind(fi.Mode()))
 }
 
 // ErrTooLarge matches the error a WalkFunc gets for a document larger than

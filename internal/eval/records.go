@@ -19,31 +19,14 @@ func (s *StreamScorer) Model() *model.Model { return s.m }
 // document's class, its class log-probabilities, row-major n×C, and how
 // many documents were predicted from the prior (as Score).
 func ScoreRecords(m *model.Model, X *vectorize.Matrix, recs []model.Record, workers int) (pred []int, logProb []float64, fallback int) {
-	n, C := len(recs), m.NumClasses()
-	pred = make([]int, n)
-	fb := make([]bool, n)
-	logProb = make([]float64, n*C)
-	parallelChunks(n, scoreChunk, workers, func() func(lo, hi int) {
-		s := m.NewScorer()
-		return func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				var ind []int32
-				var val []float32
-				if X != nil {
-					ind, val = X.Row(i)
-				}
-				p := s.PredictRecord(ind, val, recs[i])
-				pred[i], fb[i] = p.Class, p.Fallback
-				copy(logProb[i*C:(i+1)*C], p.LogProbs)
-			}
+	return scoreRows(m, len(recs), workers, true, func(s *model.Scorer, i int) model.Prediction {
+		var ind []int32
+		var val []float32
+		if X != nil {
+			ind, val = X.Row(i)
 		}
+		return s.PredictRecord(ind, val, recs[i])
 	})
-	for _, f := range fb {
-		if f {
-			fallback++
-		}
-	}
-	return pred, logProb, fallback
 }
 
 // EvaluateRecords evaluates m, a model with record fields, on documents

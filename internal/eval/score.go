@@ -21,7 +21,18 @@ const scoreChunk = 256
 // from the prior (model.Prediction.Fallback). Results are stored by row,
 // so they do not depend on workers.
 func Score(m *model.Model, X *vectorize.Matrix, workers int, wantProbs bool) (pred []int, logProb []float64, fallback int) {
-	n, C := X.Rows(), m.NumClasses()
+	return scoreRows(m, X.Rows(), workers, wantProbs, func(s *model.Scorer, i int) model.Prediction {
+		return s.Predict(X.Row(i))
+	})
+}
+
+// scoreRows predicts rows 0..n-1 with predict on workers goroutines, each
+// with its own model.Scorer, and gathers what Score returns: the class of
+// each row, when wantProbs is set the rows' class log-probabilities, and
+// the number of predictions made from the prior. Results are stored by
+// row, so they do not depend on workers.
+func scoreRows(m *model.Model, n, workers int, wantProbs bool, predict func(s *model.Scorer, i int) model.Prediction) (pred []int, logProb []float64, fallback int) {
+	C := m.NumClasses()
 	pred = make([]int, n)
 	fb := make([]bool, n)
 	if wantProbs {
@@ -31,7 +42,7 @@ func Score(m *model.Model, X *vectorize.Matrix, workers int, wantProbs bool) (pr
 		s := m.NewScorer()
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				p := s.Predict(X.Row(i))
+				p := predict(s, i)
 				pred[i], fb[i] = p.Class, p.Fallback
 				if wantProbs {
 					copy(logProb[i*C:(i+1)*C], p.LogProbs)

@@ -177,22 +177,27 @@ func resolve(path string) (*target, error) {
 }
 
 func notRegular(path string, m fs.FileMode) error {
-	what := "a special file"
+	return fmt.Errorf("%s: %w but %s; nbtext writes outputs only to regular files", path, ErrNotRegular, Kind(m))
+}
+
+// Kind names the type of a file that is not regular, as an error message
+// says it: "a folder", "a named pipe", "a character device", and so on.
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
-		what = "a folder"
+		return "a folder"
 	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe"
+		return "a named pipe"
 	case m&fs.ModeSocket != 0:
-		what = "a socket"
+		return "a socket"
 	case m&fs.ModeCharDevice != 0:
-		what = "a character device"
+		return "a character device"
 	case m&fs.ModeDevice != 0:
-		what = "a device"
+		return "a device"
 	case m&fs.ModeSymlink != 0:
-		what = "a symlink"
+		return "a symlink"
 	}
-	return fmt.Errorf("%s: %w but %s; nbtext writes outputs only to regular files", path, ErrNotRegular, what)
+	return "a special file"
 }
 
 // same reports whether t and o replace the same file.

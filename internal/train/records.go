@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"sync/atomic"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -377,24 +376,12 @@ func AccuracyRecords(m *model.Model, X *vectorize.Matrix, r *Records, y []int, w
 	if r == nil {
 		return Accuracy(m, X, y, workers)
 	}
-	if len(y) == 0 {
-		return 0
-	}
-	var ok atomic.Int64
-	parallel(workers, ceilDiv(len(y), 256), func(task int) {
-		s := m.NewScorer()
-		n := 0
-		for i := task * 256; i < min(len(y), (task+1)*256); i++ {
-			var ind []int32
-			var val []float32
-			if X != nil && m.NumTerms() > 0 {
-				ind, val = X.Row(i)
-			}
-			if s.PredictRecord(ind, val, r.Recs[i]).Class == y[i] {
-				n++
-			}
+	return accuracyOf(m, len(y), workers, func(s *model.Scorer, i int) bool {
+		var ind []int32
+		var val []float32
+		if X != nil && m.NumTerms() > 0 {
+			ind, val = X.Row(i)
 		}
-		ok.Add(int64(n))
+		return s.PredictRecord(ind, val, r.Recs[i]).Class == y[i]
 	})
-	return float64(ok.Load()) / float64(len(y))
 }

@@ -288,7 +288,15 @@ func meanStd(xs []float64) (mean, std float64) {
 // in y (argmax of the scores, ties to the lower class id), scoring on up to
 // workers goroutines.
 func Accuracy(m *model.Model, X *vectorize.Matrix, y []int, workers int) float64 {
-	n := X.Rows()
+	return accuracyOf(m, X.Rows(), workers, func(s *model.Scorer, i int) bool {
+		return argmax(s.Scores(X.Row(i))) == y[i]
+	})
+}
+
+// accuracyOf returns the fraction of rows 0..n-1 for which right holds,
+// testing them on up to workers goroutines, each with its own
+// model.Scorer.
+func accuracyOf(m *model.Model, n, workers int, right func(s *model.Scorer, i int) bool) float64 {
 	if n == 0 {
 		return 0
 	}
@@ -297,7 +305,7 @@ func Accuracy(m *model.Model, X *vectorize.Matrix, y []int, workers int) float64
 	parallel(workers, len(correct), func(k int) {
 		s := m.NewScorer()
 		for i := k * chunk; i < min(n, (k+1)*chunk); i++ {
-			if argmax(s.Scores(X.Row(i))) == y[i] {
+			if right(s, i) {
 				correct[k]++
 			}
 		}

@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	nbbeam "github.com/nbtext/nbtext/beam"
+	"github.com/nbtext/nbtext/internal/buildinfo"
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
@@ -76,7 +76,7 @@ func (o *options) config(patterns []string, fs *flag.FlagSet) (*nbbeam.Config, e
 		Inputs: patterns, Format: o.format, Vocab: o.vocab, Output: o.output,
 		Round1Output: o.round1, ModelOutput: o.modelOut, Kind: kind,
 		Partitions: o.partitions, FlushBytes: o.flushBytes, Workers: o.workers,
-		Meta: model.Meta{Version: buildVersion(), CreatedBy: "nbtext-beam " + strings.Join(os.Args[1:], " ")},
+		Meta: model.Meta{Version: buildinfo.Version(version, buildinfo.Read()), CreatedBy: "nbtext-beam " + strings.Join(os.Args[1:], " ")},
 	}
 	if o.vocab != "" {
 		for _, name := range []string{"model", "settings", "remove"} {
@@ -116,16 +116,6 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
-}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }
 
 func main() {
