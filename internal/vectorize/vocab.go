@@ -21,6 +21,10 @@ type Vocabulary struct {
 	DF       []int32 // documents containing each term, in the fitted corpus
 	CF       []int64 // total occurrences of each term, in the fitted corpus
 	NDocs    int     // documents in the fitted corpus
+	// Names, for a hashed vocabulary (Settings.HashBits), are by term id
+	// the most frequent terms the bucket holds, at most MaxBucketNames,
+	// count descending (see DisplayName); nil when unknown or unhashed.
+	Names [][]TermCount
 
 	lazy *vocabIndex
 }

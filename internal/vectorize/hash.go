@@ -1,0 +1,336 @@
+package vectorize
+
+import (
+	"cmp"
+	"fmt"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
+)
+
+// This file holds feature hashing (Settings.HashBits): the hash of a term,
+// the name of a bucket, and the few term names kept per bucket so that
+// explanations and model inspection still name words.
+
+// MaxHashBits bounds Settings.HashBits: 2^28 buckets is already a model
+// of 2 GiB of float64 weights per class pair (8·2^28·C bytes for C
+// classes), past what a model file may hold for any useful C.
+const MaxHashBits = 28
+
+// BucketPrefix opens the name of every bucket of a hashed vocabulary: "~"
+// is no word character, so no token starts with it.
+const BucketPrefix = "~"
+
+// MaxBucketNames is the number of term names a hashed vocabulary keeps per
+// bucket, the most frequent first (see Vocabulary.Names).
+const MaxBucketNames = 4
+
+// bucketSlots is the number of candidate names a fitting worker tracks per
+// bucket (SpaceSaving; see nameSlots). More than MaxBucketNames, so that
+// the names kept are the exact most frequent ones unless a bucket draws
+// more than bucketSlots distinct terms in one worker.
+const bucketSlots = 8
+
+// HashTerm returns the 64-bit hash of a term's UTF-8 bytes that feature
+// hashing buckets by: XXH64 with seed 0 (Yann Collet's xxHash, as in
+// github.com/Cyan4973/xxHash, whose published test vectors it passes). It
+// is fixed forever: model and counts files with HashBits depend on it,
+// on every platform and in every version.
+func HashTerm(s string) uint64 {
+	const (
+		p1 uint64 = 11400714785074694791
+		p2 uint64 = 14029467366897019727
+		p3 uint64 = 1609587929392839161
+		p4 uint64 = 9650029242287828579
+		p5 uint64 = 2870177450012600261
+	)
+	round := func(acc, in uint64) uint64 {
+		return bits.RotateLeft64(acc+in*p2, 31) * p1
+	}
+	n := len(s)
+	var h uint64
+	if n >= 32 {
+		var zero uint64 // wrap-around arithmetic, which constants refuse
+		v1, v2, v3, v4 := zero+p1+p2, p2, zero, zero-p1
+		for len(s) >= 32 {
+			v1 = round(v1, le64(s))
+			v2 = round(v2, le64(s[8:]))
+			v3 = round(v3, le64(s[16:]))
+			v4 = round(v4, le64(s[24:]))
+			s = s[32:]
+		}
+		h = bits.RotateLeft64(v1, 1) + bits.RotateLeft64(v2, 7) + bits.RotateLeft64(v3, 12) + bits.RotateLeft64(v4, 18)
+		for _, v := range [...]uint64{v1, v2, v3, v4} {
+			h = (h^round(0, v))*p1 + p4
+		}
+	} else {
+		h = p5
+	}
+	h += uint64(n)
+	for ; len(s) >= 8; s = s[8:] {
+		h = bits.RotateLeft64(h^round(0, le64(s)), 27)*p1 + p4
+	}
+	if len(s) >= 4 {
+		h = bits.RotateLeft64(h^uint64(le32(s))*p1, 23)*p2 + p3
+		s = s[4:]
+	}
+	for ; len(s) > 0; s = s[1:] {
+		h = bits.RotateLeft64(h^uint64(s[0])*p5, 11) * p1
+	}
+	h ^= h >> 33
+	h *= p2
+	h ^= h >> 29
+	h *= p3
+	h ^= h >> 32
+	return h
+}
+
+// le32 reads the first 4 bytes of s, little-endian.
+func le32(s string) uint32 {
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// le64 reads the first 8 bytes of s, little-endian.
+func le64(s string) uint64 {
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// Bucket returns the bucket of term under HashBits b: the low b bits of
+// HashTerm.
+func Bucket(term string, b int) uint64 { return HashTerm(term) & (1<<b - 1) }
+
+// BucketName returns the term that stands for bucket k under HashBits b:
+// BucketPrefix and k in lower-case hexadecimal, zero-padded to ⌈b/4⌉
+// digits, so that byte order is bucket order (b = 18: "~0a3f1").
+func BucketName(k uint64, b int) string {
+	return string(appendBucketName(nil, k, b))
+}
+
+// appendBucketName appends BucketName(k, b) to dst.
+func appendBucketName(dst []byte, k uint64, b int) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, BucketPrefix...)
+	for d := (b+3)/4 - 1; d >= 0; d-- {
+		dst = append(dst, hex[k>>(4*d)&15])
+	}
+	return dst
+}
+
+// ParseBucketName returns the bucket a name of BucketName(·, b) stands
+// for, and whether name is one.
+func ParseBucketName(name string, b int) (uint64, bool) {
+	digits, ok := strings.CutPrefix(name, BucketPrefix)
+	if !ok || len(digits) != (b+3)/4 || strings.ToLower(digits) != digits {
+		return 0, false
+	}
+	k, err := strconv.ParseUint(digits, 16, 64)
+	if err != nil || k >= 1<<b {
+		return 0, false
+	}
+	return k, true
+}
+
+// validateHashBits is the HashBits part of Settings.Validate.
+func (s Settings) validateHashBits() error {
+	if s.HashBits < 0 || s.HashBits > MaxHashBits {
+		return fmt.Errorf("--hash-bits must be in 1..%d (0: no hashing), got %d", MaxHashBits, s.HashBits)
+	}
+	return nil
+}
+
+// hasher maps terms to the names of their buckets, reusing one buffer.
+type hasher struct {
+	bits int
+	buf  []byte
+	out  []string
+}
+
+func newHasher(s Settings) *hasher {
+	if s.HashBits <= 0 {
+		return nil
+	}
+	return &hasher{bits: s.HashBits}
+}
+
+// apply returns the bucket names of terms, in order. The strings alias
+// h's buffer and are valid until the next call.
+func (h *hasher) apply(terms []string) []string {
+	w := 1 + (h.bits+3)/4
+	if need := w * len(terms); cap(h.buf) < need {
+		h.buf = make([]byte, 0, need+need/2)
+	}
+	buf, out := h.buf[:0], h.out[:0]
+	for _, t := range terms {
+		buf = appendBucketName(buf, Bucket(t, h.bits), h.bits)
+		out = append(out, unsafe.String(&buf[len(buf)-w], w))
+	}
+	h.buf, h.out = buf, out
+	return out
+}
+
+// TermCount is a term name of a bucket and its occurrences.
+type TermCount struct {
+	Term  string `json:"term"`
+	Count int64  `json:"count"`
+}
+
+// nameSlots are the candidate names of one bucket while counting:
+// SpaceSaving (Metwally, Agrawal & El Abbadi 2005) with bucketSlots
+// counters. A name already held counts one more; a new one takes a free
+// slot, or else replaces the name of least count and inherits that count
+// plus one. Every count is an upper bound of the name's occurrences, exact
+// while the bucket has drawn at most bucketSlots distinct names.
+type nameSlots []TermCount
+
+// add counts one occurrence of term; keep copies a new name.
+func (ns *nameSlots) add(term string, keep func(string) string) {
+	s := *ns
+	for i := range s {
+		if s[i].Term == term {
+			s[i].Count++
+			return
+		}
+	}
+	if len(s) < bucketSlots {
+		*ns = append(s, TermCount{keep(term), 1})
+		return
+	}
+	low := 0
+	for i := range s {
+		if s[i].Count < s[low].Count {
+			low = i
+		}
+	}
+	s[low] = TermCount{keep(term), s[low].Count + 1}
+}
+
+// mergeNames adds the candidates of b to a and keeps the bucketSlots of
+// highest count, ties by ascending term.
+func mergeNames(a, b []TermCount) []TermCount {
+	for _, x := range b {
+		if i := slices.IndexFunc(a, func(y TermCount) bool { return y.Term == x.Term }); i >= 0 {
+			a[i].Count += x.Count
+		} else {
+			a = append(a, x)
+		}
+	}
+	sortNames(a)
+	return a[:min(len(a), bucketSlots)]
+}
+
+// sortNames orders names by count descending, then term ascending.
+func sortNames(a []TermCount) {
+	slices.SortFunc(a, func(x, y TermCount) int {
+		if c := cmp.Compare(y.Count, x.Count); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Term, y.Term)
+	})
+}
+
+// countHashed is fitWorker.count under HashBits: each term of text (all
+// n-grams and field terms included, as Tokenizer.Terms gives them) counts
+// for its bucket, whose name is the table's term, and is tallied among the
+// bucket's candidate names.
+func (w *fitWorker) countHashed(text string, start int, head bool) {
+	t := w.table
+	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
+	doc := w.doc
+	terms := w.tok.terms(text, head)
+	names := w.hash.apply(terms)
+	for k, name := range names {
+		key, h := keyHash(name, t.seed)
+		i, ok := t.find(name, key, h)
+		if !ok {
+			i = int(t.insertAt(i, w.keep(name), key, h))
+			sn = append(sn, seen{})
+			w.names = append(w.names, nil)
+		}
+		w.names[i].add(terms[k], w.keep)
+		if e := &sn[i]; e.doc != doc {
+			e.doc = doc
+			e.pos = int32(len(ids) - start)
+			ids = append(ids, int32(i))
+			vals = append(vals, 1)
+		} else {
+			vals[start+int(e.pos)]++
+		}
+	}
+	w.cur.ids, w.cur.vals, w.seen = ids, vals, sn
+}
+
+// bucketNames merges the workers' candidate names of each global term (g
+// from mergeTerms) and returns, for each kept term (keep, by global id),
+// its MaxBucketNames most frequent names.
+func bucketNames(ws []*fitWorker, g *globalTerms, keep []int32) [][]TermCount {
+	all := make([][]TermCount, len(g.terms))
+	for wi, w := range ws {
+		for lid, ns := range w.names {
+			gid := g.local[wi][lid]
+			all[gid] = mergeNames(all[gid], ns)
+		}
+		w.names = nil
+	}
+	out := make([][]TermCount, len(keep))
+	for i, gid := range keep {
+		ns := all[gid]
+		sortNames(ns)
+		out[i] = slices.Clip(ns[:min(len(ns), MaxBucketNames)])
+	}
+	return out
+}
+
+// Hashed reports whether v is a hashed vocabulary (Settings.HashBits > 0),
+// whose terms are bucket names.
+func (v *Vocabulary) Hashed() bool { return v.Settings.HashBits > 0 }
+
+// DisplayName returns term id as people should read it: the term itself,
+// or for a bucket of a hashed vocabulary its name followed by the names
+// it holds, "~0a3f1 (space|spaces)", most frequent first.
+func (v *Vocabulary) DisplayName(id int) string {
+	t := v.Terms[id]
+	if !v.Hashed() || id >= len(v.Names) || len(v.Names[id]) == 0 {
+		return t
+	}
+	var b strings.Builder
+	b.WriteString(t)
+	b.WriteString(" (")
+	for i, n := range v.Names[id] {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		b.WriteString(n.Term)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// CheckNames checks names as the Names of a vocabulary of terms: nil, or
+// one list per term of at most MaxBucketNames distinct non-empty names,
+// each with a positive count, most frequent first. Decoders of files call
+// it.
+func CheckNames(names [][]TermCount, terms int) error {
+	if names == nil {
+		return nil
+	}
+	if len(names) != terms {
+		return fmt.Errorf("%d bucket name lists for %d terms", len(names), terms)
+	}
+	for i, ns := range names {
+		if len(ns) > MaxBucketNames {
+			return fmt.Errorf("term %d: %d bucket names, at most %d", i, len(ns), MaxBucketNames)
+		}
+		for j, n := range ns {
+			if n.Term == "" || n.Count <= 0 {
+				return fmt.Errorf("term %d: bucket name %d is empty or has count %d", i, j, n.Count)
+			}
+			if j > 0 && (n.Count > ns[j-1].Count || n.Count == ns[j-1].Count && n.Term <= ns[j-1].Term) {
+				return fmt.Errorf("term %d: bucket names out of order", i)
+			}
+		}
+	}
+	return nil
+}
