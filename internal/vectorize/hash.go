@@ -334,3 +334,17 @@ func CheckNames(names [][]TermCount, terms int) error {
 	}
 	return nil
 }
+
+// checkBuckets reports a term of a hashed vocabulary (s.HashBits > 0)
+// that is not the name of a bucket.
+func checkBuckets(s Settings, terms []string) error {
+	if s.HashBits <= 0 {
+		return nil
+	}
+	for _, t := range terms {
+		if _, ok := ParseBucketName(t, s.HashBits); !ok {
+			return fmt.Errorf("vocabulary term %q is not a bucket of --hash-bits %d", clip(t), s.HashBits)
+		}
+	}
+	return nil
+}

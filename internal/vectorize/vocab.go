@@ -68,6 +68,9 @@ func NewVocabulary(s Settings, terms []string, df []int32, cf []int64, nDocs int
 			return nil, fmt.Errorf("vocabulary term %q has df %d, want 0..%d", t, df[i], nDocs)
 		}
 	}
+	if err := checkBuckets(s, terms); err != nil {
+		return nil, err
+	}
 	v := newVocabulary(s, terms, df, cf, nDocs)
 	if dup := v.index().dup; dup >= 0 {
 		return nil, fmt.Errorf("vocabulary term %q appears twice", terms[dup])
