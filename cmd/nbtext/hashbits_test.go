@@ -30,6 +30,7 @@ func TestHashBitsUsage(t *testing.T) {
 			check(t, nbtext(t, "", args...), 2, "--hash-bits must be in 1..28")
 		})
 	}
+	check(t, nbtext(t, "", "train", tsv, "--auto", "--hash-bits", "8", "-o", out+".nbm"), 2, "--hash-bits: --auto chooses")
 }
 
 // hashCorpus is a labelled corpus with enough words that 4 bits of
