@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,6 +144,7 @@ func TestHashBitsCommands(t *testing.T) {
 	mustRun(t, "train", "-q", "--from-counts", all, "--model", "bernoulli", "--temperature", "1", "-o", fromCounts)
 	mustRun(t, "train", "-q", tsv, "--model", "bernoulli", "--hash-bits", "6", "--temperature", "1", "-o", inMemory)
 	sameModels(t, inMemory, fromCounts)
+	sameNames(t, inMemory, fromCounts)
 	// Other hashing, or none: refused, naming the difference.
 	other := filepath.Join(dir, "other.nbc")
 	mustRun(t, "count", tsv, "--model", "bernoulli", "--hash-bits", "7", "-o", other)
@@ -157,6 +159,28 @@ func TestHashBitsCommands(t *testing.T) {
 		mustRun(t, "train", tsv, "-q", "--model", kind, "--hash-bits", "5", "--temperature", "1", "-o", mem)
 		mustRun(t, "train", tsv, "-q", "--stream", "--model", kind, "--hash-bits", "5", "--temperature", "1", "-o", str)
 		sameModels(t, mem, str)
+		sameNames(t, mem, str)
+	}
+}
+
+// sameNames fails unless the two hashed models name their buckets alike.
+func sameNames(t *testing.T, a, b string) {
+	t.Helper()
+	ma, err := model.Load(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, err := model.Load(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ma.Vocab.Names) == 0 || len(ma.Vocab.Names) != len(mb.Vocab.Names) {
+		t.Fatalf("%s and %s: %d and %d bucket name lists", a, b, len(ma.Vocab.Names), len(mb.Vocab.Names))
+	}
+	for i := range ma.Vocab.Names {
+		if !slices.Equal(ma.Vocab.Names[i], mb.Vocab.Names[i]) {
+			t.Errorf("%s and %s: bucket %s named %v and %v", a, b, ma.Vocab.Terms[i], ma.Vocab.Names[i], mb.Vocab.Names[i])
+		}
 	}
 }
 

@@ -207,9 +207,20 @@ func (ns *nameSlots) add(term string, keep func(string) string) {
 	s[low] = TermCount{keep(term), s[low].Count + 1}
 }
 
-// mergeNames adds the candidates of b to a and keeps the bucketSlots of
-// highest count, ties by ascending term.
-func mergeNames(a, b []TermCount) []TermCount {
+// MergeNames returns the names of a bucket counted in two parts, a and
+// b (a is reused): the counts of equal names added, the MaxBucketNames of
+// highest count kept, most frequent first, ties by ascending term. It is
+// exact, and merging in any order or grouping gives the same names, while
+// the bucket holds at most MaxBucketNames distinct terms in all; beyond,
+// the names are those of the highest counts the parts kept (counts file
+// merges, internal/counts).
+func MergeNames(a, b []TermCount) []TermCount {
+	return mergeNames(a, b, MaxBucketNames)
+}
+
+// mergeNames adds the candidates of b to a and keeps the keep of highest
+// count, ties by ascending term.
+func mergeNames(a, b []TermCount, keep int) []TermCount {
 	for _, x := range b {
 		if i := slices.IndexFunc(a, func(y TermCount) bool { return y.Term == x.Term }); i >= 0 {
 			a[i].Count += x.Count
@@ -218,7 +229,7 @@ func mergeNames(a, b []TermCount) []TermCount {
 		}
 	}
 	sortNames(a)
-	return a[:min(len(a), bucketSlots)]
+	return a[:min(len(a), keep)]
 }
 
 // sortNames orders names by count descending, then term ascending.
@@ -270,15 +281,29 @@ func bucketNames(ws []*fitWorker, g *globalTerms, keep []int32) [][]TermCount {
 	for wi, w := range ws {
 		for lid, ns := range w.names {
 			gid := g.local[wi][lid]
-			all[gid] = mergeNames(all[gid], ns)
+			all[gid] = mergeNames(all[gid], ns, bucketSlots)
 		}
 		w.names = nil
 	}
 	out := make([][]TermCount, len(keep))
+	size := 0
 	for i, gid := range keep {
 		ns := all[gid]
 		sortNames(ns)
 		out[i] = slices.Clip(ns[:min(len(ns), MaxBucketNames)])
+		for _, x := range out[i] {
+			size += len(x.Term)
+		}
+	}
+	// The names' bytes in one block, so that the vocabulary holds none of
+	// the workers' memory.
+	buf := make([]byte, 0, size)
+	for _, ns := range out {
+		for j := range ns {
+			n0 := len(buf)
+			buf = append(buf, ns[j].Term...)
+			ns[j].Term = unsafe.String(unsafe.SliceData(buf[n0:]), len(ns[j].Term))
+		}
 	}
 	return out
 }
