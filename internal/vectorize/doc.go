@@ -84,6 +84,39 @@
 // memory (20 Newsgroups, --ngram 1,2 --min-df 2: nbtext train peaks at
 // about 280 MB instead of 620).
 //
+// # Feature hashing
+//
+// With Settings.HashBits = B (1..MaxHashBits), every term (unigram,
+// n-gram or field term, after stop words, exactly as Terms gives them) is
+// hashed into one of 2^B buckets, as Vowpal Wabbit and scikit-learn's
+// HashingVectorizer do, so that the vocabulary, and the model, never
+// exceed 2^B rows however many words the corpus holds. The hash is XXH64
+// of the term's UTF-8 bytes with seed 0 (HashTerm, pinned to the
+// reference test vectors: fast, well mixed, and the same on every
+// platform and in every version, since files depend on it); the bucket is
+// its low B bits. A bucket is a term named BucketPrefix plus its number
+// in zero-padded lower-case hexadecimal ("~0a3f1" for B = 18; '~' is no
+// word character, so no token looks like one), and everything downstream
+// treats buckets as terms: colliding terms add their counts, document
+// frequencies are those of the union of their documents, and min_df,
+// max_df, max_features and mi:K prune buckets. Hashing is unsigned (no
+// alternate sign as in scikit-learn's alternate_sign): Naive Bayes needs
+// non-negative counts, and the signed variant's unbiased inner products
+// matter little with 2^18 buckets or more (20 Newsgroups: 3-fold
+// accuracy 0.9045 against 0.9048 unhashed; IMDB 0.8592 against 0.8616).
+//
+// So that explanations and model inspection still name words, Fit keeps
+// for each bucket its most frequent terms (Vocabulary.Names, at most
+// MaxBucketNames, with their occurrences; DisplayName shows them): each
+// worker tracks bucketSlots candidates per bucket with SpaceSaving
+// (Metwally, Agrawal & El Abbadi 2005), bounded memory whatever the
+// corpus, and the workers' candidates are added at the end. The names and
+// their counts are exact while a bucket draws at most bucketSlots distinct
+// terms in a worker; beyond, they are the heavy hitters' upper bounds,
+// and which names are kept may depend on how documents were spread over
+// the workers. Names count every document tokenized (FitStream's left-out
+// documents too); they never change a prediction.
+//
 // # Rows
 //
 // A Matrix is compressed sparse rows: row i holds its term ids in strictly
