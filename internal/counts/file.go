@@ -103,7 +103,7 @@ func (w *writer) addNamed(term string, cells []Cell, names []vectorize.TermCount
 		prev = c.Class
 	}
 	if hashed(w.hdr) {
-		b = appendNames(b, names)
+		b = vectorize.AppendNames(b, names)
 	}
 	w.buf = b
 	w.prev = term // the caller's string: records are added from stable storage

@@ -1,7 +1,6 @@
 package counts
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -56,20 +55,7 @@ func (c *Counts) keptNames(keep []int32) [][]vectorize.TermCount {
 	return out
 }
 
-// appendNames appends the names of one term: a uvarint k ≤
-// MaxBucketNames, then k times a uvarint byte length, the UTF-8 bytes and
-// a uvarint count.
-func appendNames(b []byte, names []vectorize.TermCount) []byte {
-	b = binary.AppendUvarint(b, uint64(len(names)))
-	for _, x := range names {
-		b = binary.AppendUvarint(b, uint64(len(x.Term)))
-		b = append(b, x.Term...)
-		b = binary.AppendUvarint(b, uint64(x.Count))
-	}
-	return b
-}
-
-// readNames reads the names of the current term (see appendNames) into
+// readNames reads the names of the current term (vectorize.AppendNames) into
 // a new slice.
 func (r *reader) readNames() ([]vectorize.TermCount, error) {
 	k, err := r.br.uvarint()

@@ -192,7 +192,7 @@ func (enc *encoding) writeTo(w io.Writer) error {
 		e.buf = binary.AppendVarint(e.buf, enc.df(i))
 		e.buf = binary.AppendVarint(e.buf, enc.cf(i))
 		if enc.hashed {
-			e.buf = appendNames(e.buf, m.bucketNames(i))
+			e.buf = vectorize.AppendNames(e.buf, m.bucketNames(i))
 		}
 		e.flush(false)
 	}

@@ -16,26 +16,13 @@ import (
 // hashedVersion is the format version of a model with feature hashing.
 const hashedVersion = 4
 
-// namesLen returns the bytes appendNames writes for names.
+// namesLen returns the bytes vectorize.AppendNames writes for names.
 func namesLen(names []vectorize.TermCount) uint64 {
 	n := uint64(uvarintLen(uint64(len(names))))
 	for _, x := range names {
 		n += uint64(uvarintLen(uint64(len(x.Term))) + len(x.Term) + uvarintLen(uint64(x.Count)))
 	}
 	return n
-}
-
-// appendNames appends the names of one bucket: a uvarint k ≤
-// MaxBucketNames, then k times a uvarint byte length, the UTF-8 bytes and a
-// uvarint count.
-func appendNames(b []byte, names []vectorize.TermCount) []byte {
-	b = binary.AppendUvarint(b, uint64(len(names)))
-	for _, x := range names {
-		b = binary.AppendUvarint(b, uint64(len(x.Term)))
-		b = append(b, x.Term...)
-		b = binary.AppendUvarint(b, uint64(x.Count))
-	}
-	return b
 }
 
 // bucketNames returns the names stored for term i of m, none when m's
@@ -47,7 +34,7 @@ func (m *Model) bucketNames(i int) []vectorize.TermCount {
 	return nil
 }
 
-// names reads the names of term i's bucket (see appendNames).
+// names reads the names of term i's bucket (vectorize.AppendNames).
 func (c *cursor) names(i int) ([]vectorize.TermCount, error) {
 	k, n := binary.Uvarint(c.b)
 	if n <= 0 || k > vectorize.MaxBucketNames {

@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -171,6 +172,19 @@ func (h *hasher) apply(terms []string) []string {
 	return out
 }
 
+// AppendNames appends the names of one bucket as model and counts files
+// store them: a uvarint k ≤ MaxBucketNames, then k times a uvarint byte
+// length, the UTF-8 bytes and a uvarint count.
+func AppendNames(b []byte, names []TermCount) []byte {
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, x := range names {
+		b = binary.AppendUvarint(b, uint64(len(x.Term)))
+		b = append(b, x.Term...)
+		b = binary.AppendUvarint(b, uint64(x.Count))
+	}
+	return b
+}
+
 // TermCount is a term name of a bucket and its occurrences.
 type TermCount struct {
 	Term  string `json:"term"`
@@ -248,29 +262,18 @@ func sortNames(a []TermCount) {
 // bucket's candidate names.
 func (w *fitWorker) countHashed(text string, start int, head bool) {
 	t := w.table
-	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
-	doc := w.doc
 	terms := w.tok.terms(text, head)
-	names := w.hash.apply(terms)
-	for k, name := range names {
+	for k, name := range w.hash.apply(terms) {
 		key, h := keyHash(name, t.seed)
 		i, ok := t.find(name, key, h)
 		if !ok {
 			i = int(t.insertAt(i, w.keep(name), key, h))
-			sn = append(sn, seen{})
+			w.seen = append(w.seen, seen{})
 			w.names = append(w.names, nil)
 		}
 		w.names[i].add(terms[k], w.keep)
-		if e := &sn[i]; e.doc != doc {
-			e.doc = doc
-			e.pos = int32(len(ids) - start)
-			ids = append(ids, int32(i))
-			vals = append(vals, 1)
-		} else {
-			vals[start+int(e.pos)]++
-		}
+		w.addToRow(int32(i), start)
 	}
-	w.cur.ids, w.cur.vals, w.seen = ids, vals, sn
 }
 
 // bucketNames merges the workers' candidate names of each global term (g
