@@ -107,15 +107,18 @@
 //
 // So that explanations and model inspection still name words, Fit keeps
 // for each bucket its most frequent terms (Vocabulary.Names, at most
-// MaxBucketNames, with their occurrences; DisplayName shows them): each
-// worker tracks bucketSlots candidates per bucket with SpaceSaving
-// (Metwally, Agrawal & El Abbadi 2005), bounded memory whatever the
-// corpus, and the workers' candidates are added at the end. The names and
-// their counts are exact while a bucket draws at most bucketSlots distinct
-// terms in a worker; beyond, they are the heavy hitters' upper bounds,
-// and which names are kept may depend on how documents were spread over
-// the workers. Names count every document tokenized (FitStream's left-out
-// documents too); they never change a prediction.
+// MaxBucketNames, with their occurrences; DisplayName shows them). Each
+// worker keeps a table of the terms it meets with their bucket and
+// occurrences: a term is hashed once, when first met, and each occurrence
+// then costs one term lookup, as without hashing. So the names and their
+// counts are exact and do not depend on the workers; the term tables grow
+// with the distinct terms of the documents one Fit counts, which are in
+// memory anyway (internal/counts, which streams, fits a batch at a time
+// and keeps only the buckets and their names between batches). Names
+// count every document tokenized (FitStream's left-out documents too);
+// they never change a prediction. BenchmarkFitHashed20Newsgroups measures
+// the cost: about 1.5 times BenchmarkFit20Newsgroups's time (2.6 s
+// against 1.7 s, medians of 4 runs of 5 under load).
 //
 // # Rows
 //

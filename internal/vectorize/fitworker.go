@@ -59,10 +59,9 @@ type fitWorker struct {
 	filter *dfSketch
 	minDF  int
 
-	// With Settings.HashBits: the hasher, and each local id's candidate
-	// names (see countHashed).
-	hash  *hasher
-	names []nameSlots
+	// With Settings.HashBits: the terms met and their buckets (see
+	// countHashed); the table's terms are then buckets.
+	hash *hashState
 
 	cur     *batch   // the batch being filled
 	batches []*batch // the batches this worker took
@@ -130,7 +129,8 @@ type seen struct{ doc, pos int32 }
 
 // newFitWorker returns the state of worker id.
 func newFitWorker(s Settings, id int) *fitWorker {
-	w := &fitWorker{id: id, tok: NewTokenizer(s), table: newTermTable(1 << 14), hash: newHasher(s)}
+	w := &fitWorker{id: id, tok: NewTokenizer(s), table: newTermTable(1 << 14)}
+	w.hash = newHashState(s, w.tok)
 	if w.tok.nmax > 1 && w.tok.nmin > 1 {
 		w.words = newTermTable(1 << 14)
 	}

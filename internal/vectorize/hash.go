@@ -28,12 +28,6 @@ const BucketPrefix = "~"
 // bucket, the most frequent first (see Vocabulary.Names).
 const MaxBucketNames = 4
 
-// bucketSlots is the number of candidate names a fitting worker tracks per
-// bucket (SpaceSaving; see nameSlots). More than MaxBucketNames, so that
-// the names kept are the exact most frequent ones unless a bucket draws
-// more than bucketSlots distinct terms in one worker.
-const bucketSlots = 8
-
 // HashTerm returns the 64-bit hash of a term's UTF-8 bytes that feature
 // hashing buckets by: XXH64 with seed 0 (Yann Collet's xxHash, as in
 // github.com/Cyan4973/xxHash, whose published test vectors it passes). It
@@ -185,40 +179,16 @@ func AppendNames(b []byte, names []TermCount) []byte {
 	return b
 }
 
+// name returns the bucket name of term, valid until the next call.
+func (h *hasher) name(term string) string {
+	h.buf = appendBucketName(h.buf[:0], Bucket(term, h.bits), h.bits)
+	return unsafe.String(&h.buf[0], len(h.buf))
+}
+
 // TermCount is a term name of a bucket and its occurrences.
 type TermCount struct {
 	Term  string `json:"term"`
 	Count int64  `json:"count"`
-}
-
-// nameSlots are the candidate names of one bucket while counting:
-// SpaceSaving (Metwally, Agrawal & El Abbadi 2005) with bucketSlots
-// counters. A name already held counts one more; a new one takes a free
-// slot, or else replaces the name of least count and inherits that count
-// plus one. Every count is an upper bound of the name's occurrences, exact
-// while the bucket has drawn at most bucketSlots distinct names.
-type nameSlots []TermCount
-
-// add counts one occurrence of term; keep copies a new name.
-func (ns *nameSlots) add(term string, keep func(string) string) {
-	s := *ns
-	for i := range s {
-		if s[i].Term == term {
-			s[i].Count++
-			return
-		}
-	}
-	if len(s) < bucketSlots {
-		*ns = append(s, TermCount{keep(term), 1})
-		return
-	}
-	low := 0
-	for i := range s {
-		if s[i].Count < s[low].Count {
-			low = i
-		}
-	}
-	s[low] = TermCount{keep(term), s[low].Count + 1}
 }
 
 // MergeNames returns the names of a bucket counted in two parts, a and
@@ -229,12 +199,6 @@ func (ns *nameSlots) add(term string, keep func(string) string) {
 // the names are those of the highest counts the parts kept (counts file
 // merges, internal/counts).
 func MergeNames(a, b []TermCount) []TermCount {
-	return mergeNames(a, b, MaxBucketNames)
-}
-
-// mergeNames adds the candidates of b to a and keeps the keep of highest
-// count, ties by ascending term.
-func mergeNames(a, b []TermCount, keep int) []TermCount {
 	for _, x := range b {
 		if i := slices.IndexFunc(a, func(y TermCount) bool { return y.Term == x.Term }); i >= 0 {
 			a[i].Count += x.Count
@@ -243,7 +207,7 @@ func mergeNames(a, b []TermCount, keep int) []TermCount {
 		}
 	}
 	sortNames(a)
-	return a[:min(len(a), keep)]
+	return a[:min(len(a), MaxBucketNames)]
 }
 
 // sortNames orders names by count descending, then term ascending.
@@ -256,46 +220,138 @@ func sortNames(a []TermCount) {
 	})
 }
 
+// hashState is a fitting worker's state under HashBits: besides its term
+// table of buckets, a table of the terms met (hterms), with each term's
+// bucket (a local id of the worker's table, -1 for a stop word) and its
+// occurrences. A term is hashed and its bucket looked up once, when first
+// met; then each occurrence costs one lookup of the term, as without
+// hashing, and the bucket names come out exact. The term table grows with
+// the distinct terms of the documents one Fit counts, which are in memory
+// anyway (internal/counts fits a batch at a time).
+type hashState struct {
+	h     *hasher
+	terms *termTable
+	info  []termInfo // by term id
+	stop  bool       // stop words are the first terms, with bucket -1: tokens need no removal
+}
+
+// termInfo is a term's bucket and occurrences, side by side so that an
+// occurrence touches one cache line.
+type termInfo struct {
+	bucket int32
+	count  int64
+}
+
+// newHashState returns the hashing state of a worker with tokenizer tok
+// under s, or nil without hashing.
+func newHashState(s Settings, tok *Tokenizer) *hashState {
+	h := newHasher(s)
+	if h == nil {
+		return nil
+	}
+	x := &hashState{h: h, terms: newTermTable(1 << 14)}
+	if tok.stop != nil && tok.nmax == 1 {
+		x.stop = true
+		for _, sw := range englishStopWords {
+			x.terms.add(sw)
+			x.info = append(x.info, termInfo{bucket: -1})
+		}
+	}
+	return x
+}
+
 // countHashed is fitWorker.count under HashBits: each term of text (all
 // n-grams and field terms included, as Tokenizer.Terms gives them) counts
-// for its bucket, whose name is the table's term, and is tallied among the
-// bucket's candidate names.
+// for its bucket, whose name is the term of the worker's table.
 func (w *fitWorker) countHashed(text string, start int, head bool) {
-	t := w.table
-	terms := w.tok.terms(text, head)
-	for k, name := range w.hash.apply(terms) {
-		key, h := keyHash(name, t.seed)
-		i, ok := t.find(name, key, h)
+	x := w.hash
+	c := x.terms
+	var terms []string
+	if x.stop {
+		terms = w.tok.words(text, head) // stop words are dropped below
+	} else {
+		terms = w.tok.terms(text, head)
+	}
+	for _, term := range terms {
+		key, h := keyHash(term, c.seed)
+		j, ok := c.find(term, key, h)
 		if !ok {
-			i = int(t.insertAt(i, w.keep(name), key, h))
-			w.seen = append(w.seen, seen{})
-			w.names = append(w.names, nil)
+			j = int(c.insertAt(j, w.keep(term), key, h))
+			x.info = append(x.info, termInfo{bucket: w.bucketID(term)})
 		}
-		w.names[i].add(terms[k], w.keep)
-		w.addToRow(int32(i), start)
+		if e := &x.info[j]; e.bucket >= 0 {
+			e.count++
+			w.addToRow(e.bucket, start)
+		}
 	}
 }
 
-// bucketNames merges the workers' candidate names of each global term (g
-// from mergeTerms) and returns, for each kept term (keep, by global id),
-// its MaxBucketNames most frequent names.
+// bucketID returns the local id of term's bucket, adding the bucket.
+func (w *fitWorker) bucketID(term string) int32 {
+	t := w.table
+	name := w.hash.h.name(term)
+	key, h := keyHash(name, t.seed)
+	i, ok := t.find(name, key, h)
+	if !ok {
+		i = int(t.insertAt(i, w.keep(name), key, h))
+		w.seen = append(w.seen, seen{})
+	}
+	return int32(i)
+}
+
+// bucketNames returns, for each kept term (keep, by global id of g from
+// mergeTerms), its bucket's MaxBucketNames most frequent terms, exactly:
+// the workers' occurrences of each term added.
 func bucketNames(ws []*fitWorker, g *globalTerms, keep []int32) [][]TermCount {
-	all := make([][]TermCount, len(g.terms))
+	type named struct {
+		gid int32
+		TermCount
+	}
+	var all []named
 	for wi, w := range ws {
-		for lid, ns := range w.names {
-			gid := g.local[wi][lid]
-			all[gid] = mergeNames(all[gid], ns, bucketSlots)
+		x := w.hash
+		for j, e := range x.info {
+			if e.bucket >= 0 && e.count > 0 {
+				all = append(all, named{g.local[wi][e.bucket], TermCount{x.terms.terms[j], e.count}})
+			}
 		}
-		w.names = nil
+		w.hash = nil
+	}
+	slices.SortFunc(all, func(a, b named) int {
+		if c := cmp.Compare(a.gid, b.gid); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Term, b.Term)
+	})
+	pos := make([]int32, len(g.terms)) // global id → index in keep, or -1
+	for i := range pos {
+		pos[i] = -1
+	}
+	for i, gid := range keep {
+		pos[gid] = int32(i)
 	}
 	out := make([][]TermCount, len(keep))
+	store := make([]TermCount, 0, MaxBucketNames*len(keep)) // one block for every list
+	var group []TermCount
 	size := 0
-	for i, gid := range keep {
-		ns := all[gid]
-		sortNames(ns)
-		out[i] = slices.Clip(ns[:min(len(ns), MaxBucketNames)])
-		for _, x := range out[i] {
-			size += len(x.Term)
+	for i := 0; i < len(all); {
+		gid := all[i].gid
+		group = group[:0]
+		for i < len(all) && all[i].gid == gid {
+			x := all[i].TermCount
+			for i++; i < len(all) && all[i].gid == gid && all[i].Term == x.Term; i++ {
+				x.Count += all[i].Count // the same term, from another worker
+			}
+			group = append(group, x)
+		}
+		if k := pos[gid]; k >= 0 {
+			sortNames(group)
+			n0 := len(store)
+			store = append(store, group[:min(len(group), MaxBucketNames)]...)
+			out[k] = store[n0:len(store):len(store)]
+			for _, x := range out[k] {
+				size += len(x.Term)
+			}
 		}
 	}
 	// The names' bytes in one block, so that the vocabulary holds none of

@@ -255,3 +255,34 @@ func TestFitStreamHashed(t *testing.T) {
 		t.Error("FitStream and Fit differ under hashing")
 	}
 }
+
+// TestBucketNamesExact: with many terms per bucket, the names are the
+// bucket's most frequent terms with their exact occurrences (the corpus
+// frequencies of an unhashed Fit), whatever the number of workers.
+func TestBucketNamesExact(t *testing.T) {
+	texts := synthText(4, 900, 40)
+	s := DefaultSettings()
+	full, err := FitVocabulary(texts, nil, 0, s, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.HashBits = 5
+	want := map[string][]TermCount{}
+	for id, term := range full.Terms {
+		b := BucketName(Bucket(term, 5), 5)
+		want[b] = append(want[b], TermCount{term, full.CF[id]})
+	}
+	for _, workers := range []int{1, 3} {
+		v, err := FitVocabulary(texts, nil, 0, s, workers, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, b := range v.Terms {
+			w := want[b]
+			sortNames(w)
+			if len(w) <= MaxBucketNames || !slices.Equal(v.Names[id], w[:MaxBucketNames]) {
+				t.Fatalf("%d workers: bucket %s of %d terms named %v, want %v", workers, b, len(w), v.Names[id], w[:min(len(w), MaxBucketNames)])
+			}
+		}
+	}
+}
