@@ -299,6 +299,29 @@ func (w *fitWorker) bucketID(term string) int32 {
 	return int32(i)
 }
 
+// localNames returns, by local id of the worker's table (a bucket), the
+// MaxBucketNames most frequent terms the worker counted in it, exactly;
+// nil without hashing. It is for a caller that sums one worker's rows by
+// local id itself, as a counter of statistics does, and merges the
+// names of its batches with MergeNames.
+func (w *fitWorker) localNames() [][]TermCount {
+	x := w.hash
+	if x == nil {
+		return nil
+	}
+	out := make([][]TermCount, w.table.len())
+	for j, e := range x.info {
+		if e.bucket >= 0 && e.count > 0 {
+			out[e.bucket] = append(out[e.bucket], TermCount{x.terms.terms[j], e.count})
+		}
+	}
+	for b, ns := range out {
+		sortNames(ns)
+		out[b] = slices.Clip(ns[:min(len(ns), MaxBucketNames)])
+	}
+	return out
+}
+
 // bucketNames returns, for each kept term (keep, by global id of g from
 // mergeTerms), its bucket's MaxBucketNames most frequent terms, exactly:
 // the workers' occurrences of each term added.

@@ -286,3 +286,31 @@ func TestBucketNamesExact(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalNames: one worker's names by local bucket id are Fit's with
+// one worker.
+func TestLocalNames(t *testing.T) {
+	texts := synthText(6, 300, 30)
+	s := DefaultSettings()
+	s.HashBits = 6
+	s.StopWords = "english"
+	w := newFitWorker(s, 0)
+	w.process(&batch{}, texts)
+	local := w.localNames()
+	v, err := FitVocabulary(texts, nil, 0, s, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(local) != len(v.Terms) {
+		t.Fatalf("%d local buckets, Fit has %d", len(local), len(v.Terms))
+	}
+	for id, name := range w.table.terms {
+		k := slices.Index(v.Terms, name)
+		if k < 0 || !slices.Equal(local[id], v.Names[k]) {
+			t.Errorf("bucket %s: local names %v, Fit's %v", name, local[id], v.Names[max(k, 0)])
+		}
+	}
+	if (&fitWorker{}).localNames() != nil {
+		t.Error("names without hashing")
+	}
+}
