@@ -15,9 +15,10 @@ import (
 // the name of a bucket, and the few term names kept per bucket so that
 // explanations and model inspection still name words.
 
-// MaxHashBits bounds Settings.HashBits: 2^28 buckets is already a model
-// of 2 GiB of float64 weights per class pair (8·2^28·C bytes for C
-// classes), past what a model file may hold for any useful C.
+// MaxHashBits bounds Settings.HashBits: 2^28 buckets, all used, would
+// already be 2 GiB of float64 weights per class, past what a model file
+// holds (model.MaxPayload); a model stores only the buckets its corpus
+// used.
 const MaxHashBits = 28
 
 // BucketPrefix opens the name of every bucket of a hashed vocabulary: "~"
@@ -221,7 +222,7 @@ func sortNames(a []TermCount) {
 }
 
 // hashState is a fitting worker's state under HashBits: besides its term
-// table of buckets, a table of the terms met (hterms), with each term's
+// table of buckets, a table of the terms met (terms), with each term's
 // bucket (a local id of the worker's table, -1 for a stop word) and its
 // occurrences. A term is hashed and its bucket looked up once, when first
 // met; then each occurrence costs one lookup of the term, as without
