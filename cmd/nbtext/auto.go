@@ -42,6 +42,7 @@ func (o *autoOptions) AddFlags(fs *pflag.FlagSet, train bool) {
 var searchedFlags = []string{
 	"lowercase", "stop-words", "ngram", "min-df", "max-df", "max-features", "select", "weighting",
 	"sublinear-tf", "norm", "fields", "alpha", "beta", "C", "vocab",
+	"hash-bits", // the search's candidates are unhashed
 }
 
 // validate checks the search flags; it is a no-op without --auto.

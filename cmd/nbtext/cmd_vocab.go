@@ -110,7 +110,7 @@ func writeTopTable(w io.Writer, v *vectorize.Vocabulary, n int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "rank\tterm\tdf\tcf\t\n")
 	for i, id := range v.Top(n) {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t\n", i+1, v.Terms[id], v.DF[id], v.CF[id])
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t\n", i+1, v.DisplayName(int(id)), v.DF[id], v.CF[id])
 	}
 	tw.Flush()
 }

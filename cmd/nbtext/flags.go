@@ -124,6 +124,7 @@ type vectorizeOptions struct {
 	sublinear   bool
 	norm        string
 	fields      string
+	hashBits    int
 }
 
 func (o *vectorizeOptions) AddFlags(fs *pflag.FlagSet) {
@@ -162,6 +163,7 @@ func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 		fHelp += " (default: the model's)"
 	}
 	fs.StringVar(&o.fields, "fields", d.Fields, fHelp)
+	fs.IntVar(&o.hashBits, "hash-bits", d.HashBits, fmt.Sprintf("feature hashing: count terms in 2^B buckets, B in 1..%d, so the model size is fixed (0: a vocabulary of terms)", vectorize.MaxHashBits))
 }
 
 // softMinDF reports whether --min-df was left to its default, which a
@@ -210,6 +212,9 @@ func (o *vectorizeOptions) apply(s *vectorize.Settings) error {
 		if strings.EqualFold(strings.TrimSpace(s.Fields), "none") {
 			s.Fields = ""
 		}
+	}
+	if changed("hash-bits") {
+		s.HashBits = o.hashBits
 	}
 	if err := s.Validate(); err != nil {
 		return &codedError{exitUsage, err}

@@ -59,6 +59,7 @@ type table struct {
 	classDocs []int64
 	cols      []column
 	weighted  bool
+	bnames    [][]vectorize.TermCount // by term id, with hashing: bucket names (names.go)
 }
 
 // column is one class's statistics of every term, by term id.
@@ -166,6 +167,9 @@ func (t *table) counts(h Header) *Counts {
 		}
 		out.Terms = append(out.Terms, t.terms[id])
 		out.Start = append(out.Start, len(out.Cells))
+		if hashed(&h) {
+			out.Names = append(out.Names, t.namesOf(id))
+		}
 	}
 	return out
 }
@@ -313,6 +317,7 @@ func (c *Counter) countBatch(texts, labels []string) error {
 		for i, term := range v.Terms {
 			gid[i] = t.term(term)
 		}
+		t.addNames(gid, v.Names)
 	} else {
 		X = c.vocab.Transform(texts, c.opt.Workers)
 		W = &vectorize.Matrix{Indptr: X.Indptr, Indices: X.Indices, Values: slices.Clone(X.Values), Cols: X.Cols}
@@ -321,6 +326,7 @@ func (c *Counter) countBatch(texts, labels []string) error {
 			for _, term := range c.vocab.Terms {
 				t.term(term)
 			}
+			t.bnames = c.vocab.Names // the round-one names, whatever these documents hold
 		}
 	}
 	t.grow()

@@ -64,6 +64,9 @@ type Counts struct {
 	Terms []string
 	Start []int
 	Cells []Cell
+	// Names are, with feature hashing (Settings.HashBits), by term the
+	// most frequent terms of the bucket (see names.go); nil otherwise.
+	Names [][]vectorize.TermCount
 }
 
 // Row returns the cells of term i.
@@ -198,6 +201,7 @@ func (c *Counts) Vocabulary() (*vectorize.Vocabulary, []int32, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		v.Names = c.keptNames(keep)
 		if d := VocabDigest(v); d != c.Vocab {
 			return nil, nil, fmt.Errorf("the round-two counts do not add up to the vocabulary they were weighted over (%.12s…, got %.12s…): count the same documents in both rounds", c.Vocab, d)
 		}
@@ -224,7 +228,11 @@ func (c *Counts) Vocabulary() (*vectorize.Vocabulary, []int32, error) {
 		terms[j], kdf[j], kcf[j] = c.Terms[i], df[i], cf[i]
 	}
 	v, err := vectorize.NewVocabulary(c.Settings, terms, kdf, kcf, int(n))
-	return v, keep, err
+	if err != nil {
+		return nil, nil, err
+	}
+	v.Names = c.keptNames(keep)
+	return v, keep, nil
 }
 
 // NB returns the statistics Naive Bayes is fitted from (see

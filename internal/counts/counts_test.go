@@ -321,7 +321,7 @@ func TestDecodeDamage(t *testing.T) {
 	check("cut header", good[:20], "truncated")
 	b := bytes.Clone(good)
 	binary.LittleEndian.PutUint32(b[8:], Version+1)
-	check("version", b, "version 2")
+	check("version", b, fmt.Sprintf("version %d", Version+1))
 	check("not counts", []byte("term\tdf\tcf\n"), "not an nbtext counts file")
 	check("trailing", append(bytes.Clone(good), 0), "after the checksum")
 	// Every cut is an error.

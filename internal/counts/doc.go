@@ -74,7 +74,7 @@
 //
 //	offset  size  field
 //	0       8     magic 0x89 'N' 'B' 'C' '\r' '\n' 0x1a '\n'
-//	8       4     format version (uint32), 1
+//	8       4     format version (uint32), 1; 2 with feature hashing
 //	12      4     header length H (uint32), ≤ 64 MiB
 //	16      H     header: JSON {"settings": {...}, "vocab": "hex sha-256"
 //	              (round two only), "classes": [...], "class_docs": [...]}
@@ -86,8 +86,21 @@
 //	                  varint  documents (1 ≤ d ≤ the class's documents)
 //	                  varint  occurrences − documents
 //	                  round two only: varint sum integer part, varint sum fraction (units of 2⁻⁶⁴)
+//	                version 2 only: varint names k ≤ 4, then k times varint
+//	                  length, the UTF-8 bytes, varint occurrences
 //	        ...   varint 0 (the end of the terms), varint number of terms
 //	        32    SHA-256 of every byte before it
+//
+// Version 2 is written for counts with feature hashing (settings
+// "hash_bits" B > 0, vectorize.Settings.HashBits): the terms are buckets,
+// and each carries the most frequent terms of its bucket with their
+// occurrences (as in a version 4 model file), so that models fitted from
+// counts name words. Round one adds the parts' names
+// (vectorize.MergeNames); round two carries its vocabulary's. The names
+// are exact, and every grouping of merges gives the same bytes, while no
+// bucket holds more than 4 distinct terms; beyond, the names kept may
+// depend on the grouping, the counts never do. Parts of different
+// hash_bits, or hashed and not, refuse to merge (settings differ).
 //
 // A reader checks, in order, the magic number, the version range, the
 // header's size bound and its strict JSON (unknown fields are errors), then

@@ -15,12 +15,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // The file format; see the package documentation for the byte layout.
 const (
-	// Version is the format version this package writes.
-	Version = 1
+	// Version is the newest format version this package writes: 2 for
+	// counts with feature hashing (Settings.HashBits), whose terms carry
+	// bucket names (see names.go), else 1.
+	Version = 2
 	// minVersion is the oldest version it reads.
 	minVersion = 1
 	// maxHeaderBytes bounds the JSON header.
@@ -61,7 +64,7 @@ func newWriter(w io.Writer, h *Header) (*writer, error) {
 	sum := sha256.New()
 	cw := &writer{w: io.MultiWriter(w, sum), h: sum, dst: w, hdr: h}
 	b := append([]byte(nil), magic[:]...)
-	b = binary.LittleEndian.AppendUint32(b, Version)
+	b = binary.LittleEndian.AppendUint32(b, fileVersion(h))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
 	b = append(b, js...)
 	_, err = cw.w.Write(b)
@@ -70,7 +73,11 @@ func newWriter(w io.Writer, h *Header) (*writer, error) {
 
 // add writes the record of one term. Terms come in strictly ascending
 // order; cells by strictly ascending class, none empty.
-func (w *writer) add(term string, cells []Cell) error {
+func (w *writer) add(term string, cells []Cell) error { return w.addNamed(term, cells, nil) }
+
+// addNamed is add with the bucket names of the term, which a hashed file
+// records after its cells (and other files ignore).
+func (w *writer) addNamed(term string, cells []Cell, names []vectorize.TermCount) error {
 	if w.terms > 0 && term <= w.prev || term == "" {
 		return fmt.Errorf("counts: term %q out of order after %q", term, w.prev)
 	}
@@ -94,6 +101,9 @@ func (w *writer) add(term string, cells []Cell) error {
 			b = binary.AppendUvarint(b, c.Sum.Lo)
 		}
 		prev = c.Class
+	}
+	if hashed(w.hdr) {
+		b = vectorize.AppendNames(b, names)
 	}
 	w.buf = b
 	w.prev = term // the caller's string: records are added from stable storage
@@ -138,12 +148,15 @@ func checkHeader(h *Header) error {
 
 // Encode writes c to w in the counts file format.
 func Encode(w io.Writer, c *Counts) error {
+	if err := checkNamesLen(c); err != nil {
+		return err
+	}
 	cw, err := newWriter(w, &c.Header)
 	if err != nil {
 		return err
 	}
 	for i, t := range c.Terms {
-		if err := cw.add(t, c.Row(i)); err != nil {
+		if err := cw.addNamed(t, c.Row(i), c.names(i)); err != nil {
 			return err
 		}
 	}
@@ -166,6 +179,7 @@ type reader struct {
 	prev  string
 	terms uint64
 	cells []Cell
+	names []vectorize.TermCount // of the last term, in a hashed file
 	done  bool
 }
 
@@ -203,6 +217,9 @@ func newReader(r io.Reader, name string) (*reader, error) {
 	}
 	if err := checkHeader(&rd.hdr); err != nil {
 		return nil, fmt.Errorf("%s: header: %w: the file is damaged", name, err)
+	}
+	if hashed(&rd.hdr) != (v >= hashedVersion) {
+		return nil, fmt.Errorf("%s: header: hash_bits %d in a version %d file: the file is damaged", name, rd.hdr.Settings.HashBits, v)
 	}
 	return rd, nil
 }
@@ -281,6 +298,11 @@ func (r *reader) next() (term string, cells []Cell, ok bool, err error) {
 		}
 		r.cells = append(r.cells, Cell{Class: int32(class), Docs: int64(x[1]), Occ: int64(x[1] + x[2]), Sum: Fixed{Hi: x[3], Lo: x[4]}})
 	}
+	if hashed(&r.hdr) {
+		if r.names, err = r.readNames(); err != nil {
+			return "", nil, false, err
+		}
+	}
 	r.prev = term
 	r.terms++
 	return term, r.cells, true, nil
@@ -334,6 +356,9 @@ func Decode(r io.Reader, name string) (*Counts, error) {
 		ends = append(ends, size)
 		c.Cells = append(c.Cells, cells...)
 		c.Start = append(c.Start, len(c.Cells))
+		if hashed(&c.Header) {
+			c.Names = append(c.Names, rd.names)
+		}
 	}
 	// One block for the terms' bytes.
 	all := string(bytes)

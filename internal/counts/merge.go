@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // source yields the terms of one sorted part, ascending, with their cells
@@ -61,6 +62,14 @@ func (s *memSink) add(term string, cells []Cell) error {
 	return nil
 }
 
+// addNamed is add with the bucket names of a hashed term.
+func (s *memSink) addNamed(term string, cells []Cell, names []vectorize.TermCount) error {
+	if hashed(&s.c.Header) {
+		s.c.Names = append(s.c.Names, names)
+	}
+	return s.add(term, cells)
+}
+
 // MergeHeaders checks that the headers can be added (Compatible, with the
 // parts named by names) and returns the header of their sum: the union of
 // the classes, ascending, with their documents summed, and for each part
@@ -101,6 +110,11 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 	type head struct {
 		term  string
 		cells []Cell
+		names []vectorize.TermCount
+	}
+	ns, named := dst.(namedSink)
+	if named && !hashedSources(srcs) {
+		named = false
 	}
 	heads := make([]head, len(srcs))
 	// A min-heap of the sources with terms left, by next term, ties by
@@ -113,7 +127,10 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 		if err != nil || !ok {
 			return false, err
 		}
-		heads[i] = head{t, cells}
+		heads[i] = head{t, cells, nil}
+		if named {
+			heads[i].names = srcs[i].(namedSource).lastNames()
+		}
 		return true, nil
 	}
 	for i := range srcs {
@@ -131,12 +148,17 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 	var touched []int32
 	var out []Cell
 	var term string
+	var names []vectorize.TermCount
 	for h.Len() > 0 {
 		i := h.ids[0]
 		term = heads[i].term // sources hand out terms that stay valid
 		touched = touched[:0]
+		names = nil
 		for h.Len() > 0 && heads[h.ids[0]].term == term {
 			i := h.ids[0]
+			if named {
+				names = mergeTermNames(names, heads[i].names, weighted(srcs))
+			}
 			for _, c := range heads[i].cells {
 				k := remap[i][c.Class]
 				if !has[k] {
@@ -168,7 +190,11 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 			out = append(out, acc[k])
 			has[k] = false
 		}
-		if err := dst.add(term, out); err != nil {
+		if named {
+			if err := ns.addNamed(term, out, names); err != nil {
+				return err
+			}
+		} else if err := dst.add(term, out); err != nil {
 			return err
 		}
 	}

@@ -32,6 +32,7 @@ func TestRestrictMatchesFit(t *testing.T) {
 		"mi:12":        func(s *vectorize.Settings) { s.Select = "mi:12"; s.Weighting = "binary" },
 		"all pruning":  func(s *vectorize.Settings) { s.MinDF, s.MaxDF, s.MaxFeatures, s.Select = 2, 0.5, 60, "mi:30" },
 		"fields":       func(s *vectorize.Settings) { s.Fields, s.MinDF, s.StopWords = "subject:2", 2, "english" },
+		"hashed":       func(s *vectorize.Settings) { s.HashBits, s.MinDF, s.MaxFeatures, s.Fields = 5, 2, 20, "subject:2" },
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for name, mod := range variants {

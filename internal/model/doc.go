@@ -52,8 +52,9 @@
 //
 //	offset   size   field
 //	0        8      magic: 0x89 'N' 'B' 'M' '\r' '\n' 0x1a '\n'
-//	8        2      format version, uint16 (this build writes 2, or 3 for a
-//	                model with record fields or several labels, and reads 1..3)
+//	8        2      format version, uint16 (this build writes 2, 3 for a
+//	                model with record fields or several labels, 4 for one with
+//	                feature hashing, and reads 1..4)
 //	10       1      model kind, uint8: 1 bernoulli, 2 multinomial, 3 complement, 4 logreg,
 //	                5 svm, 6 nblr, 7 centroid, 8 categorical, 9 gaussian
 //	11       1      reserved, 0
@@ -128,6 +129,21 @@
 // ignore the new keys and misread the model, hence the bump. Categorical
 // and Gaussian NB models (kinds 8, 9) have no terms (V = 0) and store B =
 // log P(c), with no stats.
+//
+// Version 4 is version 3 for a model with feature hashing
+// (settings.hash_bits = B > 0; vectorize.Settings.HashBits): its terms are
+// bucket names ("~" and the bucket number in ⌈B/4⌉ lower-case hex digits,
+// the bucket of a term being the low B bits of XXH64 of its UTF-8 bytes
+// with seed 0, vectorize.HashTerm), and each entry of the terms section
+// goes on, after the collection frequency, with the bucket's names:
+//
+//	uvarint  k ≤ 4, then k times: uvarint byte length, the UTF-8 bytes of
+//	         a term the bucket holds, uvarint its occurrences (≥ 1);
+//	         by occurrences descending, then term ascending
+//
+// A header with hash_bits in a file of version 1 to 3 is corrupt, and so
+// is a term of a version 4 file that is not a bucket name of its B.
+// Models without hashing are still written as version 2 or 3.
 //
 // Version 1, still read: the same header and JSON, then
 //

@@ -75,7 +75,7 @@ func (s *Scorer) Explain(ind []int32, val []float32, class, n int) []Contributio
 		}
 		c := Contribution{TermID: t, Value: x, Against: o}
 		if int(t) < len(terms) {
-			c.Term = terms[t]
+			c.Term = s.m.Vocab.DisplayName(int(t))
 		}
 		out = append(out, c)
 	}

@@ -15,13 +15,15 @@ import (
 	"os"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // The model file format; the byte layout is documented in doc.go.
 const (
-	// FormatVersion is the newest format version this build writes: 3
-	// for a model with record fields, 2 for any other (see doc.go).
-	FormatVersion = 3
+	// FormatVersion is the newest format version this build writes: 4
+	// for a model with feature hashing, 3 for one with record fields, 2
+	// for any other (see doc.go).
+	FormatVersion = 4
 	// MinFormatVersion is the oldest format version this build reads.
 	MinFormatVersion = 1
 	// MaxPayload bounds the payload length a reader accepts (1 GiB), so
@@ -115,6 +117,7 @@ type encoding struct {
 	termBytes, n uint64
 	stats        bool   // NB: counts follow
 	derived      bool   // NB weights that Decode can compute from the counts
+	hashed       bool   // version 4: bucket names follow each term
 	countSection []byte // NB: the sparse counts
 }
 
@@ -123,7 +126,7 @@ func newEncoding(m *Model) (*encoding, error) {
 		return nil, fmt.Errorf("encode model: %w", err)
 	}
 	V, C := m.Vocab.Len(), len(m.Classes)
-	e := &encoding{m: m, stats: m.Kind.IsNB() && !m.MultiLabel}
+	e := &encoding{m: m, stats: m.Kind.IsNB() && !m.MultiLabel, hashed: m.formatVersion() == hashedVersion}
 	var err error
 	e.hdr, err = json.Marshal(fileHeader{
 		Classes: m.Classes, Params: m.Params, Settings: m.Vocab.Settings,
@@ -135,6 +138,9 @@ func newEncoding(m *Model) (*encoding, error) {
 	}
 	for i, t := range m.Vocab.Terms {
 		e.termBytes += uint64(uvarintLen(uint64(len(t))) + len(t) + varintLen(e.df(i)) + varintLen(e.cf(i)))
+		if e.hashed {
+			e.termBytes += namesLen(m.bucketNames(i))
+		}
 	}
 	e.n = 4 + uint64(len(e.hdr)) + 8 + e.termBytes
 	if e.stats {
@@ -185,6 +191,9 @@ func (enc *encoding) writeTo(w io.Writer) error {
 		e.buf = append(e.buf, t...)
 		e.buf = binary.AppendVarint(e.buf, enc.df(i))
 		e.buf = binary.AppendVarint(e.buf, enc.cf(i))
+		if enc.hashed {
+			e.buf = vectorize.AppendNames(e.buf, m.bucketNames(i))
+		}
 		e.flush(false)
 	}
 	if enc.stats {
@@ -215,10 +224,14 @@ func (enc *encoding) writeTo(w io.Writer) error {
 	return nil
 }
 
-// formatVersion returns the format version Encode writes m in: 3 when it
-// has record fields, which a version 2 reader would ignore, else 2, so
-// that models without fields stay readable by builds that read 1..2.
+// formatVersion returns the format version Encode writes m in: 4 with
+// feature hashing, whose terms carry bucket names; 3 when it has record
+// fields, which a version 2 reader would ignore; else 2, so that models
+// without them stay readable by builds that read 1..2.
 func (m *Model) formatVersion() uint16 {
+	if m.Vocab != nil && m.Vocab.Settings.HashBits > 0 {
+		return hashedVersion
+	}
 	if m.Fields != nil || m.MultiLabel {
 		return 3
 	}
@@ -620,6 +633,10 @@ func decodePayloadV2(kind Kind, payload []byte, v int) (*Model, error) {
 	terms := make([]string, V)
 	df := make([]int32, V)
 	cf := make([]int64, V)
+	var names [][]vectorize.TermCount
+	if v >= hashedVersion && h.Settings.HashBits > 0 {
+		names = make([][]vectorize.TermCount, V)
+	}
 	for i := range terms {
 		t, err := tc.term(i)
 		if err != nil {
@@ -637,6 +654,11 @@ func decodePayloadV2(kind Kind, payload []byte, v int) (*Model, error) {
 		}
 		tc.b = tc.b[k:]
 		df[i], cf[i] = int32(d), f
+		if names != nil {
+			if names[i], err = tc.names(i); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if len(tc.b) != 0 {
 		return nil, fmt.Errorf("%d bytes after the last term", len(tc.b))
@@ -645,6 +667,10 @@ func decodePayloadV2(kind Kind, payload []byte, v int) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := vectorize.CheckNames(names, int(V)); err != nil {
+		return nil, err
+	}
+	m.Vocab.Names = names
 	if !h.Stats {
 		m.W = c.f64s(int(V) * C)
 		m.B = c.f64s(C)

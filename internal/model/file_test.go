@@ -64,12 +64,13 @@ func fixtures(t testing.TB) map[string]*Model {
 	scaled.Meta = Meta{Version: "fixture", CreatedBy: "model test: weights scaled by 0.75"}
 	fx := map[string]*Model{"bernoulli": bern, "complement": comp, "logreg": lr, "multinomial-scaled": scaled}
 	addRecordFixtures(t, fx)
+	fx["hashed"] = hashedFixture(t)
 	return fx
 }
 
 // fixtureSince is the first format version of the fixtures added after
 // version 1.
-var fixtureSince = map[string]int{"multinomial-scaled": 2, "centroid": 2, "mixed": 3, "gaussian": 3, "logreg-fields": 3, "multilabel": 3}
+var fixtureSince = map[string]int{"multinomial-scaled": 2, "centroid": 2, "mixed": 3, "gaussian": 3, "logreg-fields": 3, "multilabel": 3, "hashed": 4}
 
 // fixturePath returns the file of fixture name in format version v.
 func fixturePath(name string, v int) string {
@@ -256,8 +257,8 @@ func TestDamagedFiles(t *testing.T) {
 		{"wrong magic", append([]byte("PK\x03\x04"), good[4:]...), ErrNotModel, "m.nbm: not an nbtext model file"},
 		{"text", []byte("sci.crypt\tpassword\n"), ErrNotModel, "m.nbm: not an nbtext model file"},
 		{"crlf", append(append(bytes.Clone(good[:4]), '\r', '\r'), good[5:]...), ErrNotModel, "m.nbm: not an nbtext model file"},
-		{"raised version", withVersion(good, 9), ErrNewer, "m.nbm: written by a newer nbtext (format version 9, this build reads 1..3)"},
-		{"version 0", withVersion(good, 0), ErrCorrupt, "m.nbm: corrupt (format version 0, this build reads 1..3)"},
+		{"raised version", withVersion(good, 9), ErrNewer, "m.nbm: written by a newer nbtext (format version 9, this build reads 1..4)"},
+		{"version 0", withVersion(good, 0), ErrCorrupt, "m.nbm: corrupt (format version 0, this build reads 1..4)"},
 		{"huge length", flip(19, 0x40), ErrTooLarge, "m.nbm: too large (payload of …"},
 		{"trailing data", append(bytes.Clone(good), 0), ErrCorrupt, "m.nbm: corrupt (data after the checksum)"},
 		{"unknown kind", resum(func() []byte { b := bytes.Clone(good); b[10] = 200; return b }()), ErrNewer, "m.nbm: written by a newer nbtext (model kind 200, flags 0 unknown to this build)"},

@@ -140,6 +140,9 @@ func decodeHeader(c *cursor, kind Kind, version int) (*fileHeader, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkHashVersion(h, version); err != nil {
+		return nil, err
+	}
 	if len(h.Classes) == 0 {
 		return nil, errors.New("no classes")
 	}

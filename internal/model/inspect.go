@@ -33,8 +33,11 @@ type Info struct {
 	// ClassDocs are the training documents of each class, in id order,
 	// for the kinds that keep them (nil, JSON null, for the others).
 	ClassDocs []float64 `json:"class_docs"`
-	Terms     int       `json:"terms"`           // vocabulary size V
-	VocabDocs int       `json:"vocabulary_docs"` // documents the vocabulary was fitted on
+	Terms     int       `json:"terms"` // vocabulary size V
+	// Buckets is 2^HashBits for a model with feature hashing (its terms
+	// are then the buckets used), else absent.
+	Buckets   int `json:"buckets,omitempty"`
+	VocabDocs int `json:"vocabulary_docs"` // documents the vocabulary was fitted on
 	// Settings are the tokenizer and weighting settings.
 	Settings vectorize.Settings `json:"settings"`
 	Params   Params             `json:"params"`
@@ -59,6 +62,9 @@ type ClassTerms struct {
 type TermWeight struct {
 	Term   string `json:"term"`
 	Weight Weight `json:"weight"`
+	// Names are, for a bucket of a hashed model, the most frequent terms
+	// it holds with their training occurrences.
+	Names []vectorize.TermCount `json:"names,omitempty"`
 }
 
 // Weight is a float64 that writes ±Inf as the JSON strings "+Inf" and
@@ -103,6 +109,7 @@ func Inspect(path string, top int) (*Info, error) {
 		Params:        m.Params,
 		Version:       m.Meta.Version,
 		CreatedBy:     m.Meta.CreatedBy,
+		Buckets:       m.buckets(),
 		Top:           m.TopTerms(top),
 		Fields:        m.FieldInfo(),
 	}, nil
@@ -168,7 +175,7 @@ func (m *Model) TopTerms(n int) []ClassTerms {
 	}
 	for c, b := range best {
 		for _, s := range b {
-			out[c].Terms = append(out[c].Terms, TermWeight{Term: m.termName(s.t), Weight: Weight(s.w)})
+			out[c].Terms = append(out[c].Terms, TermWeight{Term: m.termName(s.t), Weight: Weight(s.w), Names: m.bucketNames(s.t)})
 		}
 	}
 	return out
@@ -241,6 +248,9 @@ func (info *Info) WriteTable(w io.Writer) error {
 	}
 	row("kind", "%s", info.Kind)
 	row("vocabulary", "%d terms from %d documents", info.Terms, info.VocabDocs)
+	if info.Buckets > 0 {
+		row("hashing", "%d buckets (2^%d, XXH64 of each term), %d used; terms show a bucket's most frequent names", info.Buckets, info.Settings.HashBits, info.Terms)
+	}
 	var tok, wt []string
 	for _, kv := range jsonFields(info.Settings) {
 		if weightingKeys[kv[0]] {
@@ -291,7 +301,7 @@ func (info *Info) WriteTable(w io.Writer) error {
 			fmt.Fprintf(&b, "%s\n", ct.Class)
 			tw = tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 			for _, tm := range ct.Terms {
-				fmt.Fprintf(tw, "  %s\t%s\n", oneLine.Replace(tm.Term), formatWeight(float64(tm.Weight)))
+				fmt.Fprintf(tw, "  %s\t%s\n", oneLine.Replace(tm.Term+namesSuffix(tm.Names)), formatWeight(float64(tm.Weight)))
 			}
 			if err := tw.Flush(); err != nil {
 				return err

@@ -84,6 +84,42 @@
 // memory (20 Newsgroups, --ngram 1,2 --min-df 2: nbtext train peaks at
 // about 280 MB instead of 620).
 //
+// # Feature hashing
+//
+// With Settings.HashBits = B (1..MaxHashBits), every term (unigram,
+// n-gram or field term, after stop words, exactly as Terms gives them) is
+// hashed into one of 2^B buckets, as Vowpal Wabbit and scikit-learn's
+// HashingVectorizer do, so that the vocabulary, and the model, never
+// exceed 2^B rows however many words the corpus holds. The hash is XXH64
+// of the term's UTF-8 bytes with seed 0 (HashTerm, pinned to the
+// reference test vectors: fast, well mixed, and the same on every
+// platform and in every version, since files depend on it); the bucket is
+// its low B bits. A bucket is a term named BucketPrefix plus its number
+// in zero-padded lower-case hexadecimal ("~0a3f1" for B = 18; '~' is no
+// word character, so no token looks like one), and everything downstream
+// treats buckets as terms: colliding terms add their counts, document
+// frequencies are those of the union of their documents, and min_df,
+// max_df, max_features and mi:K prune buckets. Hashing is unsigned (no
+// alternate sign as in scikit-learn's alternate_sign): Naive Bayes needs
+// non-negative counts, and the signed variant's unbiased inner products
+// matter little with 2^18 buckets or more (20 Newsgroups: 3-fold
+// accuracy 0.9045 against 0.9048 unhashed; IMDB 0.8592 against 0.8616).
+//
+// So that explanations and model inspection still name words, Fit keeps
+// for each bucket its most frequent terms (Vocabulary.Names, at most
+// MaxBucketNames, with their occurrences; DisplayName shows them). Each
+// worker keeps a table of the terms it meets with their bucket and
+// occurrences: a term is hashed once, when first met, and each occurrence
+// then costs one term lookup, as without hashing. So the names and their
+// counts are exact and do not depend on the workers; the term tables grow
+// with the distinct terms of the documents one Fit counts, which are in
+// memory anyway (internal/counts, which streams, fits a batch at a time
+// and keeps only the buckets and their names between batches). Names
+// count every document tokenized (FitStream's left-out documents too);
+// they never change a prediction. BenchmarkFitHashed20Newsgroups measures
+// the cost: about 1.5 times BenchmarkFit20Newsgroups's time (2.6 s
+// against 1.7 s, medians of 4 runs of 5 under load).
+//
 // # Rows
 //
 // A Matrix is compressed sparse rows: row i holds its term ids in strictly

@@ -172,7 +172,7 @@ func ngramFilter(texts []string, s Settings, workers int) *dfSketch {
 // wantFilter reports whether Fit and FitStream sketch the n-grams of s
 // first (see dfSketch): n-grams and a MinDF of 2 to 255.
 func wantFilter(s Settings) bool {
-	return prefilter && s.NGramMax >= 2 && s.MinDF >= 2 && s.MinDF <= 255
+	return prefilter && s.HashBits == 0 && s.NGramMax >= 2 && s.MinDF >= 2 && s.MinDF <= 255
 }
 
 // checkFitLabels checks labels against the n documents when s.Select needs
@@ -281,6 +281,9 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 		terms[i], df[i], cf[i] = unsafe.String(unsafe.SliceData(buf[n0:]), len(buf)-n0), g.df[id], g.cf[id]
 	}
 	v := newVocabulary(s, terms, df, cf, n)
+	if s.HashBits > 0 {
+		v.Names = bucketNames(ws, g, keep)
+	}
 
 	var m *Matrix
 	if wantMatrix {

@@ -59,6 +59,10 @@ type fitWorker struct {
 	filter *dfSketch
 	minDF  int
 
+	// With Settings.HashBits: the terms met and their buckets (see
+	// countHashed); the table's terms are then buckets.
+	hash *hashState
+
 	cur     *batch   // the batch being filled
 	batches []*batch // the batches this worker took
 	order   []int32  // local ids of the non-stop terms in ascending term order, once done
@@ -126,10 +130,11 @@ type seen struct{ doc, pos int32 }
 // newFitWorker returns the state of worker id.
 func newFitWorker(s Settings, id int) *fitWorker {
 	w := &fitWorker{id: id, tok: NewTokenizer(s), table: newTermTable(1 << 14)}
+	w.hash = newHashState(s, w.tok)
 	if w.tok.nmax > 1 && w.tok.nmin > 1 {
 		w.words = newTermTable(1 << 14)
 	}
-	if w.tok.stop != nil && w.tok.nmax == 1 {
+	if w.tok.stop != nil && w.tok.nmax == 1 && w.hash == nil {
 		for _, sw := range englishStopWords {
 			w.table.add(sw)
 		}
@@ -177,6 +182,10 @@ func (w *fitWorker) add(text string) {
 // count adds the terms of text to the current document's row, which
 // starts at w.cur.ids[start]; head says whether text opens the document.
 func (w *fitWorker) count(text string, start int, head bool) {
+	if w.hash != nil {
+		w.countHashed(text, start, head)
+		return
+	}
 	if w.tok.nmax > 1 {
 		w.countNGrams(text, start, head)
 		return

@@ -50,6 +50,13 @@ type Settings struct {
 	// reads it), so that predict strips new documents the same way. This
 	// package only carries it; internal/corpus does the stripping.
 	Remove string `json:"remove,omitempty"`
+	// HashBits, when > 0, hashes every term into one of 2^HashBits
+	// buckets (feature hashing, as Vowpal Wabbit and scikit-learn's
+	// HashingVectorizer): the bucket of a term is the low HashBits bits
+	// of HashTerm, and the vocabulary's terms are bucket names
+	// (BucketName). Pruning and weighting then act on buckets. 0: no
+	// hashing.
+	HashBits int `json:"hash_bits,omitempty"`
 }
 
 // headersRemoved reports whether Remove names headers.
@@ -108,6 +115,9 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("--max-features must be ≥ 0 (0 keeps all), got %d", s.MaxFeatures)
 	}
 	if _, err := s.SelectK(); err != nil {
+		return err
+	}
+	if err := s.validateHashBits(); err != nil {
 		return err
 	}
 	if _, err := ParseFields(s.Fields); err != nil {

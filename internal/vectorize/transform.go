@@ -23,7 +23,8 @@ type Vectorizer struct {
 	val   []float32
 	ind2  []int32 // the current piece of a long document
 	val2  []float32
-	words bool // tokens need no stop word removal (see vocabIndex.noStop)
+	words bool    // tokens need no stop word removal (see vocabIndex.noStop)
+	hash  *hasher // with Settings.HashBits: terms → bucket names
 }
 
 // NewVectorizer returns a Vectorizer for v, tokenizing with v.Settings.
@@ -37,7 +38,8 @@ func (v *Vocabulary) NewVectorizer() *Vectorizer {
 		tok:   tok,
 		count: make([]float32, len(v.Terms)),
 		bits:  make([]uint64, (len(v.Terms)+63)/64),
-		words: tok.stop != nil && tok.nmax == 1 && x.noStop,
+		words: tok.stop != nil && tok.nmax == 1 && x.noStop && v.Settings.HashBits == 0,
+		hash:  newHasher(v.Settings),
 	}
 }
 
@@ -104,6 +106,9 @@ func (z *Vectorizer) piece(text string, head bool, ind []int32, val []float32) (
 		terms = z.tok.words(text, head) // stop words are not in the table
 	} else {
 		terms = z.tok.terms(text, head)
+	}
+	if z.hash != nil {
+		terms = z.hash.apply(terms)
 	}
 	for _, term := range terms {
 		key, h := keyHash(term, t.seed)

@@ -21,6 +21,10 @@ type Vocabulary struct {
 	DF       []int32 // documents containing each term, in the fitted corpus
 	CF       []int64 // total occurrences of each term, in the fitted corpus
 	NDocs    int     // documents in the fitted corpus
+	// Names, for a hashed vocabulary (Settings.HashBits), are by term id
+	// the most frequent terms the bucket holds, at most MaxBucketNames,
+	// count descending (see DisplayName); nil when unknown or unhashed.
+	Names [][]TermCount
 
 	lazy *vocabIndex
 }
@@ -63,6 +67,9 @@ func NewVocabulary(s Settings, terms []string, df []int32, cf []int64, nDocs int
 		if df[i] < 0 || int(df[i]) > nDocs {
 			return nil, fmt.Errorf("vocabulary term %q has df %d, want 0..%d", t, df[i], nDocs)
 		}
+	}
+	if err := checkBuckets(s, terms); err != nil {
+		return nil, err
 	}
 	v := newVocabulary(s, terms, df, cf, nDocs)
 	if dup := v.index().dup; dup >= 0 {

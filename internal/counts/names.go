@@ -1,0 +1,190 @@
+package counts
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// This file holds what feature hashing (Settings.HashBits) adds to
+// counts: each term is a bucket, and carries the most frequent terms the
+// bucket held (vectorize.Vocabulary.Names), so that models fitted from
+// counts still name words.
+//
+// Round one adds the names of each part (vectorize.MergeNames: counts of
+// equal names added, the MaxBucketNames of highest count kept). That is
+// exact, and the same for any grouping of the merges, while a bucket
+// holds at most MaxBucketNames distinct terms; beyond, the names kept
+// can depend on the grouping (the counts never do). Round two carries the
+// names of its round-one vocabulary unchanged: every part has the same.
+
+// hashedVersion is the counts format version of hashed counts.
+const hashedVersion = 2
+
+// hashed reports whether counts with header h are hashed.
+func hashed(h *Header) bool { return h.Settings.HashBits > 0 }
+
+// fileVersion returns the format version of counts with header h.
+func fileVersion(h *Header) uint32 {
+	if hashed(h) {
+		return hashedVersion
+	}
+	return 1
+}
+
+// names returns the bucket names of term i, nil when c has none.
+func (c *Counts) names(i int) []vectorize.TermCount {
+	if i < len(c.Names) {
+		return c.Names[i]
+	}
+	return nil
+}
+
+// keptNames returns the names of the terms keep (indices into c), nil
+// when c has none.
+func (c *Counts) keptNames(keep []int32) [][]vectorize.TermCount {
+	if c.Names == nil {
+		return nil
+	}
+	out := make([][]vectorize.TermCount, len(keep))
+	for j, i := range keep {
+		out[j] = c.names(int(i))
+	}
+	return out
+}
+
+// readNames reads the names of the current term (vectorize.AppendNames) into
+// a new slice.
+func (r *reader) readNames() ([]vectorize.TermCount, error) {
+	k, err := r.br.uvarint()
+	if err != nil {
+		return nil, r.cut(err)
+	}
+	if k > vectorize.MaxBucketNames {
+		return nil, r.bad("%d bucket names, at most %d", k, vectorize.MaxBucketNames)
+	}
+	out := make([]vectorize.TermCount, k)
+	for j := range out {
+		n, err := r.br.uvarint()
+		if err != nil {
+			return nil, r.cut(err)
+		}
+		if n == 0 || n > maxTermBytes {
+			return nil, r.bad("bucket name of %d bytes", n)
+		}
+		b, err := r.br.next(int(n))
+		if err != nil {
+			return nil, r.cut(err)
+		}
+		cnt, err := r.br.uvarint()
+		if err != nil {
+			return nil, r.cut(err)
+		}
+		out[j] = vectorize.TermCount{Term: string(b), Count: int64(min(cnt, 1<<62))}
+	}
+	if err := vectorize.CheckNames([][]vectorize.TermCount{out}, 1); err != nil {
+		return nil, r.bad("%v", err)
+	}
+	return out, nil
+}
+
+// lastNames returns the names of the term next returned last.
+func (r *reader) lastNames() []vectorize.TermCount { return r.names }
+
+// lastNames returns the names of the term next returned last.
+func (s *memSource) lastNames() []vectorize.TermCount { return s.c.names(s.i - 1) }
+
+// namedSource is a source of hashed terms, which carry bucket names.
+type namedSource interface {
+	source
+	lastNames() []vectorize.TermCount
+}
+
+// namedSink is a sink that keeps bucket names.
+type namedSink interface {
+	sink
+	addNamed(term string, cells []Cell, names []vectorize.TermCount) error
+}
+
+// hashedSources reports whether every source carries bucket names.
+func hashedSources(srcs []source) bool {
+	for _, s := range srcs {
+		switch x := s.(type) {
+		case *reader:
+			if !hashed(&x.hdr) {
+				return false
+			}
+		case *memSource:
+			if !hashed(&x.c.Header) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return len(srcs) > 0
+}
+
+// weighted reports whether the sources are round-two counts (headers are
+// compatible, so the first tells).
+func weighted(srcs []source) bool {
+	switch x := srcs[0].(type) {
+	case *reader:
+		return x.hdr.Weighted()
+	case *memSource:
+		return x.c.Weighted()
+	}
+	return false
+}
+
+// mergeTermNames adds the names b of one part to acc: summed in round
+// one, the first part's in round two (all parts carry the round-one
+// vocabulary's names).
+func mergeTermNames(acc, b []vectorize.TermCount, round2 bool) []vectorize.TermCount {
+	if round2 {
+		if acc == nil {
+			return slices.Clone(b)
+		}
+		return acc
+	}
+	return vectorize.MergeNames(acc, b) // acc is this merge's own
+}
+
+// addNames merges the bucket names of a batch's terms (by batch id; gid
+// maps them to table ids) into the table's.
+func (t *table) addNames(gid []int32, names [][]vectorize.TermCount) {
+	if names == nil {
+		return
+	}
+	if n := len(t.terms); len(t.bnames) < n {
+		t.bnames = append(t.bnames, make([][]vectorize.TermCount, n-len(t.bnames))...)
+	}
+	var own []vectorize.TermCount
+	for i, ns := range names {
+		// Copies of the names: the batch's hold its tokenizers' memory.
+		own = own[:0]
+		for _, x := range ns {
+			own = append(own, vectorize.TermCount{Term: strings.Clone(x.Term), Count: x.Count})
+		}
+		id := gid[i]
+		t.bnames[id] = vectorize.MergeNames(t.bnames[id], own)
+	}
+}
+
+// namesOf returns the bucket names of table term id.
+func (t *table) namesOf(id int32) []vectorize.TermCount {
+	if int(id) < len(t.bnames) {
+		return t.bnames[id]
+	}
+	return nil
+}
+
+// checkNamesLen reports names that do not match terms.
+func checkNamesLen(c *Counts) error {
+	if c.Names != nil && len(c.Names) != len(c.Terms) {
+		return fmt.Errorf("counts: %d bucket name lists for %d terms", len(c.Names), len(c.Terms))
+	}
+	return nil
+}
