@@ -145,10 +145,11 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 		}
 	}
 	r := &runner{
-		start: start, texts: texts, y: y, classes: classes, splits: splits, metric: metric, opt: opt,
+		start: start, cands: cands, texts: texts, y: y, classes: classes, splits: splits, metric: metric, opt: opt,
 		scores:  make([][]float64, len(cands)),
 		seconds: make([]float64, len(cands)),
 		toks:    map[vectorize.Settings]*tokenization{},
+		floors:  minDFFloors(cands),
 		jobTime: map[[2]int]float64{}, fitTime: map[[2]int]float64{}, tokTime: map[[2]int]float64{},
 	}
 	if r.opt.Workers <= 0 {
@@ -209,7 +210,14 @@ func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int,
 	for rung := 0; len(alive) > 0; rung++ {
 		upto := min(len(r.splits), pow(eta, rung))
 		last := upto == len(r.splits)
-		cut, err := r.runRung(alive, upto, r.rungDeadline(bracketStart, rung, last))
+		end := r.rungDeadline(bracketStart, rung, last)
+		var cut bool
+		var err error
+		if rung == 0 {
+			cut, err = r.runFirstRung(alive, end)
+		} else {
+			cut, err = r.runRung(alive, upto, end)
+		}
 		if err != nil {
 			return nil, -1, err
 		}
@@ -238,9 +246,99 @@ func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int,
 	return rungs, deciding, nil
 }
 
+// phase is the part of rung 0 a pilot races in: its round and, in round 0,
+// its n-gram range.
+func phase(c *Candidate) [2]int {
+	if c.round == 0 {
+		return [2]int{0, c.Spec.Settings.NGramMax}
+	}
+	return [2]int{c.round, 0}
+}
+
+// runFirstRung runs rung 0 (the first split) phase by phase: in round 0
+// the defaults of every kind on unigrams, then on 1-2 grams, then 1-3
+// grams, then each later round. Before each phase the pilots left are
+// ordered by how well their kind and n-gram range did so far (the best
+// score of its kind and range on the first split, else of its kind),
+// unscored ones and then the cheapest first: the kinds that lead on
+// unigrams try longer n-grams and their other preprocessing first, so a
+// budget that cuts rung 0 short has spent it where the leaders are, on any
+// corpus. It reports whether the deadline stopped it.
+func (r *runner) runFirstRung(pilots []*Candidate, end time.Time) (bool, error) {
+	rest := slices.Clone(pilots)
+	for len(rest) > 0 {
+		r.orderPilots(rest)
+		n := 1
+		for n < len(rest) && phase(rest[n]) == phase(rest[0]) {
+			n++
+		}
+		if cut, err := r.runRung(rest[:n], 1, end); cut || err != nil {
+			return cut, err
+		}
+		rest = rest[n:]
+	}
+	return false, nil
+}
+
+// orderPilots sorts cs by phase, then by the best first-split score of
+// their kind and n-gram range (else of their kind; none first), then by
+// cost and ID.
+func (r *runner) orderPilots(cs []*Candidate) {
+	type key struct{ kind, ngram int }
+	best := map[key]float64{}
+	r.mu.Lock()
+	for _, c := range r.cands {
+		v := r.scores[c.ID][0]
+		if math.IsNaN(v) {
+			continue
+		}
+		for _, k := range []key{{int(c.Spec.Kind), c.Spec.Settings.NGramMax}, {int(c.Spec.Kind), 0}} {
+			if b, ok := best[k]; !ok || r.better(v, b) {
+				best[k] = v
+			}
+		}
+	}
+	r.mu.Unlock()
+	prior := func(c *Candidate) (float64, bool) {
+		if v, ok := best[key{int(c.Spec.Kind), c.Spec.Settings.NGramMax}]; ok {
+			return v, true
+		}
+		v, ok := best[key{int(c.Spec.Kind), 0}]
+		return v, ok
+	}
+	slices.SortStableFunc(cs, func(a, b *Candidate) int {
+		if pa, pb := phase(a), phase(b); pa != pb {
+			if pa[0] != pb[0] {
+				return pa[0] - pb[0]
+			}
+			return pa[1] - pb[1]
+		}
+		va, oka := prior(a)
+		vb, okb := prior(b)
+		switch {
+		case oka != okb:
+			if !oka {
+				return -1
+			}
+			return 1
+		case oka && r.better(va, vb):
+			return -1
+		case oka && r.better(vb, va):
+			return 1
+		case a.cost != b.cost:
+			if a.cost < b.cost {
+				return -1
+			}
+			return 1
+		}
+		return a.ID - b.ID
+	})
+}
+
 // runner holds the state of one search.
 type runner struct {
 	start   time.Time
+	cands   []*Candidate
 	texts   []string
 	y       []int
 	classes []string
@@ -251,7 +349,10 @@ type runner struct {
 	mu      sync.Mutex
 	scores  [][]float64 // [candidate][split], NaN until scored
 	seconds []float64
+	// toks holds the tokenizations, built on first use and dropped when a
+	// rung needs them not; floors, the lowest min_df each one serves.
 	toks    map[vectorize.Settings]*tokenization
+	floors  map[vectorize.Settings]int
 	jobTime map[[2]int]float64 // longest job seen per (kind, n-gram max), seconds
 	fitTime map[[2]int]float64 // longest fit of one candidate on one split, seconds
 	tokTime map[[2]int]float64 // tokenizing all documents, seconds
