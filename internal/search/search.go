@@ -258,12 +258,11 @@ func phase(c *Candidate) [2]int {
 // runFirstRung runs rung 0 (the first split) phase by phase: in round 0
 // the defaults of every kind on unigrams, then on 1-2 grams, then 1-3
 // grams, then each later round. Before each phase the pilots left are
-// ordered by how well their kind and n-gram range did so far (the best
-// score of its kind and range on the first split, else of its kind),
-// unscored ones and then the cheapest first: the kinds that lead on
-// unigrams try longer n-grams and their other preprocessing first, so a
-// budget that cuts rung 0 short has spent it where the leaders are, on any
-// corpus. It reports whether the deadline stopped it.
+// ordered by how well their kind and n-gram range did so far
+// (orderPilots): the kinds that lead on unigrams try longer n-grams and
+// their other preprocessing first, so a budget that cuts rung 0 short has
+// spent it where the leaders are, on any corpus. It reports whether the
+// deadline stopped it.
 func (r *runner) runFirstRung(pilots []*Candidate, end time.Time) (bool, error) {
 	rest := slices.Clone(pilots)
 	for len(rest) > 0 {
@@ -281,8 +280,10 @@ func (r *runner) runFirstRung(pilots []*Candidate, end time.Time) (bool, error) 
 }
 
 // orderPilots sorts cs by phase, then by the best first-split score of
-// their kind and n-gram range (else of their kind; none first), then by
-// cost and ID.
+// their kind and n-gram range (else of their kind): first the candidates
+// with no score yet or within one standard error of the best (differences
+// the first split cannot tell apart), cheapest first, then the others,
+// best first; ties by ID.
 func (r *runner) orderPilots(cs []*Candidate) {
 	type key struct{ kind, ngram int }
 	best := map[key]float64{}
@@ -306,6 +307,19 @@ func (r *runner) orderPilots(cs []*Candidate) {
 		v, ok := best[key{int(c.Spec.Kind), 0}]
 		return v, ok
 	}
+	// The leaders of each phase: no score, or within tol of its best.
+	top := map[[2]int]float64{}
+	for _, c := range cs {
+		if v, ok := prior(c); ok {
+			if b, seen := top[phase(c)]; !seen || r.better(v, b) {
+				top[phase(c)] = v
+			}
+		}
+	}
+	leads := func(c *Candidate) bool {
+		v, ok := prior(c)
+		return !ok || math.Abs(v-top[phase(c)]) <= r.tieTolerance(top[phase(c)])
+	}
 	slices.SortStableFunc(cs, func(a, b *Candidate) int {
 		if pa, pb := phase(a), phase(b); pa != pb {
 			if pa[0] != pb[0] {
@@ -313,19 +327,24 @@ func (r *runner) orderPilots(cs []*Candidate) {
 			}
 			return pa[1] - pb[1]
 		}
-		va, oka := prior(a)
-		vb, okb := prior(b)
-		switch {
-		case oka != okb:
-			if !oka {
+		la, lb := leads(a), leads(b)
+		if la != lb {
+			if la {
 				return -1
 			}
 			return 1
-		case oka && r.better(va, vb):
-			return -1
-		case oka && r.better(vb, va):
-			return 1
-		case a.cost != b.cost:
+		}
+		if !la {
+			va, _ := prior(a)
+			vb, _ := prior(b)
+			if r.better(va, vb) {
+				return -1
+			}
+			if r.better(vb, va) {
+				return 1
+			}
+		}
+		if a.cost != b.cost {
 			if a.cost < b.cost {
 				return -1
 			}
@@ -333,6 +352,17 @@ func (r *runner) orderPilots(cs []*Candidate) {
 		}
 		return a.ID - b.ID
 	})
+}
+
+// tieTolerance returns how far a first-split score may be from the best
+// one, v, and still count as a tie: one standard error of a proportion v
+// over the split's held-out documents for accuracy and macro F1, none for
+// log-loss.
+func (r *runner) tieTolerance(v float64) float64 {
+	if r.metric == LogLoss {
+		return 0
+	}
+	return math.Sqrt(v * (1 - v) / float64(max(len(r.splits[0].Held), 1)))
 }
 
 // runner holds the state of one search.
