@@ -46,9 +46,10 @@
 //     (scores are kept), until rung 0 covers every candidate or no job fits.
 //   - Memory. One tokenization of the documents serves every candidate
 //     with the same stop words, n-gram range and fields (eval.Tokenized);
-//     it keeps only the terms of the lowest min_df among them, and a rung
-//     drops the tokenizations none of its jobs uses (a later rung that
-//     needs one again tokenizes anew).
+//     it keeps only the terms of the lowest min_df among them. A rung, and
+//     each phase of rung 0, drops the tokenizations that neither its jobs
+//     nor the pilots that would go on to rung 1 so far use (a later rung
+//     that needs one again tokenizes anew).
 //   - Determinism. The folds, the candidate order, SGD seeds and tie-breaks
 //     (the earlier candidate in the space's order) depend on the seed only:
 //     two searches that score the same candidates choose the same one. What

@@ -64,7 +64,9 @@ type job struct {
 // groups in the order of their best member in alive, each group on all its
 // splits before the next, until the jobs run out or the next one is not
 // expected to end before end. It reports whether the deadline stopped it.
-func (r *runner) runRung(alive []*Candidate, upto int, end time.Time) (cut bool, err error) {
+// keep lists candidates beyond alive whose tokenizations the rung keeps
+// (keepTokenizations).
+func (r *runner) runRung(alive []*Candidate, upto int, end time.Time, keep []*Candidate) (cut bool, err error) {
 	var groups [][]*Candidate
 	at := map[int]int{}
 	for _, c := range alive {
@@ -90,7 +92,10 @@ func (r *runner) runRung(alive []*Candidate, upto int, end time.Time) (cut bool,
 			}
 		}
 	}
-	r.keepTokenizations(jobs)
+	for _, jb := range jobs {
+		keep = append(keep, jb.cands[0])
+	}
+	r.keepTokenizations(keep)
 	var (
 		mu    sync.Mutex
 		next  int
@@ -232,13 +237,13 @@ func minDFFloors(cands []*Candidate) map[vectorize.Settings]int {
 	return floors
 }
 
-// keepTokenizations drops the tokenizations that no job of jobs uses, so
-// that the memory of the search holds those of the rung being run, not of
+// keepTokenizations drops the tokenizations that none of cands uses, so
+// that the memory of the search holds those a rung needs, not those of
 // every setting tried: a later rung that needs one again tokenizes anew.
-func (r *runner) keepTokenizations(jobs []job) {
+func (r *runner) keepTokenizations(cands []*Candidate) {
 	used := map[vectorize.Settings]bool{}
-	for _, jb := range jobs {
-		used[tokKey(jb.cands[0].Spec.Settings)] = true
+	for _, c := range cands {
+		used[tokKey(c.Spec.Settings)] = true
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

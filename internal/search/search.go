@@ -216,7 +216,7 @@ func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int,
 		if rung == 0 {
 			cut, err = r.runFirstRung(alive, end)
 		} else {
-			cut, err = r.runRung(alive, upto, end)
+			cut, err = r.runRung(alive, upto, end, nil)
 		}
 		if err != nil {
 			return nil, -1, err
@@ -271,7 +271,11 @@ func (r *runner) runFirstRung(pilots []*Candidate, end time.Time) (bool, error) 
 		for n < len(rest) && phase(rest[n]) == phase(rest[0]) {
 			n++
 		}
-		if cut, err := r.runRung(rest[:n], 1, end); cut || err != nil {
+		// Besides the phase's own, the tokenizations of the pilots that
+		// would go on to rung 1 now are kept.
+		scored := slices.DeleteFunc(slices.Clone(pilots), func(c *Candidate) bool { return r.scored(c) == 0 })
+		r.rank(scored, 1)
+		if cut, err := r.runRung(rest[:n], 1, end, scored[:ceilDiv(len(scored), eta)]); cut || err != nil {
 			return cut, err
 		}
 		rest = rest[n:]

@@ -173,7 +173,7 @@ func TestTokenizationFloorsAndRelease(t *testing.T) {
 			triCand = c
 		}
 	}
-	r.keepTokenizations([]job{{cands: []*Candidate{triCand}}})
+	r.keepTokenizations([]*Candidate{triCand})
 	if _, ok := r.toks[tokKey(uni)]; ok || len(r.toks) != 1 {
 		t.Errorf("after a rung of trigram jobs, %d tokenizations kept, the unigram one among them: %v", len(r.toks), ok)
 	}
