@@ -26,11 +26,13 @@
 //     2016; scikit-learn's HalvingGridSearchCV races over samples, this
 //     one over folds, so a candidate's score is never from fewer
 //     documents). Rung 0 scores every candidate on the first fold, in
-//     phases: the defaults of every kind on unigrams (cheapest first), then
-//     on 1-2 grams, then on 1-3 grams, then each later round of
-//     preprocessing; before each phase the candidates left are ordered by
-//     the best first-fold score of their kind and n-gram range so far, so
-//     that the leaders' variants race before the laggards'. The best third
+//     phases: the defaults of every kind on unigrams (cheapest first); then
+//     the kinds that lead (within one standard error of the best score so
+//     far) on 1-2 grams, then on 1-3 grams (unless bigrams lost against
+//     unigrams), then the other kinds on longer n-grams; then each later
+//     round of preprocessing, leaders first. Each phase is ordered anew by
+//     the scores so far, so that the leaders' variants race before the
+//     laggards'. The best third
 //     go on to the next two folds, the best third of those to the rest. Naive Bayes candidates that
 //     differ only in α share their counts, so an α grid costs about one fit;
 //     a kind fitted by optimisation races its default value first (its

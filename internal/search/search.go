@@ -246,31 +246,18 @@ func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int,
 	return rungs, deciding, nil
 }
 
-// phase is the part of rung 0 a pilot races in: its round and, in round 0,
-// its n-gram range.
-func phase(c *Candidate) [2]int {
-	if c.round == 0 {
-		return [2]int{0, c.Spec.Settings.NGramMax}
-	}
-	return [2]int{c.round, 0}
-}
-
-// runFirstRung runs rung 0 (the first split) phase by phase: in round 0
-// the defaults of every kind on unigrams, then on 1-2 grams, then 1-3
-// grams, then each later round. Before each phase the pilots left are
+// runFirstRung runs rung 0 (the first split) in phases: the defaults of
+// every kind on unigrams, then the defaults on longer n-grams, then each
+// later round of preprocessing. Before each phase the pilots left are
 // ordered by how well their kind and n-gram range did so far
-// (orderPilots): the kinds that lead on unigrams try longer n-grams and
-// their other preprocessing first, so a budget that cuts rung 0 short has
-// spent it where the leaders are, on any corpus. It reports whether the
-// deadline stopped it.
+// (orderPilots): the kinds that lead on unigrams try 1-2 grams, then 1-3
+// grams, before the others try 1-2 grams, and lead the later rounds, so a
+// budget that cuts rung 0 short has spent it where the leaders are, on any
+// corpus. It reports whether the deadline stopped it.
 func (r *runner) runFirstRung(pilots []*Candidate, end time.Time) (bool, error) {
 	rest := slices.Clone(pilots)
 	for len(rest) > 0 {
-		r.orderPilots(rest)
-		n := 1
-		for n < len(rest) && phase(rest[n]) == phase(rest[0]) {
-			n++
-		}
+		n := r.orderPilots(rest)
 		// Besides the phase's own, the tokenizations of the pilots that
 		// would go on to rung 1 now are kept.
 		scored := slices.DeleteFunc(slices.Clone(pilots), func(c *Candidate) bool { return r.scored(c) == 0 })
@@ -283,12 +270,17 @@ func (r *runner) runFirstRung(pilots []*Candidate, end time.Time) (bool, error) 
 	return false, nil
 }
 
-// orderPilots sorts cs by phase, then by the best first-split score of
-// their kind and n-gram range (else of their kind): first the candidates
-// with no score yet or within one standard error of the best (differences
-// the first split cannot tell apart), cheapest first, then the others,
-// best first; ties by ID.
-func (r *runner) orderPilots(cs []*Candidate) {
+// orderPilots sorts the pilots cs for rung 0 and returns how many of the
+// first form the next phase. The key is the round (a kind's defaults
+// first); within a round, the leaders first: a candidate leads when its
+// kind has no first-split score yet, or when the best one of its kind and
+// n-gram range (else of its kind) is within one standard error of the best
+// of the round (differences the first split cannot tell apart), except
+// that trigrams of a kind whose bigrams scored below its unigrams do not
+// lead. In round 0 the leaders go by n-gram range; the leaders go cheapest
+// first, the others best first; ties by ID. A phase is the first run of
+// candidates of one round, leadership and (in round 0) n-gram range.
+func (r *runner) orderPilots(cs []*Candidate) int {
 	type key struct{ kind, ngram int }
 	best := map[key]float64{}
 	r.mu.Lock()
@@ -311,34 +303,41 @@ func (r *runner) orderPilots(cs []*Candidate) {
 		v, ok := best[key{int(c.Spec.Kind), 0}]
 		return v, ok
 	}
-	// The leaders of each phase: no score, or within tol of its best.
-	top := map[[2]int]float64{}
+	top := map[int]float64{} // per round
 	for _, c := range cs {
 		if v, ok := prior(c); ok {
-			if b, seen := top[phase(c)]; !seen || r.better(v, b) {
-				top[phase(c)] = v
+			if b, seen := top[c.round]; !seen || r.better(v, b) {
+				top[c.round] = v
 			}
 		}
 	}
-	leads := func(c *Candidate) bool {
+	leads := map[*Candidate]bool{}
+	for _, c := range cs {
 		v, ok := prior(c)
-		return !ok || math.Abs(v-top[phase(c)]) <= r.tieTolerance(top[phase(c)])
+		lead := !ok || math.Abs(v-top[c.round]) <= r.tieTolerance(top[c.round])
+		if ng := c.Spec.Settings.NGramMax; lead && ng >= 3 {
+			b1, ok1 := best[key{int(c.Spec.Kind), ng - 2}]
+			b2, ok2 := best[key{int(c.Spec.Kind), ng - 1}]
+			lead = !(ok1 && ok2 && r.better(b1, b2))
+		}
+		leads[c] = lead
+	}
+	// phase is what a phase's candidates share.
+	phase := func(c *Candidate) [3]int {
+		p := [3]int{c.round, 1, 0}
+		if leads[c] {
+			p[1] = 0
+		}
+		if c.round == 0 {
+			p[2] = c.Spec.Settings.NGramMax
+		}
+		return p
 	}
 	slices.SortStableFunc(cs, func(a, b *Candidate) int {
 		if pa, pb := phase(a), phase(b); pa != pb {
-			if pa[0] != pb[0] {
-				return pa[0] - pb[0]
-			}
-			return pa[1] - pb[1]
+			return slices.Compare(pa[:], pb[:])
 		}
-		la, lb := leads(a), leads(b)
-		if la != lb {
-			if la {
-				return -1
-			}
-			return 1
-		}
-		if !la {
+		if !leads[a] {
 			va, _ := prior(a)
 			vb, _ := prior(b)
 			if r.better(va, vb) {
@@ -356,6 +355,11 @@ func (r *runner) orderPilots(cs []*Candidate) {
 		}
 		return a.ID - b.ID
 	})
+	n := 1
+	for n < len(cs) && phase(cs[n]) == phase(cs[0]) {
+		n++
+	}
+	return n
 }
 
 // tieTolerance returns how far a first-split score may be from the best

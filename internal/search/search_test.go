@@ -408,3 +408,43 @@ func TestOrderPilots(t *testing.T) {
 		t.Errorf("bigrams after a tie on unigrams: %s first, want the cheaper multinomial", pilots[0].Spec.Kind)
 	}
 }
+
+// TestOrderPilotsTrigrams: the leading kind tries trigrams before a
+// lagging kind tries bigrams, unless its bigrams scored below its unigrams.
+func TestOrderPilotsTrigrams(t *testing.T) {
+	sp := smallSpace()
+	sp.NGramMax, sp.MinDF = []int{1, 2, 3}, []int{2}
+	cands, err := sp.Candidates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{cands: cands, metric: Accuracy, scores: make([][]float64, len(cands)), splits: []Split{{Held: make([]int, 1000)}}}
+	set := func(bigram float64) []*Candidate {
+		var rest []*Candidate
+		for i, c := range cands {
+			r.scores[i] = []float64{math.NaN()}
+			switch ng, lr := c.Spec.Settings.NGramMax, c.Spec.Kind == model.LogReg; {
+			case ng == 1 && lr:
+				r.scores[i][0] = 0.9
+			case ng == 1:
+				r.scores[i][0] = 0.5
+			case ng == 2 && lr:
+				r.scores[i][0] = bigram
+			}
+			if math.IsNaN(r.scores[i][0]) && c.lead == nil {
+				rest = append(rest, c)
+			}
+		}
+		return rest
+	}
+	rest := set(0.92)
+	n := r.orderPilots(rest)
+	if c := rest[0]; n != 1 || c.Spec.Kind != model.LogReg || c.Spec.Settings.NGramMax != 3 {
+		t.Errorf("bigrams gained: the first phase is %d candidates from %s, want logreg's trigrams alone", n, c.Describe())
+	}
+	rest = set(0.85)
+	r.orderPilots(rest)
+	if c := rest[0]; c.Spec.Kind != model.Multinomial || c.Spec.Settings.NGramMax != 2 {
+		t.Errorf("bigrams lost: %s first, want multinomial's bigrams before logreg's trigrams", c.Describe())
+	}
+}
