@@ -35,7 +35,7 @@ func TestTrainAuto(t *testing.T) {
 	out := filepath.Join(dir, "m.nbm")
 	r := nbtext(t, "", "train", corpus, "--auto", "--budget", "1m", "--folds", "3", "-o", out)
 	check(t, r, 0)
-	for _, want := range []string{"search: 344 candidates", "rung 0:", "rank  model", "chosen ", "model        "} {
+	for _, want := range []string{"search: 390 candidates", "rung 0:", "rank  model", "chosen ", "model        "} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.out)
 		}

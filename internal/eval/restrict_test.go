@@ -33,6 +33,7 @@ func TestRestrictMatchesFit(t *testing.T) {
 		"all pruning":  func(s *vectorize.Settings) { s.MinDF, s.MaxDF, s.MaxFeatures, s.Select = 2, 0.5, 60, "mi:30" },
 		"fields":       func(s *vectorize.Settings) { s.Fields, s.MinDF, s.StopWords = "subject:2", 2, "english" },
 		"hashed":       func(s *vectorize.Settings) { s.HashBits, s.MinDF, s.MaxFeatures, s.Fields = 5, 2, 20, "subject:2" },
+		"trigrams":     func(s *vectorize.Settings) { s.NGramMax, s.MinDF, s.Weighting = 3, 2, "binary" },
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for name, mod := range variants {
@@ -82,6 +83,33 @@ func TestRestrictMatchesFit(t *testing.T) {
 	}
 	if SameTokenization(base, vectorize.Settings{Lowercase: base.Lowercase, NGramMin: 1, NGramMax: 2}) {
 		t.Error("unigrams and bigrams share a tokenization")
+	}
+}
+
+// TestTokenizeKeepsMinDF: Tokenize keeps only the terms in at least
+// MinDF documents, and Split refuses settings with a lower MinDF, whose
+// splits would need the terms dropped.
+func TestTokenizeKeepsMinDF(t *testing.T) {
+	texts, y, classes := synthCorpus(3, 60, 1)
+	s := vectorize.DefaultSettings()
+	s.NGramMax = 2
+	all, err := Tokenize(texts, y, len(classes), s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.MinDF = 2
+	pruned, err := Tokenize(texts, y, len(classes), s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pruned.tk.terms) >= len(all.tk.terms) {
+		t.Fatalf("min_df 2 kept %d terms of %d", len(pruned.tk.terms), len(all.tk.terms))
+	}
+	held := []int{0, 1, 2}
+	rows := corpus.Complement(len(texts), held)
+	s.MinDF = 1
+	if _, _, _, err := pruned.Split(rows, held, s); err == nil || !strings.Contains(err.Error(), "min_df 1") {
+		t.Errorf("Split with min_df 1 of a min_df 2 tokenization: err = %v", err)
 	}
 }
 

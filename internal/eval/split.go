@@ -18,11 +18,17 @@ type Tokenized struct {
 	tk       *tokenized
 	y        []int
 	nClasses int
+	minDF    int       // the terms kept are in at least minDF documents
 	scratch  sync.Pool // *scratch over the full vocabulary
 }
 
 // Tokenize tokenizes texts (label ids y, with nClasses classes) with the
-// tokenizer of s on workers goroutines (0: GOMAXPROCS).
+// tokenizer of s on workers goroutines (0: GOMAXPROCS). It keeps only the
+// terms in at least s.MinDF of texts (all when s.MinDF ≤ 1): no split can
+// keep the others with a min_df of s.MinDF or more, since a split counts
+// its document frequencies over fewer documents, so Split gives the same
+// result for such settings while the rare n-grams, most of them, take no
+// memory. Split refuses settings with a lower MinDF.
 func Tokenize(texts []string, y []int, nClasses int, s vectorize.Settings, workers int) (*Tokenized, error) {
 	if len(y) != len(texts) {
 		return nil, fmt.Errorf("%d labels for %d documents", len(y), len(texts))
@@ -30,11 +36,14 @@ func Tokenize(texts []string, y []int, nClasses int, s vectorize.Settings, worke
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	tk, _, err := tokenize(texts, s, workers, nil)
+	base := baseSettings(s)
+	base.MinDF = max(s.MinDF, 1)
+	v, X, err := vectorize.Fit(texts, nil, 0, base, workers, nil)
 	if err != nil {
 		return nil, err
 	}
-	t := &Tokenized{tk: tk, y: y, nClasses: nClasses}
+	tk := &tokenized{terms: v.Terms, X: X}
+	t := &Tokenized{tk: tk, y: y, nClasses: nClasses, minDF: base.MinDF}
 	t.scratch.New = func() any { return newScratch(len(tk.terms)) }
 	return t, nil
 }
@@ -51,8 +60,11 @@ func (t *Tokenized) Len() int { return t.tk.X.Rows() }
 // weighted as s says) and the rows of the documents held over that
 // vocabulary, weighted alike: what train.Prepare on the training texts and
 // train.PrepareWith on the held-out ones would return. s must tokenize as
-// the settings t was built with.
+// the settings t was built with, with a MinDF at least theirs.
 func (t *Tokenized) Split(train, held []int, s vectorize.Settings) (*vectorize.Vocabulary, *vectorize.Matrix, *vectorize.Matrix, error) {
+	if s.MinDF < t.minDF {
+		return nil, nil, nil, fmt.Errorf("min_df %d: the documents were tokenized keeping only the terms of min_df %d", s.MinDF, t.minDF)
+	}
 	sc := t.scratch.Get().(*scratch)
 	defer t.scratch.Put(sc)
 	return t.tk.split(train, held, t.y, t.nClasses, s, sc)

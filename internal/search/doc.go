@@ -13,7 +13,9 @@
 //     and overrides the preprocessing dimensions of the space: stop words,
 //     n-gram range, min_df, sublinear tf (for tf-idf kinds), and header
 //     field terms, which DefaultSpace searches only when the corpus has
-//     mail headers (HasMailHeaders).
+//     mail headers (HasMailHeaders). Word trigrams are searched for the
+//     linear kinds only (KindSpace.MaxNGram caps the Naive Bayes kinds at
+//     bigrams), with min_df 2 or more.
 //   - Scoring. Candidates are scored on train/held-out splits of the
 //     training documents: the folds of corpus.StratifiedKFold(y, k, seed),
 //     or one split given by the caller (a validation set). Each split refits
@@ -23,9 +25,15 @@
 //   - Racing: successive halving over the folds (Jamieson & Talwalkar
 //     2016; scikit-learn's HalvingGridSearchCV races over samples, this
 //     one over folds, so a candidate's score is never from fewer
-//     documents). Rung 0 scores every candidate on the first fold, cheapest
-//     kinds and unigrams first; the best third go on to the next two folds,
-//     the best third of those to the rest. Naive Bayes candidates that
+//     documents). Rung 0 scores every candidate on the first fold, in
+//     phases: the defaults of every kind on unigrams (cheapest first); then
+//     the kinds that lead (within one standard error of the best score so
+//     far) on 1-2 grams, then on 1-3 grams (unless bigrams lost against
+//     unigrams), then the other kinds on longer n-grams; then each later
+//     round of preprocessing, leaders first. Each phase is ordered anew by
+//     the scores so far, so that the leaders' variants race before the
+//     laggards'. The best third
+//     go on to the next two folds, the best third of those to the rest. Naive Bayes candidates that
 //     differ only in α share their counts, so an α grid costs about one fit;
 //     a kind fitted by optimisation races its default value first (its
 //     pilot), and the other values of its grid join when the pilot goes on.
@@ -38,6 +46,12 @@
 //     use 55% of the time left, rung 1 80%; when the later rungs end early,
 //     another race starts, its rung 0 going on where the last one stopped
 //     (scores are kept), until rung 0 covers every candidate or no job fits.
+//   - Memory. One tokenization of the documents serves every candidate
+//     with the same stop words, n-gram range and fields (eval.Tokenized);
+//     it keeps only the terms of the lowest min_df among them. A rung, and
+//     each phase of rung 0, drops the tokenizations that neither its jobs
+//     nor the pilots that would go on to rung 1 so far use (a later rung
+//     that needs one again tokenizes anew).
 //   - Determinism. The folds, the candidate order, SGD seeds and tie-breaks
 //     (the earlier candidate in the space's order) depend on the seed only:
 //     two searches that score the same candidates choose the same one. What

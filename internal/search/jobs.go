@@ -64,7 +64,9 @@ type job struct {
 // groups in the order of their best member in alive, each group on all its
 // splits before the next, until the jobs run out or the next one is not
 // expected to end before end. It reports whether the deadline stopped it.
-func (r *runner) runRung(alive []*Candidate, upto int, end time.Time) (cut bool, err error) {
+// keep lists candidates beyond alive whose tokenizations the rung keeps
+// (keepTokenizations).
+func (r *runner) runRung(alive []*Candidate, upto int, end time.Time, keep []*Candidate) (cut bool, err error) {
 	var groups [][]*Candidate
 	at := map[int]int{}
 	for _, c := range alive {
@@ -90,6 +92,10 @@ func (r *runner) runRung(alive []*Candidate, upto int, end time.Time) (cut bool,
 			}
 		}
 	}
+	for _, jb := range jobs {
+		keep = append(keep, jb.cands[0])
+	}
+	r.keepTokenizations(keep)
 	var (
 		mu    sync.Mutex
 		next  int
@@ -211,10 +217,47 @@ func jobKey(c *Candidate) [2]int { return [2]int{int(c.Spec.Kind), c.Spec.Settin
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
+// tokKey returns the key of the tokenization that serves settings s: what
+// decides how it tokenizes.
+func tokKey(s vectorize.Settings) vectorize.Settings {
+	return vectorize.Settings{Lowercase: s.Lowercase, StopWords: s.StopWords, NGramMin: s.NGramMin, NGramMax: s.NGramMax, Fields: s.Fields, Remove: s.Remove}
+}
+
+// minDFFloors returns, for each tokenization the candidates need, the
+// lowest min_df among the candidates it serves: the terms in fewer
+// documents can be dropped from it (eval.Tokenize).
+func minDFFloors(cands []*Candidate) map[vectorize.Settings]int {
+	floors := map[vectorize.Settings]int{}
+	for _, c := range cands {
+		key := tokKey(c.Spec.Settings)
+		if f, ok := floors[key]; !ok || c.Spec.Settings.MinDF < f {
+			floors[key] = c.Spec.Settings.MinDF
+		}
+	}
+	return floors
+}
+
+// keepTokenizations drops the tokenizations that none of cands uses, so
+// that the memory of the search holds those a rung needs, not those of
+// every setting tried: a later rung that needs one again tokenizes anew.
+func (r *runner) keepTokenizations(cands []*Candidate) {
+	used := map[vectorize.Settings]bool{}
+	for _, c := range cands {
+		used[tokKey(c.Spec.Settings)] = true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for key := range r.toks {
+		if !used[key] {
+			delete(r.toks, key)
+		}
+	}
+}
+
 // tokenized returns the documents tokenized as s says, building it on first
 // use, and the seconds that took when this call built it (else 0).
 func (r *runner) tokenized(s vectorize.Settings) (*eval.Tokenized, float64, error) {
-	key := vectorize.Settings{Lowercase: s.Lowercase, StopWords: s.StopWords, NGramMin: s.NGramMin, NGramMax: s.NGramMax, Fields: s.Fields, Remove: s.Remove}
+	key := tokKey(s)
 	r.mu.Lock()
 	t, ok := r.toks[key]
 	if !ok {
@@ -226,6 +269,10 @@ func (r *runner) tokenized(s vectorize.Settings) (*eval.Tokenized, float64, erro
 	t.once.Do(func() {
 		did = true
 		start := time.Now()
+		s := s
+		if f, ok := r.floors[key]; ok {
+			s.MinDF = f
+		}
 		t.tk, t.err = eval.Tokenize(r.texts, r.y, len(r.classes), s, r.opt.Workers)
 		t.seconds = time.Since(start).Seconds()
 	})

@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // synth returns perClass documents of each of nClasses classes: class
@@ -67,11 +69,14 @@ func TestCandidatesSpace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Bernoulli has no sublinear dimension (binary weighting).
+	// Bernoulli has no sublinear dimension (binary weighting). The Naive
+	// Bayes kinds go up to bigrams; the linear ones to trigrams, which
+	// have one min_df (2): 2 + 2 + 1 n-gram × min_df settings.
 	want := 2 * 2 * 2 * 2 * 4 /*bernoulli*/ * 1
-	want += 3 * (2 * 2 * 2 * 2 * 2 * 4)
-	want += 2 * 2 * 2 * 2 * 2 * len(train.SVMCGrid)  // svm: tf-idf
-	want += 2 * 2 * 2 * 1 * 2 * len(train.NBLRCGrid) // nblr: binary features, no sublinear dimension
+	want += 2 * (2 * 2 * 2 * 2 * 2 * 4)
+	want += 5 * 2 * 2 * 2 * 4                    // logreg
+	want += 5 * 2 * 2 * 2 * len(train.SVMCGrid)  // svm: tf-idf
+	want += 5 * 2 * 2 * 1 * len(train.NBLRCGrid) // nblr: binary features, no sublinear dimension
 	if len(cands) != want {
 		t.Fatalf("%d candidates, want %d", len(cands), want)
 	}
@@ -103,8 +108,8 @@ func TestCandidatesSpace(t *testing.T) {
 			t.Errorf("%s: β %g does not follow α", c.Describe(), c.Spec.Params.Beta)
 		}
 	}
-	if pilots != 32 || followers != 96 {
-		t.Errorf("%d logreg pilots and %d followers, want 32 and 96", pilots, followers)
+	if pilots != 40 || followers != 120 {
+		t.Errorf("%d logreg pilots and %d followers, want 40 and 120", pilots, followers)
 	}
 	// Round 0 is every kind's defaults, unigrams then bigrams, cheapest first.
 	if got := cands[0].Describe(); got != "multinomial ngram=1,1 stop=none min_df=2 tfidf-sublinear fields=subject:2 alpha=0.03" {
@@ -117,8 +122,60 @@ func TestCandidatesSpace(t *testing.T) {
 			round0 = append(round0, fmt.Sprintf("%s %d", c.Spec.Kind, c.Spec.Settings.NGramMax))
 		}
 	}
-	if got := strings.Join(round0, ", "); got != "multinomial 1, complement 1, bernoulli 1, svm 1, nblr 1, logreg 1, multinomial 2, complement 2, bernoulli 2, svm 2, nblr 2, logreg 2" {
+	if got := strings.Join(round0, ", "); got != "multinomial 1, complement 1, bernoulli 1, svm 1, nblr 1, logreg 1, multinomial 2, complement 2, bernoulli 2, svm 2, nblr 2, logreg 2, svm 3, nblr 3, logreg 3" {
 		t.Errorf("round 0 races %s", got)
+	}
+	for _, c := range cands {
+		if c.Spec.Settings.NGramMax >= 3 && (c.Spec.Settings.MinDF < trigramMinDF || c.Spec.Kind.IsNB()) {
+			t.Errorf("%s: trigrams are searched for linear kinds with min_df ≥ %d only", c.Describe(), trigramMinDF)
+		}
+	}
+}
+
+// TestTokenizationFloorsAndRelease: each tokenization drops the terms
+// below the lowest min_df of the candidates it serves, and a rung keeps
+// only the tokenizations its jobs use.
+func TestTokenizationFloorsAndRelease(t *testing.T) {
+	sp := smallSpace()
+	sp.NGramMax, sp.MinDF = []int{1, 3}, []int{1, 2}
+	cands, err := sp.Candidates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	floors := minDFFloors(cands)
+	var uni, tri vectorize.Settings
+	for _, c := range cands {
+		if c.Spec.Settings.NGramMax == 1 {
+			uni = c.Spec.Settings
+		} else {
+			tri = c.Spec.Settings
+		}
+	}
+	if len(floors) != 2 || floors[tokKey(uni)] != 1 || floors[tokKey(tri)] != trigramMinDF {
+		t.Fatalf("floors %v, want min_df 1 for unigrams and %d for trigrams", floors, trigramMinDF)
+	}
+	texts, y, classes := synth(3, 30, 1, false)
+	r := &runner{texts: texts, y: y, classes: classes, floors: floors, opt: Options{Workers: 1}, toks: map[vectorize.Settings]*tokenization{}}
+	for _, s := range []vectorize.Settings{uni, tri} {
+		if _, _, err := r.tokenized(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := tri
+	s.MinDF = 1
+	tk, _, _ := r.tokenized(tri)
+	if _, _, _, err := tk.Split([]int{0, 1, 2}, []int{3}, s); err == nil {
+		t.Error("the trigram tokenization serves min_df 1")
+	}
+	var triCand *Candidate
+	for _, c := range cands {
+		if c.Spec.Settings.NGramMax == 3 {
+			triCand = c
+		}
+	}
+	r.keepTokenizations([]*Candidate{triCand})
+	if _, ok := r.toks[tokKey(uni)]; ok || len(r.toks) != 1 {
+		t.Errorf("after a rung of trigram jobs, %d tokenizations kept, the unigram one among them: %v", len(r.toks), ok)
 	}
 }
 
@@ -299,5 +356,95 @@ func TestNestedCV(t *testing.T) {
 	}
 	if res.Mean.Accuracy < 0.7 {
 		t.Errorf("nested accuracy %.3f on separable data", res.Mean.Accuracy)
+	}
+}
+
+// TestOrderPilots: after the unigram defaults, the kinds that scored best
+// on the first split try their longer n-grams first, whatever their cost.
+func TestOrderPilots(t *testing.T) {
+	sp := smallSpace() // multinomial (cost 1) and logreg (cost 4), unigrams and bigrams
+	cands, err := sp.Candidates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{cands: cands, metric: Accuracy, scores: make([][]float64, len(cands)), splits: []Split{{Held: make([]int, 1000)}}}
+	for i, c := range cands {
+		r.scores[i] = []float64{math.NaN()}
+		if c.Spec.Settings.NGramMax == 1 {
+			r.scores[i][0] = 0.5
+			if c.Spec.Kind == model.LogReg {
+				r.scores[i][0] = 0.9
+			}
+		}
+	}
+	var pilots []*Candidate
+	for _, c := range cands {
+		if c.lead == nil && c.Spec.Settings.NGramMax == 2 {
+			pilots = append(pilots, c)
+		}
+	}
+	if pilots[0].Spec.Kind != model.Multinomial {
+		t.Fatalf("the space races %s first, want the cheaper multinomial", pilots[0].Spec.Kind)
+	}
+	r.orderPilots(pilots)
+	if pilots[0].Spec.Kind != model.LogReg {
+		t.Errorf("bigrams: %s first, want logreg, the leader on unigrams", pilots[0].Spec.Kind)
+	}
+	r.metric = LogLoss // lower is better: multinomial leads
+	r.orderPilots(pilots)
+	if pilots[0].Spec.Kind != model.Multinomial {
+		t.Errorf("bigrams under log-loss: %s first, want multinomial", pilots[0].Spec.Kind)
+	}
+	// Within one standard error (0.0095 of 1000 documents at 0.9) the
+	// kinds tie, and the cheaper races first.
+	r.metric = Accuracy
+	for i, c := range cands {
+		if c.Spec.Kind == model.Multinomial && c.Spec.Settings.NGramMax == 1 {
+			r.scores[i][0] = 0.895
+		}
+	}
+	r.orderPilots(pilots)
+	if pilots[0].Spec.Kind != model.Multinomial {
+		t.Errorf("bigrams after a tie on unigrams: %s first, want the cheaper multinomial", pilots[0].Spec.Kind)
+	}
+}
+
+// TestOrderPilotsTrigrams: the leading kind tries trigrams before a
+// lagging kind tries bigrams, unless its bigrams scored below its unigrams.
+func TestOrderPilotsTrigrams(t *testing.T) {
+	sp := smallSpace()
+	sp.NGramMax, sp.MinDF = []int{1, 2, 3}, []int{2}
+	cands, err := sp.Candidates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{cands: cands, metric: Accuracy, scores: make([][]float64, len(cands)), splits: []Split{{Held: make([]int, 1000)}}}
+	set := func(bigram float64) []*Candidate {
+		var rest []*Candidate
+		for i, c := range cands {
+			r.scores[i] = []float64{math.NaN()}
+			switch ng, lr := c.Spec.Settings.NGramMax, c.Spec.Kind == model.LogReg; {
+			case ng == 1 && lr:
+				r.scores[i][0] = 0.9
+			case ng == 1:
+				r.scores[i][0] = 0.5
+			case ng == 2 && lr:
+				r.scores[i][0] = bigram
+			}
+			if math.IsNaN(r.scores[i][0]) && c.lead == nil {
+				rest = append(rest, c)
+			}
+		}
+		return rest
+	}
+	rest := set(0.92)
+	n := r.orderPilots(rest)
+	if c := rest[0]; n != 1 || c.Spec.Kind != model.LogReg || c.Spec.Settings.NGramMax != 3 {
+		t.Errorf("bigrams gained: the first phase is %d candidates from %s, want logreg's trigrams alone", n, c.Describe())
+	}
+	rest = set(0.85)
+	r.orderPilots(rest)
+	if c := rest[0]; c.Spec.Kind != model.Multinomial || c.Spec.Settings.NGramMax != 2 {
+		t.Errorf("bigrams lost: %s first, want multinomial's bigrams before logreg's trigrams", c.Describe())
 	}
 }
