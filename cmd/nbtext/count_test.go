@@ -118,8 +118,7 @@ func TestCountMergeToy(t *testing.T) {
 	mustRun(t, "merge", parts[2], ab, "-o", tree)
 	mustRun(t, "count", tsv, "--model", "bernoulli", "-o", whole)
 	sameFiles(t, "toy counts", whole, flat, tree)
-	// Streamed from stdin, and read whole (--classes needs the whole
-	// corpus first): the same counts.
+	// Streamed from stdin, and with --classes: the same counts.
 	stdin, classes := filepath.Join(dir, "stdin.nbc"), filepath.Join(dir, "classes.nbc")
 	if r := nbtext(t, toyTSV, "count", "-", "--model", "bernoulli", "-o", stdin); r.code != 0 {
 		t.Fatalf("count -: exit %d: %s", r.code, r.err)
