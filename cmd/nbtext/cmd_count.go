@@ -308,7 +308,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
 	if !kind.IsNB() {
-		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement) and logreg, not %s", kind)
+		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement) and logreg, not %s: %s", kind, noStreamWhy(kind))
 	}
 	settings, _ := train.Defaults(kind)
 	if err := o.vec.apply(&settings); err != nil {
@@ -342,6 +342,15 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		}
 	}
 	return fitCounts(s, o, kind, cs, start, "--stream does not keep")
+}
+
+// noStreamWhy says why --stream does not fit kind, and what to do.
+func noStreamWhy(kind model.Kind) string {
+	switch kind {
+	case model.SVM, model.NBLR:
+		return "its dual coordinate-descent solver keeps a variable per document and visits the documents many times in random order; train it without --stream, or stream --model logreg"
+	}
+	return "train it without --stream"
 }
 
 // countRound counts the corpora args in one Counter and returns the

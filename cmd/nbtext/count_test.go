@@ -173,7 +173,8 @@ func TestTrainStream(t *testing.T) {
 		sameModels(t, mem, file)
 		sameModels(t, mem, stdin)
 	}
-	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "svm", "-o", filepath.Join(dir, "x.nbm")), 2, "naive bayes", "logreg")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "svm", "-o", filepath.Join(dir, "x.nbm")), 2, "naive bayes", "logreg", "not svm", "without --stream")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "nblr", "-o", filepath.Join(dir, "x.nbm")), 2, "not nblr", "dual coordinate-descent")
 }
 
 // TestCountsIntegration is the exactness contract on 20 Newsgroups: 4
