@@ -3,7 +3,6 @@ package main
 import (
 	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -45,11 +44,7 @@ func writeToyTar(t *testing.T, dir, name, top string, extra ...[2]string) string
 		add(filepath.ToSlash(filepath.Join(top, docs[i][0], fmt.Sprint(i))), docs[i][1])
 	}
 	tw.Close()
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(raw.Bytes())
-	zw.Close()
-	return writeFile(t, dir, name, gz.String())
+	return writeFile(t, dir, name, gzipped(t, raw.String()))
 }
 
 // TestCountEverySource: every kind of source streams into count (folders,
@@ -75,10 +70,6 @@ func TestCountEverySource(t *testing.T) {
 		jsonl.Write(append(b, '\n'))
 	}
 	cw.Flush()
-	var jz bytes.Buffer
-	zw := gzip.NewWriter(&jz)
-	zw.Write(jsonl.Bytes())
-	zw.Close()
 	bydate := writeToyTar(t, dir, "bydate.tgz", "corpus/news-train",
 		[2]string{"corpus/news-test/crypt/99", "not in the train split"}, [2]string{"corpus/README", "not a document"})
 	sources := map[string][]string{
@@ -87,7 +78,7 @@ func TestCountEverySource(t *testing.T) {
 		"bydate":   {bydate, "--split", "train"},
 		"csv":      {writeFile(t, dir, "c.csv", csvBuf.String())},
 		"fasttext": {writeFile(t, dir, "c.ft.txt", ft.String())},
-		"jsonl.gz": {writeFile(t, dir, "c.jsonl.gz", jz.String())},
+		"jsonl.gz": {writeFile(t, dir, "c.jsonl.gz", gzipped(t, jsonl.String()))},
 	}
 	whole := filepath.Join(dir, "whole.nbc")
 	mustRun(t, "count", tsv, "--model", "bernoulli", "-o", whole)

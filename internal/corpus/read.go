@@ -106,15 +106,9 @@ func emitAll(c *Corpus, emit func(string)) []int {
 // JSONL, fastText, TSV or CSV), TSV when they tell nothing. A compressed
 // stream (gzip, zstd, bzip2) is decompressed.
 func ReadFrom(r io.Reader, name string, opts Options) (*Corpus, error) {
-	if err := checkFormat(opts.Format); err != nil {
+	format, err := streamFormat(name, opts.Format)
+	if err != nil {
 		return nil, err
-	}
-	format := opts.Format
-	switch format {
-	case FormatAuto:
-		format = ""
-	case FormatDir:
-		return nil, fmt.Errorf("%s: a stream cannot be read as a folder", name)
 	}
 	docs, _, format, err := readSource(name, r, 0, format, true, &opts, nil)
 	if err != nil {

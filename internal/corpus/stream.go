@@ -58,15 +58,9 @@ func Stream(path string, opts Options, fn func(Document) error) error {
 // StreamFrom is Stream on the stream r, named name in document IDs and
 // messages ("stdin" for standard input), read as ReadFrom reads it.
 func StreamFrom(r io.Reader, name string, opts Options, fn func(Document) error) error {
-	if err := checkFormat(opts.Format); err != nil {
+	format, err := streamFormat(name, opts.Format)
+	if err != nil {
 		return err
-	}
-	format := opts.Format
-	switch format {
-	case FormatAuto:
-		format = ""
-	case FormatDir:
-		return fmt.Errorf("%s: a stream cannot be read as a folder", name)
 	}
 	return streamSource(name, r, 0, format, true, nil, &opts, fn)
 }

@@ -23,6 +23,16 @@ func readStream(t *testing.T, path string, opts Options) (*Corpus, []int, []stri
 	return c, seq, emitted
 }
 
+// sameError reports whether err and Read's error want are both nil; it
+// fails the test when they differ.
+func sameError(t *testing.T, what string, err, want error) bool {
+	t.Helper()
+	if (want == nil) != (err == nil) || want != nil && want.Error() != err.Error() {
+		t.Errorf("%s: error %v, Read's %v", what, err, want)
+	}
+	return want == nil && err == nil
+}
+
 // TestReadStream checks that ReadStream returns what Read returns, and that
 // seq finds each document's text among the emitted ones, for every kind of
 // source and the options that drop or change documents.
@@ -60,11 +70,7 @@ func TestReadStream(t *testing.T) {
 			opts.Warn = warnStream.warn
 			var emitted []string
 			got, seq, gerr := ReadStream(path, opts, func(text string) { emitted = append(emitted, text) })
-			if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
-				t.Errorf("%s %s: error %v, Read's %v", sname, oname, gerr, werr)
-				continue
-			}
-			if werr != nil {
+			if !sameError(t, sname+" "+oname, gerr, werr) {
 				continue
 			}
 			ok++
@@ -203,11 +209,7 @@ func TestStreamMatchesRead(t *testing.T) {
 			opts.Warn = warnRead.warn
 			want, werr := Read(path, opts)
 			got, warnStream, gerr := streamAll(path, nil, opts)
-			if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
-				t.Errorf("%s %s: error %v, Read's %v", sname, oname, gerr, werr)
-				continue
-			}
-			if werr != nil {
+			if !sameError(t, sname+" "+oname, gerr, werr) {
 				continue
 			}
 			ok++

@@ -170,12 +170,9 @@ func WalkFrom(r io.Reader, name string, opts Options, fn WalkFunc) error {
 	if err := checkWalk(opts); err != nil {
 		return err
 	}
-	format := opts.Format
-	switch format {
-	case FormatAuto:
-		format = ""
-	case FormatDir:
-		return fmt.Errorf("%s: a stream cannot be read as a folder", name)
+	format, err := streamFormat(name, opts.Format)
+	if err != nil {
+		return err
 	}
 	return walkStream(name, format, r, codecNone, &opts, fn)
 }
