@@ -233,69 +233,20 @@ func countInto(s streams, args []string, co *corpusOptions, quiet bool, ctr *cou
 	return seq, docs, nil
 }
 
-// countSource reads the corpus src ("": the cached 20 Newsgroups; "-":
-// stdin) and calls add with each document. Line formats (TSV, JSONL,
-// stdin) stream, a document at a time, so memory does not grow with their
-// length; folders and archives are read whole (they are sorted by label
-// and name first).
+// countSource reads the corpus src ("": the train split of the cached 20
+// Newsgroups; "-": stdin) and calls add with each document. Every source
+// streams (corpus.Stream), a document at a time, so memory does not grow
+// with the corpus; documents come in corpus.Stream's order, which --shard
+// follows: Read's order for folders and record files, member order for
+// archives.
 func countSource(s streams, src string, co *corpusOptions, quiet bool, add func(text, label string) error) error {
-	opts, err := co.options()
-	if err != nil {
-		return err
-	}
-	if f := lineFormat(src, opts.Format); f != "" && opts.Split == "" && len(opts.Classes) == 0 {
-		opts.Format = f
-		opts.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
-		fn := func(d corpus.Document, err error) error {
-			if err != nil {
-				return err // training reads every document or none
-			}
-			if d.Label == "" {
-				return fmt.Errorf("%s: a document without a label", d.ID)
-			}
-			return add(d.Text, d.Label)
-		}
-		if src == "-" {
-			return corpus.WalkFrom(s.In, "stdin", opts, fn)
-		}
-		return corpus.Walk(src, opts, fn)
-	}
 	var args []string
 	if src != "" {
 		args = []string{src}
 	}
-	c, err := loadCorpus(s, args, co, "train", quiet)
-	if err != nil {
-		return err
-	}
-	for k := range c.Docs {
-		d := &c.Docs[k]
-		if err := add(d.Text, d.Label); err != nil {
-			return err
-		}
-		d.Text = "" // counted: let it go
-	}
-	return nil
-}
-
-// lineFormat returns the line format (tsv or jsonl) of src, forced or by
-// its name, or "" for other sources.
-func lineFormat(src, forced string) string {
-	switch forced {
-	case corpus.FormatTSV, corpus.FormatJSONL:
-		return forced
-	case corpus.FormatAuto, "":
-	default:
-		return ""
-	}
-	n := strings.ToLower(src)
-	switch {
-	case src == "-", strings.HasSuffix(n, ".tsv"), strings.HasSuffix(n, ".txt"):
-		return corpus.FormatTSV
-	case strings.HasSuffix(n, ".jsonl"), strings.HasSuffix(n, ".ndjson"):
-		return corpus.FormatJSONL
-	}
-	return ""
+	return streamCorpus(s, args, co, "train", quiet, func(d corpus.Document) error {
+		return add(d.Text, d.Label)
+	})
 }
 
 // runTrainFromCounts is 'nbtext train --from-counts FILE': an NB model
@@ -357,7 +308,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
 	if !kind.IsNB() {
-		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement) and logreg, not %s", kind)
+		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement) and logreg, not %s: %s", kind, noStreamWhy(kind))
 	}
 	settings, _ := train.Defaults(kind)
 	if err := o.vec.apply(&settings); err != nil {
@@ -370,7 +321,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	settings.Remove = remove
 	co := o.corpus
 	if len(args) == 1 && args[0] == "-" && counts.NeedsVocab(settings) {
-		if args, err = spoolArgs(s, &co); err != nil {
+		if args, err = spoolArgs(s); err != nil {
 			return err
 		}
 		defer os.Remove(args[0])
@@ -393,6 +344,15 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	return fitCounts(s, o, kind, cs, start, "--stream does not keep")
 }
 
+// noStreamWhy says why --stream does not fit kind, and what to do.
+func noStreamWhy(kind model.Kind) string {
+	switch kind {
+	case model.SVM, model.NBLR:
+		return "its dual coordinate-descent solver keeps a variable per document and visits the documents many times in random order; train it without --stream, or stream --model logreg"
+	}
+	return "train it without --stream"
+}
+
 // countRound counts the corpora args in one Counter and returns the
 // counts.
 func countRound(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, vocab *vectorize.Vocabulary, opt counts.Options) (*counts.Counts, error) {
@@ -408,8 +368,10 @@ func countRound(s streams, args []string, co *corpusOptions, quiet bool, setting
 }
 
 // spoolStdin copies r to a temporary file, so that it can be read twice.
+// Its name ends in .txt, so that it is read as stdin is: in the format its
+// first bytes show, else TSV.
 func spoolStdin(r io.Reader) (string, error) {
-	f, err := os.CreateTemp("", "nbtext-stdin-*")
+	f, err := os.CreateTemp("", "nbtext-stdin-*.txt")
 	if err != nil {
 		return "", fmt.Errorf("spool stdin: %w", err)
 	}

@@ -118,8 +118,7 @@ func TestCountMergeToy(t *testing.T) {
 	mustRun(t, "merge", parts[2], ab, "-o", tree)
 	mustRun(t, "count", tsv, "--model", "bernoulli", "-o", whole)
 	sameFiles(t, "toy counts", whole, flat, tree)
-	// Streamed from stdin, and read whole (--classes needs the whole
-	// corpus first): the same counts.
+	// Streamed from stdin, and with --classes: the same counts.
 	stdin, classes := filepath.Join(dir, "stdin.nbc"), filepath.Join(dir, "classes.nbc")
 	if r := nbtext(t, toyTSV, "count", "-", "--model", "bernoulli", "-o", stdin); r.code != 0 {
 		t.Fatalf("count -: exit %d: %s", r.code, r.err)
@@ -174,7 +173,8 @@ func TestTrainStream(t *testing.T) {
 		sameModels(t, mem, file)
 		sameModels(t, mem, stdin)
 	}
-	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "svm", "-o", filepath.Join(dir, "x.nbm")), 2, "naive bayes", "logreg")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "svm", "-o", filepath.Join(dir, "x.nbm")), 2, "naive bayes", "logreg", "not svm", "without --stream")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "nblr", "-o", filepath.Join(dir, "x.nbm")), 2, "not nblr", "dual coordinate-descent")
 }
 
 // TestCountsIntegration is the exactness contract on 20 Newsgroups: 4

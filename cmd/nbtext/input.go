@@ -15,31 +15,56 @@ func loadCorpus(s streams, args []string, o *corpusOptions, defaultSplit string,
 	return c, err
 }
 
+// streamCorpus calls fn with each document of the corpus args[0] ("-":
+// stdin; none: the cached 20 Newsgroups, its defaultSplit unless --split
+// says otherwise), one at a time (corpus.Stream): memory does not grow
+// with the corpus.
+func streamCorpus(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool, fn func(corpus.Document) error) error {
+	opts, path, err := corpusSource(s, args, o, defaultSplit, quiet)
+	if err != nil {
+		return err
+	}
+	if path == "-" {
+		return corpus.StreamFrom(s.In, "stdin", opts, fn)
+	}
+	return corpus.Stream(path, opts, fn)
+}
+
+// corpusSource returns the reader options of o and the path of the
+// corpus args[0] (none: the cached 20 Newsgroups, its defaultSplit unless
+// --split says otherwise, with a notice the first time).
+func corpusSource(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool) (corpus.Options, string, error) {
+	opts, err := o.options()
+	if err != nil {
+		return opts, "", err
+	}
+	opts.Progress = progress(s.Err, quiet, "reading")
+	opts.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
+	if len(args) > 0 {
+		return opts, args[0], nil
+	}
+	path, err := corpus.FindDefault()
+	if err != nil {
+		return opts, "", err
+	}
+	if opts.Split == "" {
+		opts.Split = defaultSplit
+	}
+	if !o.defaultNoticed {
+		o.defaultNoticed = true
+		note(s.Err, false, "nbtext: no corpus given: reading the %s split of the cached 20 Newsgroups archive %s", opts.Split, path)
+	}
+	return opts, path, nil
+}
+
 // loadCorpusStream is loadCorpus for a consumer that works while the source
 // is read (vectorize.FitStream): emit, when not nil, gets every text as it
 // is decoded, and seq maps the corpus's documents to the emit calls (see
 // corpus.ReadStream).
 func loadCorpusStream(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool, emit func(string)) (*corpus.Corpus, []int, error) {
-	opts, err := o.options()
+	opts, path, err := corpusSource(s, args, o, defaultSplit, quiet)
 	if err != nil {
 		return nil, nil, err
-	}
-	opts.Progress = progress(s.Err, quiet, "reading")
-	opts.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
-	var path string
-	if len(args) == 0 {
-		if path, err = corpus.FindDefault(); err != nil {
-			return nil, nil, err
-		}
-		if opts.Split == "" {
-			opts.Split = defaultSplit
-		}
-		if !o.defaultNoticed {
-			o.defaultNoticed = true
-			note(s.Err, false, "nbtext: no corpus given: reading the %s split of the cached 20 Newsgroups archive %s", opts.Split, path)
-		}
-	} else {
-		path = args[0]
 	}
 	if path == "-" || emit == nil {
 		var c *corpus.Corpus

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
@@ -42,7 +41,7 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 		return err
 	}
 	if len(args) == 1 && args[0] == "-" {
-		if args, err = spoolArgs(s, &co); err != nil {
+		if args, err = spoolArgs(s); err != nil {
 			return err
 		}
 		defer os.Remove(args[0])
@@ -160,15 +159,11 @@ func loadInit(path string, kind model.Kind, vocab *vectorize.Vocabulary, vocabNa
 }
 
 // spoolArgs spools stdin to a temporary file, so that it can be read
-// twice, and returns it as the corpus arguments (a TSV unless co says
-// otherwise); the caller removes it.
-func spoolArgs(s streams, co *corpusOptions) ([]string, error) {
+// twice, and returns it as the corpus arguments; the caller removes it.
+func spoolArgs(s streams) ([]string, error) {
 	spool, err := spoolStdin(s.In)
 	if err != nil {
 		return nil, err
-	}
-	if co.inputFormat == corpus.FormatAuto {
-		co.inputFormat = corpus.FormatTSV
 	}
 	return []string{spool}, nil
 }

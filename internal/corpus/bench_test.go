@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -100,4 +101,65 @@ func BenchmarkStrip(b *testing.B) {
 		}
 	}
 	report(b, c)
+}
+
+// BenchmarkStreamArchive streams synthetic archives of a ladder of sizes
+// (seeded; documents of about 2 kB under 20 label folders) with Stream and
+// reads them with Read, reporting the peak live heap seen (sampled every
+// 256 documents, after a GC): Stream's stays flat as the archive grows,
+// Read's grows with it.
+func BenchmarkStreamArchive(b *testing.B) {
+	words := strings.Fields("the of and to in is that for it with as was on be by this are not or have from")
+	for _, n := range []int{2000, 20000} {
+		r := rand.New(rand.NewPCG(2, uint64(n)))
+		ms := make([]member, n)
+		for i := range ms {
+			var sb strings.Builder
+			for range 400 {
+				sb.WriteString(words[r.IntN(len(words))])
+				sb.WriteByte(' ')
+			}
+			ms[i] = member{fmt.Sprintf("train/class%02d/%06d", i%20, i), sb.String()}
+		}
+		p := writeTar(b, b.TempDir(), "bench.tgz", ms)
+		ms = nil
+		for _, how := range []string{"stream", "read"} {
+			b.Run(fmt.Sprintf("%s/%d", how, n), func(b *testing.B) {
+				b.ReportAllocs()
+				var peak uint64
+				sample := func() {
+					runtime.GC()
+					var st runtime.MemStats
+					runtime.ReadMemStats(&st)
+					peak = max(peak, st.HeapAlloc)
+				}
+				docs := 0
+				for b.Loop() {
+					docs = 0
+					var err error
+					if how == "stream" {
+						err = Stream(p, Options{}, func(Document) error {
+							if docs++; docs%256 == 0 {
+								sample()
+							}
+							return nil
+						})
+					} else {
+						var c *Corpus
+						c, err = Read(p, Options{})
+						sample()
+						docs = len(c.Docs)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				if docs != n {
+					b.Fatalf("%d documents, want %d", docs, n)
+				}
+				// The sampling GCs dominate the time: no docs/s here.
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+			})
+		}
+	}
 }

@@ -15,8 +15,10 @@
 //     (Decompress does the same for other packages). Read returns a whole
 //     Corpus; ReadStream returns the same and, while reading, hands each
 //     decoded text to a consumer (vectorize.FitStream) so that
-//     decompressing and tokenizing overlap; Walk streams unlabelled
-//     documents, one per file, for prediction.
+//     decompressing and tokenizing overlap; Stream gives Read's documents
+//     one at a time in bounded memory (archives in member order, read
+//     twice: names, then texts); Walk streams unlabelled documents, one
+//     per file, for prediction.
 //   - Format detection: Options.Format when forced; else a folder is a
 //     tree, and a file goes by its name without a compression suffix
 //     (.tar, .tgz: tar; .tsv, .tab: TSV; .csv: CSV; .jsonl, .ndjson:

@@ -81,6 +81,22 @@ func checkFormat(f string) error {
 	return fmt.Errorf("unknown input format %q (want %s)", f, strings.Join(Formats, ", "))
 }
 
+// streamFormat returns the format a stream named name is read in: forced
+// (checked), or "" (FormatAuto) for its first bytes to tell; a stream
+// cannot be a folder.
+func streamFormat(name, forced string) (string, error) {
+	if err := checkFormat(forced); err != nil {
+		return "", err
+	}
+	switch forced {
+	case FormatAuto:
+		return "", nil
+	case FormatDir:
+		return "", fmt.Errorf("%s: a stream cannot be read as a folder", name)
+	}
+	return forced, nil
+}
+
 // isLineFormat reports whether records of format f are lines or rows of
 // one file (every format but dir and tar).
 func isLineFormat(f string) bool {

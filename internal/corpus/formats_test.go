@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -487,5 +488,19 @@ func TestReadImdb(t *testing.T) {
 	if !reflect.DeepEqual(count, map[string]int{"pos": 12500, "neg": 12500}) || len(w) != 1 ||
 		!strings.Contains(w[0], "aclImdb/train/unsup (50000 documents") {
 		t.Errorf("counts %v, warnings %q", count, w)
+	}
+	// Stream gives the same documents in the same order (the archive is
+	// sorted), with the same warning.
+	var sw collect
+	i := 0
+	err = Stream(p, Options{Split: "train", Warn: sw.warn}, func(d Document) error {
+		if i >= len(c.Docs) || !reflect.DeepEqual(d, c.Docs[i]) {
+			return fmt.Errorf("document %d: %s, Read's differs", i, d.ID)
+		}
+		i++
+		return nil
+	})
+	if err != nil || i != len(c.Docs) || !reflect.DeepEqual(sw, w) {
+		t.Errorf("Stream: %d documents, %v, warnings %q", i, err, sw)
 	}
 }

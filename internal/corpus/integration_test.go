@@ -156,7 +156,7 @@ func unpack(tb testing.TB, p string, keep func(name string) bool) string {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	s, stop, err := tarStream(p, f, true)
+	s, stop, err := tarStream(p, f, codecGzip)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -343,13 +343,16 @@ func jsonKind(raw json.RawMessage) string {
 
 // scanLines calls fn with each document of a line-format stream (tsv,
 // csv, jsonl or fasttext; gzip, zstd and bzip2 decompressed), blank lines
-// skipped. size is the stream's length when known, else 0.
-func scanLines(src, format string, r io.Reader, size int64, opts *Options, fn func(Document) error) error {
-	s, stop, _, progress, err := openSource(src, r, size, opts)
+// skipped. want is the compression the name announces (codecNone: any).
+func scanLines(src, format string, r io.Reader, want string, opts *Options, fn func(Document) error) error {
+	s, stop, codec, progress, err := openSource(src, r, 0, opts)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	if err := checkCodec(src, want, codec); err != nil {
+		return err
+	}
 	br := asBuffered(s)
 	skipBOM(br)
 	return scanRecords(src, format, br, opts, progress, fn)

@@ -106,15 +106,9 @@ func emitAll(c *Corpus, emit func(string)) []int {
 // JSONL, fastText, TSV or CSV), TSV when they tell nothing. A compressed
 // stream (gzip, zstd, bzip2) is decompressed.
 func ReadFrom(r io.Reader, name string, opts Options) (*Corpus, error) {
-	if err := checkFormat(opts.Format); err != nil {
+	format, err := streamFormat(name, opts.Format)
+	if err != nil {
 		return nil, err
-	}
-	format := opts.Format
-	switch format {
-	case FormatAuto:
-		format = ""
-	case FormatDir:
-		return nil, fmt.Errorf("%s: a stream cannot be read as a folder", name)
 	}
 	docs, _, format, err := readSource(name, r, 0, format, true, &opts, nil)
 	if err != nil {
@@ -154,13 +148,49 @@ func readPath(path string, opts *Options, st *docStream) ([]Document, []int, str
 // empty format is found from the first bytes, TSV when they tell nothing
 // and fallbackTSV is set, else an error.
 func readSource(src string, r io.Reader, size int64, format string, fallbackTSV bool, opts *Options, st *docStream) ([]Document, []int, string, error) {
-	s, stop, codec, progress, err := openSource(src, r, size, opts)
+	o, err := openFormat(src, r, size, format, fallbackTSV, opts)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	defer stop()
-	if want := nameCodec(src); want != codecNone && codec != want {
-		return nil, nil, "", fmt.Errorf("%s: not a %s file", src, want)
+	defer o.stop()
+	if o.format == FormatTar {
+		docs, seqs, err := readTar(src, o.r, opts, o.progress, st)
+		return docs, seqs, o.format, err
+	}
+	if opts.Split != "" {
+		return nil, nil, "", fmt.Errorf("%s: --split applies to folder trees and archives, not to %s", src, o.format)
+	}
+	var docs []Document
+	err = scanRecords(src, o.format, o.r.(*bufio.Reader), opts, o.progress, func(d Document) error {
+		docs = append(docs, d)
+		return nil
+	})
+	return docs, nil, o.format, err
+}
+
+// opened is a source stream decompressed and with its format known.
+type opened struct {
+	r        io.Reader // the content: a *bufio.Reader past any BOM for record formats
+	format   string
+	codec    string
+	stop     func()
+	progress func(final bool) // nil unless opts.Progress is set
+}
+
+// openFormat decompresses the stream r named src (size bytes when known,
+// else 0) and finds its format as readSource says. The caller calls stop
+// once done with the stream.
+func openFormat(src string, r io.Reader, size int64, format string, fallbackTSV bool, opts *Options) (*opened, error) {
+	s, stop, codec, progress, err := openSource(src, r, size, opts)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*opened, error) {
+		stop()
+		return nil, err
+	}
+	if err := checkCodec(src, nameCodec(src), codec); err != nil {
+		return fail(err)
 	}
 	var br *bufio.Reader // for sniffing and line formats; a tar named so reads s directly
 	if format != FormatTar {
@@ -174,29 +204,19 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 		case format != "":
 		case peekErr != nil && peekErr != io.EOF && !errors.Is(peekErr, bufio.ErrBufferFull):
 			// A damaged compressed stream, not an unknown format.
-			return nil, nil, "", fmt.Errorf("%s: %w", src, peekErr)
+			return fail(fmt.Errorf("%s: %w", src, peekErr))
 		case fallbackTSV:
 			format = FormatTSV
 		case hasNUL(head):
-			return nil, nil, "", fmt.Errorf("%s: binary data, not a corpus (want a folder, a tar archive or TSV, CSV, JSONL or fastText lines)", src)
+			return fail(fmt.Errorf("%s: binary data, not a corpus (want a folder, a tar archive or TSV, CSV, JSONL or fastText lines)", src))
 		default:
-			return nil, nil, "", fmt.Errorf("%s: cannot tell the format from the name or the first line (want a folder, a tar archive, .tsv, .csv, .jsonl or fastText lines); pass --input-format", src)
+			return fail(fmt.Errorf("%s: cannot tell the format from the name or the first line (want a folder, a tar archive, .tsv, .csv, .jsonl or fastText lines); pass --input-format", src))
 		}
 	}
-	if format == FormatTar {
-		docs, seqs, err := readTar(src, s, opts, progress, st)
-		return docs, seqs, format, err
+	if format != FormatTar {
+		skipBOM(br)
 	}
-	if opts.Split != "" {
-		return nil, nil, "", fmt.Errorf("%s: --split applies to folder trees and archives, not to %s", src, format)
-	}
-	skipBOM(br)
-	var docs []Document
-	err = scanRecords(src, format, br, opts, progress, func(d Document) error {
-		docs = append(docs, d)
-		return nil
-	})
-	return docs, nil, format, err
+	return &opened{r: s, format: format, codec: codec, stop: stop, progress: progress}, nil
 }
 
 // openSource decompresses the stream r named src (see decompress) and
@@ -238,6 +258,16 @@ func nameCodec(name string) string {
 	return codecNone
 }
 
+// checkCodec returns an error when the stream src was announced by its
+// name as compressed with want (not codecNone) but is not: codec is what
+// its magic bytes say.
+func checkCodec(src, want, codec string) error {
+	if want != codecNone && codec != want {
+		return fmt.Errorf("%s: not a %s file", src, want)
+	}
+	return nil
+}
+
 // finish applies the class filter (line formats; trees filter while
 // planning) and opts.Remove unless the texts are stripped already, and
 // builds the Corpus.
@@ -249,20 +279,7 @@ func finish(src string, docs []Document, format string, opts *Options, stripped 
 		}
 		kept := docs[:0]
 		for _, d := range docs {
-			if d.Labels == nil {
-				if keep[d.Label] {
-					kept = append(kept, d)
-				}
-				continue
-			}
-			var ls []string
-			for _, l := range d.Labels {
-				if keep[l] {
-					ls = append(ls, l)
-				}
-			}
-			if len(ls) > 0 {
-				d.Label, d.Labels = ls[0], ls
+			if keepClasses(&d, keep) {
 				kept = append(kept, d)
 			}
 		}

@@ -1,8 +1,15 @@
 package corpus
 
 import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // readStream runs ReadStream and returns what it emitted with its result.
@@ -14,6 +21,16 @@ func readStream(t *testing.T, path string, opts Options) (*Corpus, []int, []stri
 		t.Fatalf("%s: %v", path, err)
 	}
 	return c, seq, emitted
+}
+
+// sameError reports whether err and Read's error want are both nil; it
+// fails the test when they differ.
+func sameError(t *testing.T, what string, err, want error) bool {
+	t.Helper()
+	if (want == nil) != (err == nil) || want != nil && want.Error() != err.Error() {
+		t.Errorf("%s: error %v, Read's %v", what, err, want)
+	}
+	return want == nil && err == nil
 }
 
 // TestReadStream checks that ReadStream returns what Read returns, and that
@@ -53,11 +70,7 @@ func TestReadStream(t *testing.T) {
 			opts.Warn = warnStream.warn
 			var emitted []string
 			got, seq, gerr := ReadStream(path, opts, func(text string) { emitted = append(emitted, text) })
-			if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
-				t.Errorf("%s %s: error %v, Read's %v", sname, oname, gerr, werr)
-				continue
-			}
-			if werr != nil {
+			if !sameError(t, sname+" "+oname, gerr, werr) {
 				continue
 			}
 			ok++
@@ -126,5 +139,195 @@ func TestReadStreamRealCorpus(t *testing.T) {
 		if len(opts.Classes) > 0 && len(emitted) != len(c.Docs) {
 			t.Errorf("%+v: emitted %d texts for %d documents", opts, len(emitted), len(c.Docs))
 		}
+	}
+}
+
+// streamAll runs Stream (StreamFrom when r is set) and returns the
+// documents it gave, the warnings and the error.
+func streamAll(path string, r io.Reader, opts Options) ([]Document, collect, error) {
+	var docs []Document
+	var warns collect
+	opts.Warn = warns.warn
+	fn := func(d Document) error {
+		docs = append(docs, d)
+		return nil
+	}
+	var err error
+	if r != nil {
+		err = StreamFrom(r, path, opts, fn)
+	} else {
+		err = Stream(path, opts, fn)
+	}
+	return docs, warns, err
+}
+
+// TestStreamMatchesRead: Stream gives the documents Read returns, in
+// Read's order for folders, record files and sorted archives, with Read's
+// warnings and errors, for every kind of source and the options that drop
+// or change documents.
+func TestStreamMatchesRead(t *testing.T) {
+	dir := t.TempDir()
+	tree := treeMembers(t, "testdata/tree", "")
+	tsv, err := os.ReadFile("testdata/docs.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sources := map[string]string{
+		"folder":   "testdata/tree",
+		"bydate":   "testdata/bydate",
+		"archive":  writeTar(t, dir, "tree.tgz", tree),
+		"tar":      writeTar(t, dir, "tree.tar", tree),
+		"wrapped":  writeTar(t, dir, "wrapped.tgz", treeMembers(t, "testdata/bydate", "corpus/")),
+		"tsv":      "testdata/docs.tsv",
+		"tsv.gz":   write("docs.tsv.gz", string(gzipBytes(t, tsv))),
+		"jsonl":    "testdata/docs.jsonl",
+		"csv":      write("docs.csv", "text,label\n\"a, b\",ham\n\"multi\nline\",spam\nlast,ham\n"),
+		"fasttext": write("docs.txt", "__label__ham hello there\n__label__spam __label__ham buy now\n__label__spam win\n"),
+		"nul":      writeTree(t, map[string]string{"a/1": "one", "a/2": "t\x00wo", "b/3": "three", "stray": "x", "b/sub/4": "four"}),
+	}
+	optsets := map[string]Options{
+		"plain":   {},
+		"remove":  {Remove: RemoveHeaders | RemoveFooters | RemoveQuotes},
+		"classes": {Classes: []string{"spam"}},
+		"unknown": {Classes: []string{"spam", "nope"}},
+		"train":   {Split: "train"},
+		"test":    {Split: "test", Classes: []string{"ham"}},
+		"multi":   {MultiLabel: true, Classes: []string{"ham"}},
+		"small":   {MaxDocBytes: 12},
+	}
+	ok := 0
+	for sname, path := range sources {
+		for oname, opts := range optsets {
+			var warnRead collect
+			opts.Warn = warnRead.warn
+			want, werr := Read(path, opts)
+			got, warnStream, gerr := streamAll(path, nil, opts)
+			if !sameError(t, sname+" "+oname, gerr, werr) {
+				continue
+			}
+			ok++
+			if !reflect.DeepEqual(got, want.Docs) {
+				t.Errorf("%s %s: documents\n%+v\nRead's\n%+v", sname, oname, got, want.Docs)
+			}
+			if !reflect.DeepEqual(warnStream, warnRead) {
+				t.Errorf("%s %s: warnings %q, Read's %q", sname, oname, warnStream, warnRead)
+			}
+		}
+	}
+	if ok < 25 {
+		t.Errorf("only %d of the source and option pairs could be read", ok)
+	}
+}
+
+// gzipBytes gzips b.
+func gzipBytes(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	zw.Write(b)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// TestStreamArchiveOrder: an archive streams in member order (Read sorts),
+// a member named twice counts once, where its last copy is, and a file
+// named like a folder, a NUL file and files outside label folders are left
+// out as Read leaves them out.
+func TestStreamArchiveOrder(t *testing.T) {
+	members := []member{
+		{"b/9", "nine"}, {"a/2", "old two"}, {"a/1", "one"}, {"stray", "not a document"},
+		{"a/3", "bin\x00ary"}, {"b/sub", "file"}, {"b/sub/4", "nested"}, {"a/2", "new two"}, {"c/5", "five"}, {"a/2", "newest two"},
+	}
+	p := writeTar(t, t.TempDir(), "messy.tgz", members)
+	got, warns, err := streamAll(p, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, d := range got {
+		order = append(order, d.ID+"="+d.Text)
+	}
+	if want := []string{"b/9=nine", "a/1=one", "c/5=five", "a/2=newest two"}; !reflect.DeepEqual(order, want) {
+		t.Errorf("documents %q, want %q", order, want)
+	}
+	var rwarns collect
+	c, err := Read(p, Options{Warn: rwarns.warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Docs) != len(got) || !reflect.DeepEqual(warns, rwarns) {
+		t.Errorf("Read: %d documents, warnings %q; Stream: %d, %q", len(c.Docs), rwarns, len(got), warns)
+	}
+}
+
+// TestStreamFrom: a stream is read in the format its first bytes show, an
+// archive on it too (spooled for its two passes), as ReadFrom reads it.
+func TestStreamFrom(t *testing.T) {
+	streams := map[string][]byte{
+		"tgz":   tarBytes(t, treeMembers(t, "testdata/bydate", ""), true),
+		"tar":   tarBytes(t, treeMembers(t, "testdata/tree", ""), false),
+		"jsonl": []byte("{\"label\":\"a\",\"text\":\"x\"}\n{\"label\":\"b\",\"text\":\"y\"}\n"),
+		"tsv":   []byte("a\tone\nb\ttwo\n"),
+	}
+	for name, b := range streams {
+		opts := Options{}
+		if name == "tgz" {
+			opts.Split = "train"
+		}
+		want, err := ReadFrom(bytes.NewReader(b), "stdin", opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, _, err := streamAll("stdin", bytes.NewReader(b), opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(got, want.Docs) {
+			t.Errorf("%s: documents %+v, ReadFrom's %+v", name, got, want.Docs)
+		}
+	}
+}
+
+// TestStreamStops: the first error fn returns ends the stream and comes
+// back as is, for each kind of source.
+func TestStreamStops(t *testing.T) {
+	stop := errors.New("stop")
+	dir := t.TempDir()
+	for _, p := range []string{"testdata/tree", "testdata/docs.tsv", writeTar(t, dir, "t.tgz", treeMembers(t, "testdata/tree", ""))} {
+		n := 0
+		err := Stream(p, Options{}, func(Document) error {
+			n++
+			return stop
+		})
+		if err != stop || n != 1 {
+			t.Errorf("%s: %d calls, error %v", p, n, err)
+		}
+	}
+}
+
+// TestRealCorpusStream: the 20 Newsgroups archive streams the documents
+// Read returns, in Read's order (the archive is sorted).
+func TestRealCorpusStream(t *testing.T) {
+	path := realCorpus(t)
+	opts := Options{Split: "test", Remove: RemoveHeaders, Classes: []string{"sci.crypt", "comp.graphics"}}
+	want, err := Read(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := streamAll(path, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want.Docs) {
+		t.Errorf("streamed %d documents, differing from Read's %d", len(got), len(want.Docs))
 	}
 }

@@ -70,16 +70,17 @@ func corrupt(src string, err error) error {
 
 // tarStream opens the tar stream in r: decompressed on its own goroutine
 // when r starts with the magic bytes of gzip, zstd or bzip2, as is
-// otherwise. wantGzip makes a stream that is not gzip an error. The
+// otherwise. want, when not codecNone, makes a stream not so compressed
+// an error (see nameCodec). The
 // returned stop ends the decompressor; call it once done with the stream.
-func tarStream(src string, r io.Reader, wantGzip bool) (io.Reader, func(), error) {
+func tarStream(src string, r io.Reader, want string) (io.Reader, func(), error) {
 	s, stop, codec, err := decompress(src, r)
 	if err != nil {
 		return nil, nil, err
 	}
-	if wantGzip && codec != codecGzip {
+	if err := checkCodec(src, want, codec); err != nil {
 		stop()
-		return nil, nil, fmt.Errorf("%s: not a gzip file", src)
+		return nil, nil, err
 	}
 	return s, stop, nil
 }
@@ -138,20 +139,26 @@ func under(name, dir string) bool {
 	return name == dir || strings.HasPrefix(name, dir) && name[len(dir)] == '/'
 }
 
-// scanTar reads the members of the tar stream r. With opts.Split set only
-// the files under the matching split folder are stored, and reading stops at
-// the first member past that folder: an archive holds a folder's members
-// together (tar, bsdtar and Python's tarfile all write them so), and in the
-// 20 Newsgroups archive the train folder comes first, so the test half is
-// never decompressed. Read to its end, the stream's gzip trailer is
-// checked too. progress, when set, is called after each member. st, when
-// set, receives each decoded document that may be in the result.
-func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *docStream) ([]tarEntry, error) {
+// tarMember is a member of an archive as eachMember passes it on.
+type tarMember struct {
+	hdr   *tar.Header
+	name  string // cleaned slash path
+	dir   bool
+	store bool // under the asked-for split and not unlabelled: maybe a document
+}
+
+// eachMember calls fn with each folder and regular file member of the tar
+// stream r (its content readable from tr until the next call), skipping
+// links (with a warning when warnLinks is set), extension records and
+// special files. With opts.Split set only the members under the matching
+// split folder are stored, and reading stops at the first member past
+// that folder: an archive holds a folder's members together (tar, bsdtar
+// and Python's tarfile all write them so), and in the 20 Newsgroups
+// archive the train folder comes first, so the test half is never
+// decompressed. Read to its end, the stream's gzip trailer is checked too.
+func eachMember(src string, r io.Reader, opts *Options, warnLinks bool, fn func(tr *tar.Reader, m tarMember) error) error {
 	tr := tar.NewReader(r)
-	var ents []tarEntry
 	active := "" // the split folder being read
-	buf := make([]byte, 0, 256<<10)
-	max := opts.maxDoc()
 	keepUnsup := contains(opts.Classes, unsupFolder)
 	for {
 		hdr, err := tr.Next()
@@ -159,12 +166,12 @@ func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *do
 			// Read what follows the end marker, so that gzip checks its
 			// trailer (CRC-32 and length) and a damaged one is reported.
 			if _, err := io.Copy(io.Discard, r); err != nil {
-				return nil, corrupt(src, err)
+				return corrupt(src, err)
 			}
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, corrupt(src, err)
+			return corrupt(src, err)
 		}
 		name := cleanName(hdr.Name)
 		if name == "" {
@@ -176,7 +183,9 @@ func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *do
 			dir = true
 		case tar.TypeReg: // archive/tar reports old-style TypeRegA as TypeReg
 		case tar.TypeSymlink, tar.TypeLink:
-			opts.warn("%s: ignoring %s: links are not followed in archives", src, name)
+			if warnLinks {
+				opts.warn("%s: ignoring %s: links are not followed in archives", src, name)
+			}
 			continue
 		default:
 			continue // pax and GNU extension records, devices, fifos
@@ -184,7 +193,7 @@ func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *do
 		store := true
 		if opts.Split != "" {
 			if active != "" && !under(name, active) {
-				break // past the split folder
+				return nil // past the split folder
 			}
 			p := splitPrefix(name, opts.Split)
 			if active == "" && p != "" {
@@ -195,24 +204,41 @@ func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *do
 		if store && !dir && !keepUnsup && inUnsup(name) {
 			store = false // unlabelled: planTree skips the folder
 		}
-		e := tarEntry{name: name, dir: dir}
-		if !dir && store {
+		if err := fn(tr, tarMember{hdr: hdr, name: name, dir: dir, store: store}); err != nil {
+			return err
+		}
+	}
+}
+
+// scanTar reads the members of the tar stream r (see eachMember), the
+// content of the stored files too. progress, when set, is called after
+// each member. st, when set, receives each decoded document that may be in
+// the result.
+func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *docStream) ([]tarEntry, error) {
+	var ents []tarEntry
+	buf := make([]byte, 0, 256<<10)
+	max := opts.maxDoc()
+	err := eachMember(src, r, opts, true, func(tr *tar.Reader, m tarMember) error {
+		e := tarEntry{name: m.name, dir: m.dir}
+		if !m.dir && m.store {
+			hdr := m.hdr
 			if hdr.Size > int64(max) {
-				return nil, tooLarge(src+": "+name, max)
+				return tooLarge(src+": "+m.name, max)
 			}
 			if hdr.Size > 0 && hdr.Size <= 64<<20 && int64(cap(buf)) < hdr.Size {
 				buf = make([]byte, 0, hdr.Size)
 			}
+			var err error
 			buf, err = readAll(buf[:0], tr)
 			if err != nil {
-				return nil, corrupt(src, err)
+				return corrupt(src, err)
 			}
 			e.stored = true
 			if hasNUL(buf) {
 				e.nul = true
 			} else {
 				e.text = Decode(buf)
-				if st != nil && st.wants(name) {
+				if st != nil && st.wants(m.name) {
 					e.text, e.seq = st.send(e.text, opts)
 					e.emitted = true
 				}
@@ -222,8 +248,9 @@ func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *do
 		if progress != nil {
 			progress(false)
 		}
-	}
-	return ents, nil
+		return nil
+	})
+	return ents, err
 }
 
 // tarLister lists the folders of an archive from its members; folders
@@ -237,27 +264,33 @@ type tarFolder struct {
 
 func newTarLister(ents []tarEntry) tarLister {
 	t := tarLister{"": {dirs: map[string]bool{}}}
-	var folder func(p string) *tarFolder
-	folder = func(p string) *tarFolder {
-		if f, ok := t[p]; ok {
-			return f
-		}
-		f := &tarFolder{dirs: map[string]bool{}}
-		t[p] = f
-		parent, base := path.Split(p)
-		folder(strings.TrimSuffix(parent, "/")).dirs[base] = true
-		return f
-	}
 	for _, e := range ents {
-		if e.dir {
-			folder(e.name)
-			continue
-		}
-		parent, base := path.Split(e.name)
-		f := folder(strings.TrimSuffix(parent, "/"))
-		f.files = append(f.files, base)
+		t.add(e.name, e.dir)
 	}
 	return t
+}
+
+// add lists the member name, a folder when dir is set.
+func (t tarLister) add(name string, dir bool) {
+	if dir {
+		t.folder(name)
+		return
+	}
+	parent, base := path.Split(name)
+	f := t.folder(strings.TrimSuffix(parent, "/"))
+	f.files = append(f.files, base)
+}
+
+// folder returns the folder p, adding it and its parents as needed.
+func (t tarLister) folder(p string) *tarFolder {
+	if f, ok := t[p]; ok {
+		return f
+	}
+	f := &tarFolder{dirs: map[string]bool{}}
+	t[p] = f
+	parent, base := path.Split(p)
+	t.folder(strings.TrimSuffix(parent, "/")).dirs[base] = true
+	return f
 }
 
 func (t tarLister) list(rel string) (dirs, files []string, err error) {

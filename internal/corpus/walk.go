@@ -82,7 +82,7 @@ func Walk(path string, opts Options, fn WalkFunc) error {
 		return err
 	}
 	defer f.Close()
-	return walkStream(path, format, f, nameCodec(path) == codecGzip, &opts, fn)
+	return walkStream(path, format, f, nameCodec(path), &opts, fn)
 }
 
 // OpenRegular opens the file at path for reading when it is a regular
@@ -157,14 +157,11 @@ func WalkFrom(r io.Reader, name string, opts Options, fn WalkFunc) error {
 	if err := checkWalk(opts); err != nil {
 		return err
 	}
-	format := opts.Format
-	switch format {
-	case FormatAuto:
-		format = ""
-	case FormatDir:
-		return fmt.Errorf("%s: a stream cannot be read as a folder", name)
+	format, err := streamFormat(name, opts.Format)
+	if err != nil {
+		return err
 	}
-	return walkStream(name, format, r, false, &opts, fn)
+	return walkStream(name, format, r, codecNone, &opts, fn)
 }
 
 // checkWalk rejects the options Walk does not take.
@@ -179,13 +176,15 @@ func checkWalk(opts Options) error {
 }
 
 // walkStream walks the stream r in format: "" (one document), "tar",
-// "tsv" or "jsonl".
-func walkStream(src, format string, r io.Reader, wantGzip bool, opts *Options, fn WalkFunc) error {
+// "tsv" or "jsonl". want is the compression the name announces (see
+// nameCodec): an archive or record file that is not so compressed is an
+// error, as in Read.
+func walkStream(src, format string, r io.Reader, want string, opts *Options, fn WalkFunc) error {
 	switch format {
 	case FormatTar:
-		return walkTar(src, r, wantGzip, opts, fn)
+		return walkTar(src, r, want, opts, fn)
 	case FormatTSV, FormatJSONL:
-		return scanLines(src, format, r, 0, opts, func(d Document) error {
+		return scanLines(src, format, r, want, opts, func(d Document) error {
 			d.Text = Strip(d.Text, opts.Remove)
 			return fn(d, nil)
 		})
@@ -214,8 +213,8 @@ func emit(d Document, b []byte, opts *Options, fn WalkFunc) error {
 // order; decompression runs ahead on its own goroutine while fn works. A
 // member larger than maxDoc is skipped unread (the tar reader seeks past
 // it or reads it in small pieces).
-func walkTar(src string, r io.Reader, wantGzip bool, opts *Options, fn WalkFunc) error {
-	s, stop, err := tarStream(src, r, wantGzip)
+func walkTar(src string, r io.Reader, want string, opts *Options, fn WalkFunc) error {
+	s, stop, err := tarStream(src, r, want)
 	if err != nil {
 		return err
 	}

@@ -200,6 +200,42 @@ func TestWalkErrors(t *testing.T) {
 	}
 }
 
+// TestWalkCodecByName: as Read, Walk refuses an archive or record file
+// whose name announces a compression (any of gzip, zstd, bzip2) that its
+// bytes do not have.
+func TestWalkCodecByName(t *testing.T) {
+	dir := t.TempDir()
+	tgz := tarBytes(t, []member{{"a/1", "one"}}, true)
+	files := []struct {
+		name, format string
+		body         []byte
+		want         string
+	}{
+		{"x.tar.zst", "", tgz, "not a zstd file"},
+		{"x.tar.bz2", "", tgz, "not a bzip2 file"},
+		{"x.tgz", "", tarBytes(t, []member{{"a/1", "one"}}, false), "not a gzip file"},
+		{"x.tsv.zst", FormatTSV, []byte("a\tone\n"), "not a zstd file"},
+		{"x.jsonl.gz", FormatJSONL, []byte("{}\n"), "not a gzip file"},
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, f.body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := Walk(p, Options{Format: f.format}, func(Document, error) error { return nil })
+		if err == nil || err.Error() != p+": "+f.want {
+			t.Errorf("%s: err %v, want %s", f.name, err, f.want)
+		}
+	}
+	p := filepath.Join(dir, "y.tsv.gz")
+	if err := os.WriteFile(p, gzipBytes(t, []byte("a\tone\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Walk(p, Options{Format: FormatTSV}, func(Document, error) error { return nil }); err != nil {
+		t.Errorf("y.tsv.gz: %v", err)
+	}
+}
+
 func TestWalkFrom(t *testing.T) {
 	var docs []Document
 	err := WalkFrom(strings.NewReader("caf\xe9"), "stdin", Options{}, func(d Document, err error) error { docs = append(docs, d); return err })

@@ -2,7 +2,10 @@ package train
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/model"
@@ -122,4 +125,42 @@ func benchFitNoCal(b *testing.B, kind model.Kind) {
 		}
 	}
 	b.ReportMetric(float64(X.Rows()*b.N)/b.Elapsed().Seconds(), "docs/s")
+}
+
+// BenchmarkRowCacheChunks reads a row cache of 20000 synthetic rows (about
+// 150 terms each) chunk by chunk in a shuffled order, as each epoch of
+// FitLogRegStream does with a buffer smaller than the corpus, and reports
+// MB/s of cache read and the bytes read from the file per byte of cache.
+func BenchmarkRowCacheChunks(b *testing.B) {
+	syn := makeSynthetic(b, 20000, 200000, 20, 0.5, 3)
+	X, _ := syn.weighted(b, "tfidf", true, "l2")
+	rc := cacheOf(b, X, syn.Y)
+	order := make([]int, rc.Chunks())
+	for i := range order {
+		order[i] = i
+	}
+	rand.New(rand.NewPCG(1, 1)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	read := func() int64 {
+		b, _ := os.ReadFile("/proc/self/io")
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "rchar: "); ok {
+				n, _ := strconv.ParseInt(v, 10, 64)
+				return n
+			}
+		}
+		return 0
+	}
+	before := read()
+	b.ReportAllocs()
+	for b.Loop() {
+		rows := 0
+		if err := rc.EachChunk(order, func(int, []int32, []float32) error { rows++; return nil }); err != nil || rows != len(syn.Y) {
+			b.Fatalf("%d rows, %v", rows, err)
+		}
+	}
+	size := float64(rc.off)
+	b.ReportMetric(size*float64(b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
+	if r := read(); r > before {
+		b.ReportMetric(float64(r-before)/size/float64(b.N), "read/byte")
+	}
 }

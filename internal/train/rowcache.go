@@ -2,6 +2,7 @@ package train
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -109,7 +110,10 @@ func (c *RowCache) EachChunk(order []int, fn func(y int, ind []int32, val []floa
 	return c.read(order, fn)
 }
 
-// read reads the chunks order (nil: every row in order).
+// read reads the chunks order (nil: every row in order). In order, the
+// file is read through a 1 MB buffer; a chunk out of order is read whole
+// with one positioned read of exactly its bytes (a 1 MB read-ahead after
+// every seek read 13 times the data at 10^6 rows).
 func (c *RowCache) read(order []int, fn func(y int, ind []int32, val []float32) error) error {
 	if !c.reading {
 		if err := c.w.Flush(); err != nil {
@@ -117,75 +121,94 @@ func (c *RowCache) read(order []int, fn func(y int, ind []int32, val []float32) 
 		}
 		c.reading = true
 	}
-	var (
-		r   *bufio.Reader
-		ind []int32
-		val []float32
-		b4  [4]byte
-	)
-	bad := func(i int, err error) error {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return fmt.Errorf("row cache %s: row %d: %w", c.f.Name(), i, err)
-	}
-	seek := func(off int64) error {
-		if _, err := c.f.Seek(off, io.SeekStart); err != nil {
+	rr := &rowReader{c: c, fn: fn}
+	if order == nil {
+		if _, err := c.f.Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("row cache %s: %w", c.f.Name(), err)
 		}
-		if r == nil {
-			r = bufio.NewReaderSize(c.f, 1<<20)
-		} else {
-			r.Reset(c.f)
-		}
-		return nil
+		return rr.rows(bufio.NewReaderSize(c.f, 1<<20), 0, c.rows)
 	}
-	rows := func(lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			y, err := binary.ReadUvarint(r)
-			if err != nil {
-				return bad(i, err)
-			}
-			k, err := binary.ReadUvarint(r)
-			if err != nil {
-				return bad(i, err)
-			}
-			ind, val = ind[:0], val[:0]
-			t := uint64(0)
-			for range k {
-				d, err := binary.ReadUvarint(r)
-				if err != nil {
-					return bad(i, err)
-				}
-				t += d
-				ind = append(ind, int32(t))
-			}
-			for range k {
-				if _, err := io.ReadFull(r, b4[:]); err != nil {
-					return bad(i, err)
-				}
-				val = append(val, math.Float32frombits(binary.LittleEndian.Uint32(b4[:])))
-			}
-			if err := fn(int(y), ind, val); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if order == nil {
-		if err := seek(0); err != nil {
-			return err
-		}
-		return rows(0, c.rows)
-	}
+	var (
+		buf []byte
+		br  bytes.Reader
+	)
 	for _, k := range order {
 		if k < 0 || k >= len(c.chunks) {
 			return fmt.Errorf("row cache: chunk %d of %d", k, len(c.chunks))
 		}
-		if err := seek(c.chunks[k]); err != nil {
+		end := c.off
+		if k+1 < len(c.chunks) {
+			end = c.chunks[k+1]
+		}
+		n := int(end - c.chunks[k])
+		if cap(buf) < n {
+			buf = make([]byte, n)
+		}
+		buf = buf[:n]
+		if _, err := c.f.ReadAt(buf, c.chunks[k]); err != nil {
+			return rr.bad(k*cacheChunk, err)
+		}
+		br.Reset(buf)
+		if err := rr.rows(&br, k*cacheChunk, min(c.rows, (k+1)*cacheChunk)); err != nil {
 			return err
 		}
-		if err := rows(k*cacheChunk, min(c.rows, (k+1)*cacheChunk)); err != nil {
+	}
+	return nil
+}
+
+// rowReader decodes the rows of a RowCache for fn, reusing its slices.
+type rowReader struct {
+	c   *RowCache
+	fn  func(y int, ind []int32, val []float32) error
+	ind []int32
+	val []float32
+	b4  [4]byte
+}
+
+// byteReader is what rows reads from: a buffered file or a chunk's bytes.
+type byteReader interface {
+	io.Reader
+	io.ByteReader
+}
+
+// bad words an error met reading row i.
+func (rr *rowReader) bad(i int, err error) error {
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return fmt.Errorf("row cache %s: row %d: %w", rr.c.f.Name(), i, err)
+}
+
+// rows decodes rows lo to hi from r and calls fn with each.
+func (rr *rowReader) rows(r byteReader, lo, hi int) error {
+	b4 := rr.b4[:]
+	for i := lo; i < hi; i++ {
+		y, err := binary.ReadUvarint(r)
+		if err != nil {
+			return rr.bad(i, err)
+		}
+		k, err := binary.ReadUvarint(r)
+		if err != nil {
+			return rr.bad(i, err)
+		}
+		ind, val := rr.ind[:0], rr.val[:0]
+		t := uint64(0)
+		for range k {
+			d, err := binary.ReadUvarint(r)
+			if err != nil {
+				return rr.bad(i, err)
+			}
+			t += d
+			ind = append(ind, int32(t))
+		}
+		for range k {
+			if _, err := io.ReadFull(r, b4); err != nil {
+				return rr.bad(i, err)
+			}
+			val = append(val, math.Float32frombits(binary.LittleEndian.Uint32(b4)))
+		}
+		rr.ind, rr.val = ind, val
+		if err := rr.fn(int(y), ind, val); err != nil {
 			return err
 		}
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // cacheOf writes the rows of X with labels y to a new RowCache.
-func cacheOf(t *testing.T, X *vectorize.Matrix, y []int) *RowCache {
+func cacheOf(t testing.TB, X *vectorize.Matrix, y []int) *RowCache {
 	t.Helper()
 	rc, err := NewRowCache(t.TempDir())
 	if err != nil {
