@@ -369,10 +369,12 @@ const biasIter = 50
 // classes, with the block's four sums in registers: each sum still adds
 // the terms in order, so the result is the same bits as a loop over the
 // terms that adds to all of z, without loading and storing z at every term.
+// On amd64 packed SSE2 kernels do blocks of eight and four classes
+// (addScoresBlocks, kernel_amd64.s), with the same bits again.
 func addScores(z, W []float64, ind []int32, val []float32) {
 	nc := len(z)
 	val = val[:len(ind)]
-	c := 0
+	c := addScoresBlocks(z, W, ind, val)
 	for ; c+4 <= nc; c += 4 {
 		z0, z1, z2, z3 := z[c], z[c+1], z[c+2], z[c+3]
 		for j, t := range ind {
@@ -403,11 +405,12 @@ func addScores(z, W []float64, ind []int32, val []float32) {
 // subScaled subtracts a·v_t·r[c] from W[t*C + c] for every term t of a
 // document (terms ind, values val; C = len(r)), in blocks of four classes
 // whose residuals stay in registers: the same operations on each weight as
-// a loop over the terms and then the classes.
+// a loop over the terms and then the classes (on amd64 through the packed
+// kernels of subScaledBlocks).
 func subScaled(W, r []float64, a float64, ind []int32, val []float32) {
 	nc := len(r)
 	val = val[:len(ind)]
-	c := 0
+	c := subScaledBlocks(W, r, a, ind, val)
 	for ; c+4 <= nc; c += 4 {
 		r0, r1, r2, r3 := r[c], r[c+1], r[c+2], r[c+3]
 		for j, t := range ind {

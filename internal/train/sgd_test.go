@@ -47,7 +47,7 @@ func TestBlockedLoopsMatchPlainLoops(t *testing.T) {
 	for j := range val {
 		val[j] = rng.Float32()*3 - 1
 	}
-	for nc := 1; nc <= 13; nc++ {
+	for nc := 1; nc <= 21; nc++ {
 		W := make([]float64, nf*nc)
 		for i := range W {
 			W[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(12)-6))
@@ -80,6 +80,31 @@ func TestBlockedLoopsMatchPlainLoops(t *testing.T) {
 		for i := range got {
 			if math.Float64bits(got[i]) != math.Float64bits(wantW[i]) {
 				t.Fatalf("C = %d: subScaled weight %d = %v, the plain loop %v", nc, i, got[i], wantW[i])
+			}
+		}
+	}
+}
+
+// TestBlockedLoopsCheckTermIDs: a term id outside the weights panics, as
+// an index out of range does, instead of reading or writing past them.
+func TestBlockedLoopsCheckTermIDs(t *testing.T) {
+	const nf = 10
+	for _, nc := range []int{2, 4, 8, 12, 20} {
+		for _, bad := range []int32{nf, -1, 1 << 30} {
+			W, z := make([]float64, nf*nc), make([]float64, nc)
+			ind, val := []int32{1, 2, bad}, []float32{1, 1, 1}
+			for name, f := range map[string]func(){
+				"addScores": func() { addScores(z, W, ind, val) },
+				"subScaled": func() { subScaled(W, z, 1, ind, val) },
+			} {
+				func() {
+					defer func() {
+						if recover() == nil {
+							t.Errorf("C = %d: %s with term id %d did not panic", nc, name, bad)
+						}
+					}()
+					f()
+				}()
 			}
 		}
 	}
