@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -74,7 +75,7 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 			parallel(opt.workers(), ceilDiv(n, docChunk), func(k int) {
 				for i := k * docChunk; i < min(n, (k+1)*docChunk); i++ {
 					ind, val := X.Row(i)
-					addScores(base[i*nc:i*nc+nc], x0[:X.Cols*nc], ind, val)
+					kernel.AddScores(base[i*nc:i*nc+nc], x0[:X.Cols*nc], ind, val)
 				}
 			})
 		}
@@ -168,7 +169,7 @@ func fitSGDData(d sgdData, n, nf int, sq float64, nc int, p model.Params, x0 []f
 			z := res[bi*nc : bi*nc+nc]
 			clear(z)
 			ind, val := X.Row(i)
-			addScores(z, W, ind, val)
+			kernel.AddScores(z, W, ind, val)
 			for c := range z {
 				z[c] = B[c] + scale*z[c]
 			}
@@ -241,7 +242,7 @@ func fitSGDData(d sgdData, n, nf int, sq float64, nc int, p model.Params, x0 []f
 				for bi, i := range batch {
 					r := res[bi*nc : bi*nc+nc]
 					ind, val := X.Row(i)
-					subScaled(W, r, a, ind, val)
+					kernel.SubScaled(W, r, a, ind, val)
 					for c := range r {
 						B[c] -= ab * r[c]
 					}
@@ -363,76 +364,3 @@ func refitBias(scores biasScores, n, nc int, B, cw []float64) error {
 
 // biasIter is the most L-BFGS iterations of refitBias.
 const biasIter = 50
-
-// addScores adds Σ_t v_t W[t*C + c] over a document's terms ind and values
-// val to z (C = len(z)). It runs over the terms once per block of four
-// classes, with the block's four sums in registers: each sum still adds
-// the terms in order, so the result is the same bits as a loop over the
-// terms that adds to all of z, without loading and storing z at every term.
-// On amd64 packed SSE2 kernels do blocks of eight and four classes
-// (addScoresBlocks, kernel_amd64.s), with the same bits again.
-func addScores(z, W []float64, ind []int32, val []float32) {
-	nc := len(z)
-	val = val[:len(ind)]
-	c := addScoresBlocks(z, W, ind, val)
-	for ; c+4 <= nc; c += 4 {
-		z0, z1, z2, z3 := z[c], z[c+1], z[c+2], z[c+3]
-		for j, t := range ind {
-			v := float64(val[j])
-			o := int(t)*nc + c
-			w := W[o : o+4 : o+4]
-			z0 += v * w[0]
-			z1 += v * w[1]
-			z2 += v * w[2]
-			z3 += v * w[3]
-		}
-		z[c], z[c+1], z[c+2], z[c+3] = z0, z1, z2, z3
-	}
-	if c == nc {
-		return
-	}
-	rest := z[c:]
-	for j, t := range ind {
-		v := float64(val[j])
-		o := int(t)*nc + c
-		wt := W[o : o+len(rest)]
-		for k := range rest {
-			rest[k] += v * wt[k]
-		}
-	}
-}
-
-// subScaled subtracts a·v_t·r[c] from W[t*C + c] for every term t of a
-// document (terms ind, values val; C = len(r)), in blocks of four classes
-// whose residuals stay in registers: the same operations on each weight as
-// a loop over the terms and then the classes (on amd64 through the packed
-// kernels of subScaledBlocks).
-func subScaled(W, r []float64, a float64, ind []int32, val []float32) {
-	nc := len(r)
-	val = val[:len(ind)]
-	c := subScaledBlocks(W, r, a, ind, val)
-	for ; c+4 <= nc; c += 4 {
-		r0, r1, r2, r3 := r[c], r[c+1], r[c+2], r[c+3]
-		for j, t := range ind {
-			av := a * float64(val[j])
-			o := int(t)*nc + c
-			w := W[o : o+4 : o+4]
-			w[0] -= av * r0
-			w[1] -= av * r1
-			w[2] -= av * r2
-			w[3] -= av * r3
-		}
-	}
-	if c == nc {
-		return
-	}
-	rest := r[c:]
-	for j, t := range ind {
-		av := a * float64(val[j])
-		o := int(t)*nc + c
-		wt := W[o : o+len(rest)]
-		for k := range rest {
-			wt[k] -= av * rest[k]
-		}
-	}
-}

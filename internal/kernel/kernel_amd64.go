@@ -1,10 +1,10 @@
-package train
+package kernel
 
 import "fmt"
 
 // The packed SSE2 kernels of kernel_amd64.s: blocks of eight or four
 // classes in two-lane registers, one pass over a document's terms per
-// block, the same operations lane by lane as addScores' and subScaled's
+// block, the same operations lane by lane as AddScores' and SubScaled's
 // loops in Go (so the same bits), with about half the instructions.
 // The kernels check the term ids, as Go's bounds checks would.
 
@@ -20,7 +20,7 @@ func sub8(w *float64, r *float64, a float64, ind *int32, val *float32, n int, st
 //go:noescape
 func sub4(w *float64, r *float64, a float64, ind *int32, val *float32, n int, stride int, nf int) (k int)
 
-// addScoresBlocks does addScores for the classes [0, c) of z, the blocks
+// addScoresBlocks does AddScores for the classes [0, c) of z, the blocks
 // of four it can, and returns c. val is as long as ind.
 func addScoresBlocks(z, W []float64, ind []int32, val []float32) int {
 	nc := len(z)
@@ -39,7 +39,7 @@ func addScoresBlocks(z, W []float64, ind []int32, val []float32) int {
 	return c
 }
 
-// subScaledBlocks does subScaled for the classes [0, c) of r, the blocks
+// subScaledBlocks does SubScaled for the classes [0, c) of r, the blocks
 // of four it can, and returns c. val is as long as ind.
 func subScaledBlocks(W, r []float64, a float64, ind []int32, val []float32) int {
 	nc := len(r)
@@ -62,6 +62,6 @@ func subScaledBlocks(W, r []float64, a float64, ind []int32, val []float32) int 
 // term k of ind (out of [0, nf)) before the end.
 func checkTerm(k int, ind []int32, nf int) {
 	if k < len(ind) {
-		panic(fmt.Sprintf("train: term id %d out of range [0, %d)", ind[k], nf))
+		panic(fmt.Sprintf("kernel: term id %d out of range [0, %d)", ind[k], nf))
 	}
 }

@@ -1,10 +1,10 @@
 //go:build !amd64
 
-package train
+package kernel
 
-// addScoresBlocks leaves every class to addScores' loops in Go (the
+// addScoresBlocks leaves every class to AddScores' loops in Go (the
 // packed kernels are amd64's).
 func addScoresBlocks(z, W []float64, ind []int32, val []float32) int { return 0 }
 
-// subScaledBlocks leaves every class to subScaled's loops in Go.
+// subScaledBlocks leaves every class to SubScaled's loops in Go.
 func subScaledBlocks(W, r []float64, a float64, ind []int32, val []float32) int { return 0 }
