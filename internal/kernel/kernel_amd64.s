@@ -10,17 +10,62 @@
 // axpy8 and axpy4 add Σ_j val[j]·w[ind[j]·stride + c] to z[c] for the
 // classes c of their block (8 or 4); sub8 and sub4 subtract
 // (a·val[j])·r[c] from w[ind[j]·stride + c].
+//
+// Registers: SI the weights, DI z or r, R8 ind, R9 val, CX n, R10 the
+// stride in bytes, R11 nf, AX the term index j, BX the byte offset of
+// term j's row, X4 its value (times a for sub) in both lanes, X0-X3 the
+// block's sums (axpy) or residuals (sub), X9 a.
+
+// AXPYARGS and SUBARGS load the arguments of axpy8/axpy4 and sub8/sub4
+// (the frame offsets are those of their Go declarations).
+#define AXPYARGS \
+	MOVQ z+0(FP), DI \
+	MOVQ w+8(FP), SI \
+	MOVQ ind+16(FP), R8 \
+	MOVQ val+24(FP), R9 \
+	MOVQ n+32(FP), CX \
+	MOVQ stride+40(FP), R10 \
+	MOVQ nf+48(FP), R11 \
+	SHLQ $3, R10
+
+#define SUBARGS \
+	MOVQ w+0(FP), SI \
+	MOVQ r+8(FP), DI \
+	MOVSD a+16(FP), X9 \
+	MOVQ ind+24(FP), R8 \
+	MOVQ val+32(FP), R9 \
+	MOVQ n+40(FP), CX \
+	MOVQ stride+48(FP), R10 \
+	MOVQ nf+56(FP), R11 \
+	SHLQ $3, R10
+
+// TERM loads term j's row offset into BX and its value into X4, or jumps
+// to bad when the term id is out of range.
+#define TERM(bad) \
+	MOVLQSX (R8)(AX*4), BX \
+	CMPQ    BX, R11 \
+	JAE     bad \
+	IMULQ   R10, BX \
+	MOVSS   (R9)(AX*4), X4 \
+	CVTSS2SD X4, X4
+
+// AXPY2 adds X4 times the two weights at off of the row to acc.
+#define AXPY2(off, acc, tmp) \
+	MOVUPD off(SI)(BX*1), tmp \
+	MULPD  X4, tmp \
+	ADDPD  tmp, acc
+
+// SUB2 subtracts X4 times the residuals r from the two weights at off.
+#define SUB2(off, r) \
+	MOVAPD r, X5 \
+	MULPD  X4, X5 \
+	MOVUPD off(SI)(BX*1), X6 \
+	SUBPD  X5, X6 \
+	MOVUPD X6, off(SI)(BX*1)
 
 // func axpy8(z *float64, w *float64, ind *int32, val *float32, n int, stride int, nf int) (k int)
 TEXT ·axpy8(SB), NOSPLIT, $0-64
-	MOVQ z+0(FP), DI
-	MOVQ w+8(FP), SI
-	MOVQ ind+16(FP), R8
-	MOVQ val+24(FP), R9
-	MOVQ n+32(FP), CX
-	MOVQ stride+40(FP), R10
-	MOVQ nf+48(FP), R11
-	SHLQ $3, R10
+	AXPYARGS
 	MOVUPD 0(DI), X0
 	MOVUPD 16(DI), X1
 	MOVUPD 32(DI), X2
@@ -29,28 +74,15 @@ TEXT ·axpy8(SB), NOSPLIT, $0-64
 
 axpy8loop:
 	CMPQ AX, CX
-	JGE axpy8done
-	MOVLQSX (R8)(AX*4), BX
-	CMPQ BX, R11
-	JAE axpy8bad
-	IMULQ R10, BX
-	MOVSS (R9)(AX*4), X4
-	CVTSS2SD X4, X4
+	JGE  axpy8done
+	TERM(axpy8bad)
 	UNPCKLPD X4, X4
-	MOVUPD 0(SI)(BX*1), X5
-	MULPD X4, X5
-	ADDPD X5, X0
-	MOVUPD 16(SI)(BX*1), X6
-	MULPD X4, X6
-	ADDPD X6, X1
-	MOVUPD 32(SI)(BX*1), X7
-	MULPD X4, X7
-	ADDPD X7, X2
-	MOVUPD 48(SI)(BX*1), X8
-	MULPD X4, X8
-	ADDPD X8, X3
+	AXPY2(0, X0, X5)
+	AXPY2(16, X1, X6)
+	AXPY2(32, X2, X7)
+	AXPY2(48, X3, X8)
 	INCQ AX
-	JMP axpy8loop
+	JMP  axpy8loop
 
 axpy8done:
 	MOVUPD X0, 0(DI)
@@ -66,36 +98,20 @@ axpy8bad:
 
 // func axpy4(z *float64, w *float64, ind *int32, val *float32, n int, stride int, nf int) (k int)
 TEXT ·axpy4(SB), NOSPLIT, $0-64
-	MOVQ z+0(FP), DI
-	MOVQ w+8(FP), SI
-	MOVQ ind+16(FP), R8
-	MOVQ val+24(FP), R9
-	MOVQ n+32(FP), CX
-	MOVQ stride+40(FP), R10
-	MOVQ nf+48(FP), R11
-	SHLQ $3, R10
+	AXPYARGS
 	MOVUPD 0(DI), X0
 	MOVUPD 16(DI), X1
 	XORQ AX, AX
 
 axpy4loop:
 	CMPQ AX, CX
-	JGE axpy4done
-	MOVLQSX (R8)(AX*4), BX
-	CMPQ BX, R11
-	JAE axpy4bad
-	IMULQ R10, BX
-	MOVSS (R9)(AX*4), X4
-	CVTSS2SD X4, X4
+	JGE  axpy4done
+	TERM(axpy4bad)
 	UNPCKLPD X4, X4
-	MOVUPD 0(SI)(BX*1), X5
-	MULPD X4, X5
-	ADDPD X5, X0
-	MOVUPD 16(SI)(BX*1), X6
-	MULPD X4, X6
-	ADDPD X6, X1
+	AXPY2(0, X0, X5)
+	AXPY2(16, X1, X6)
 	INCQ AX
-	JMP axpy4loop
+	JMP  axpy4loop
 
 axpy4done:
 	MOVUPD X0, 0(DI)
@@ -109,15 +125,7 @@ axpy4bad:
 
 // func sub8(w *float64, r *float64, a float64, ind *int32, val *float32, n int, stride int, nf int) (k int)
 TEXT ·sub8(SB), NOSPLIT, $0-72
-	MOVQ w+0(FP), SI
-	MOVQ r+8(FP), DI
-	MOVSD a+16(FP), X9
-	MOVQ ind+24(FP), R8
-	MOVQ val+32(FP), R9
-	MOVQ n+40(FP), CX
-	MOVQ stride+48(FP), R10
-	MOVQ nf+56(FP), R11
-	SHLQ $3, R10
+	SUBARGS
 	MOVUPD 0(DI), X0
 	MOVUPD 16(DI), X1
 	MOVUPD 32(DI), X2
@@ -126,37 +134,16 @@ TEXT ·sub8(SB), NOSPLIT, $0-72
 
 sub8loop:
 	CMPQ AX, CX
-	JGE sub8done
-	MOVLQSX (R8)(AX*4), BX
-	CMPQ BX, R11
-	JAE sub8bad
-	IMULQ R10, BX
-	MOVSS (R9)(AX*4), X4
-	CVTSS2SD X4, X4
+	JGE  sub8done
+	TERM(sub8bad)
 	MULSD X9, X4
 	UNPCKLPD X4, X4
-	MOVAPD X0, X5
-	MULPD X4, X5
-	MOVUPD 0(SI)(BX*1), X6
-	SUBPD X5, X6
-	MOVUPD X6, 0(SI)(BX*1)
-	MOVAPD X1, X5
-	MULPD X4, X5
-	MOVUPD 16(SI)(BX*1), X6
-	SUBPD X5, X6
-	MOVUPD X6, 16(SI)(BX*1)
-	MOVAPD X2, X5
-	MULPD X4, X5
-	MOVUPD 32(SI)(BX*1), X6
-	SUBPD X5, X6
-	MOVUPD X6, 32(SI)(BX*1)
-	MOVAPD X3, X5
-	MULPD X4, X5
-	MOVUPD 48(SI)(BX*1), X6
-	SUBPD X5, X6
-	MOVUPD X6, 48(SI)(BX*1)
+	SUB2(0, X0)
+	SUB2(16, X1)
+	SUB2(32, X2)
+	SUB2(48, X3)
 	INCQ AX
-	JMP sub8loop
+	JMP  sub8loop
 
 sub8done:
 	MOVQ CX, k+64(FP)
@@ -168,42 +155,21 @@ sub8bad:
 
 // func sub4(w *float64, r *float64, a float64, ind *int32, val *float32, n int, stride int, nf int) (k int)
 TEXT ·sub4(SB), NOSPLIT, $0-72
-	MOVQ w+0(FP), SI
-	MOVQ r+8(FP), DI
-	MOVSD a+16(FP), X9
-	MOVQ ind+24(FP), R8
-	MOVQ val+32(FP), R9
-	MOVQ n+40(FP), CX
-	MOVQ stride+48(FP), R10
-	MOVQ nf+56(FP), R11
-	SHLQ $3, R10
+	SUBARGS
 	MOVUPD 0(DI), X0
 	MOVUPD 16(DI), X1
 	XORQ AX, AX
 
 sub4loop:
 	CMPQ AX, CX
-	JGE sub4done
-	MOVLQSX (R8)(AX*4), BX
-	CMPQ BX, R11
-	JAE sub4bad
-	IMULQ R10, BX
-	MOVSS (R9)(AX*4), X4
-	CVTSS2SD X4, X4
+	JGE  sub4done
+	TERM(sub4bad)
 	MULSD X9, X4
 	UNPCKLPD X4, X4
-	MOVAPD X0, X5
-	MULPD X4, X5
-	MOVUPD 0(SI)(BX*1), X6
-	SUBPD X5, X6
-	MOVUPD X6, 0(SI)(BX*1)
-	MOVAPD X1, X5
-	MULPD X4, X5
-	MOVUPD 16(SI)(BX*1), X6
-	SUBPD X5, X6
-	MOVUPD X6, 16(SI)(BX*1)
+	SUB2(0, X0)
+	SUB2(16, X1)
 	INCQ AX
-	JMP sub4loop
+	JMP  sub4loop
 
 sub4done:
 	MOVQ CX, k+64(FP)
