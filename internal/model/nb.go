@@ -229,23 +229,23 @@ func fitComplement(W []float64, p Params, counts []float64, C, V int) {
 	// comp[c] = Σ_{c'≠c} count_c'd + α, computed as a prefix plus a
 	// suffix sum rather than (Σ_c' count_c'd) - count_cd, so that a term
 	// seen only in class c has a complement count of exactly α.
+	// tot[c] = Σ_d comp[c], summed in term order in the same pass.
 	comp := W // θ̃ numerators, then weights, in place
 	pre := make([]float64, C+1)
+	tot := make([]float64, C)
 	for d := 0; d < V; d++ {
 		row := counts[d*C : d*C+C]
 		for c, x := range row {
 			pre[c+1] = pre[c] + x
 		}
 		suf := 0.0
+		out := comp[d*C : d*C+C]
 		for c := C - 1; c >= 0; c-- {
-			comp[d*C+c] = pre[c] + suf + p.Alpha
+			out[c] = pre[c] + suf + p.Alpha
 			suf += row[c]
 		}
-	}
-	tot := make([]float64, C)
-	for d := 0; d < V; d++ {
-		for c := 0; c < C; c++ {
-			tot[c] += comp[d*C+c]
+		for c, x := range out {
+			tot[c] += x
 		}
 	}
 	// w_cd = log θ̃_cd = log comp_cd - log tot_c ≤ 0, maybe -Inf; an empty

@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 	"sort"
+
+	"github.com/nbtext/nbtext/internal/kernel"
 )
 
 // Scorer scores documents against one model with its own scratch buffers,
@@ -18,6 +20,18 @@ type Scorer struct {
 	scores []float64 // returned by Scores
 	lp     []float64 // returned in Prediction.LogProbs
 	cnt    []int32   // exact path: required terms seen per class
+	ones   []float32 // binary path: the values of its terms, all 1
+}
+
+// onesFor returns n values of 1 (a buffer that grows as documents do).
+func (s *Scorer) onesFor(n int) []float32 {
+	if len(s.ones) < n {
+		s.ones = make([]float32, max(n, 2*len(s.ones)))
+		for i := range s.ones {
+			s.ones[i] = 1
+		}
+	}
+	return s.ones[:n]
 }
 
 // NewScorer returns a Scorer for m. m must be valid (as built by NewNB,
@@ -57,7 +71,8 @@ func (s *Scorer) Model() *Model { return s.m }
 // is an internal buffer, overwritten by the next call.
 //
 // The common path loops over the non-zeros only, reading one contiguous
-// row of C weights per term, without branches or allocation. A model with
+// row of C weights per term, without branches or allocation
+// (kernel.AddScores, when every term is in the vocabulary). A model with
 // infinite weights or required terms (α = 0; see NewNB) takes an exact
 // path instead: a term contributes ±Inf only when present (v > 0, never
 // 0·Inf), and a Bernoulli class missing one of its required terms (θ = 1)
@@ -71,6 +86,11 @@ func (s *Scorer) Scores(ind []int32, val []float32) []float64 {
 	case s.d.exact:
 		s.scoresExact(sc, ind, val)
 	case s.binary:
+		if kernel.InRange(ind, s.nv) {
+			// A product by 1 is exact: the same bits as adding the weights.
+			kernel.AddScores(sc, s.w[:s.nv*C], ind, s.onesFor(len(ind)))
+			break
+		}
 		w, nv := s.w, uint(s.nv)
 		for _, t := range ind {
 			if uint(t) >= nv {
@@ -85,6 +105,10 @@ func (s *Scorer) Scores(ind []int32, val []float32) []float64 {
 		}
 	default:
 		val = val[:len(ind)]
+		if kernel.InRange(ind, s.nv) {
+			kernel.AddScores(sc, s.w[:s.nv*C], ind, val)
+			break
+		}
 		w, nv := s.w, uint(s.nv)
 		for i, t := range ind {
 			if uint(t) >= nv {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -249,5 +250,45 @@ func TestTemperatureKeepsDecisions(t *testing.T) {
 	}
 	if differ > 0 {
 		t.Errorf("τ = 1e-30 changed %d of %d decisions", differ, len(docs))
+	}
+}
+
+// TestScoresMatchTermLoop: Scores (kernel.AddScores on the common path)
+// gives the same bits as B[c] plus the weights times the values added
+// term by term, for binary and valued models with and without a
+// remainder of classes beyond the kernels' blocks.
+func TestScoresMatchTermLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const V = 300
+	vocab := nTerms(t, V)
+	for _, C := range []int{2, 5, 12, 20} {
+		docs, labels := randCorpus(rng, 200, V, C, 15)
+		for _, kind := range []Kind{Bernoulli, Multinomial, Complement} {
+			cd, cn := countNB(docs, labels, V, C, kind == Bernoulli)
+			m := mustNB(t, kind, classNames(C), vocab, Params{Alpha: 0.1, Beta: 0.1}, cd, cn)
+			s := m.NewScorer()
+			for range 20 {
+				d := randDoc(rng, V, 40)
+				for j := range d.val {
+					d.val[j] = rng.Float32() * 3
+				}
+				want := slices.Clone(m.B)
+				for j, tm := range d.ind {
+					v := float64(d.val[j])
+					if m.Binary {
+						v = 1
+					}
+					for c := range want {
+						want[c] += v * m.W[int(tm)*C+c]
+					}
+				}
+				got := s.Scores(d.ind, d.val)
+				for c := range want {
+					if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+						t.Fatalf("%s C=%d: score %d = %v, the term loop %v", kind, C, c, got[c], want[c])
+					}
+				}
+			}
+		}
 	}
 }

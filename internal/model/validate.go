@@ -190,17 +190,22 @@ func validateStats(k Kind, classes []string, V int, classDocs, counts []float64)
 		}
 	}
 	bern := k == Bernoulli
-	for i, x := range counts {
-		// Finite and ≥ 0 (+0 included) is exactly bits < those of +Inf: one
-		// predictable test in the common case.
-		if math.Float64bits(x) < 0x7ff0000000000000 && (!bern || x <= classDocs[i%C]) {
-			continue
-		}
-		if !(x >= 0) || math.IsInf(x, 1) {
-			return fmt.Errorf("count of term %d in class %q is %v (want a finite number ≥ 0)", i/C, classes[i%C], x)
-		}
-		if k == Bernoulli && x > classDocs[i%C] {
-			return fmt.Errorf("term %d occurs in %v documents of class %q, which has only %v", i/C, x, classes[i%C], classDocs[i%C])
+	// Row by row (one term's C counts), so that the class is an index,
+	// not a division per count.
+	for d := 0; d < V; d++ {
+		row := counts[d*C : d*C+C]
+		for c, x := range row {
+			// Finite and ≥ 0 (+0 included) is exactly bits < those of +Inf:
+			// one predictable test in the common case.
+			if math.Float64bits(x) < 0x7ff0000000000000 && (!bern || x <= classDocs[c]) {
+				continue
+			}
+			if !(x >= 0) || math.IsInf(x, 1) {
+				return fmt.Errorf("count of term %d in class %q is %v (want a finite number ≥ 0)", d, classes[c], x)
+			}
+			if bern && x > classDocs[c] {
+				return fmt.Errorf("term %d occurs in %v documents of class %q, which has only %v", d, x, classes[c], classDocs[c])
+			}
 		}
 	}
 	return nil

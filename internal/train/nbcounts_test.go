@@ -94,3 +94,60 @@ func TestNBCountsEqualMergedCounts(t *testing.T) {
 		t.Error("row-order float64 sums equal the fixed-point ones: the values do not test the fixed point")
 	}
 }
+
+// TestExactCountsEqualFixedCounts: nbCounts sums tf-idf-like values in
+// float64 when every addition is exact, and those sums are, bit for bit,
+// the fixed-point ones (which counts from shards give); values whose
+// float64 sums round (a range of 1e-9 to 1e3, or 2³⁰ and 2⁻³⁰) or that
+// fixed point rounds (below 2⁻⁴¹) are summed in fixed point instead.
+func TestExactCountsEqualFixedCounts(t *testing.T) {
+	const n, V, C = 600, 40, 3
+	cases := []struct {
+		name  string
+		value func(rng *rand.Rand) float32
+		exact bool
+	}{
+		{"normalized tf-idf", func(rng *rand.Rand) float32 { return float32(0.01 + rng.Float64()) }, true},
+		{"1e-9 to 1e3", func(rng *rand.Rand) float32 { return float32(math.Pow(10, rng.Float64()*12-9)) }, false},
+		{"2^30 and 2^-30", func(rng *rand.Rand) float32 { return []float32{0x1p30, 0x1p-30}[rng.IntN(2)] }, false},
+		{"below 2^-41", func(rng *rand.Rand) float32 { return []float32{0.5, 0x1p-45}[rng.IntN(2)] }, false},
+	}
+	for _, tc := range cases {
+		rng := rand.New(rand.NewPCG(5, 6))
+		X := &vectorize.Matrix{Indptr: []int{0}, Cols: V}
+		y := make([]int, n)
+		for i := range n {
+			y[i] = rng.IntN(C)
+			for tm := range V {
+				if rng.IntN(3) == 0 {
+					X.Indices = append(X.Indices, int32(tm))
+					X.Values = append(X.Values, tc.value(rng))
+				}
+			}
+			X.Indptr = append(X.Indptr, len(X.Indices))
+		}
+		docs, stats := make([]float64, C), make([]float64, V*C)
+		if got := addExactCounts(X, y, docs, stats); got != tc.exact {
+			t.Fatalf("%s: addExactCounts reports %v, want %v", tc.name, got, tc.exact)
+		}
+		wantDocs, want := make([]float64, C), make([]float64, V*C)
+		if err := addFixedCounts(X, y, wantDocs, want); err != nil {
+			t.Fatal(err)
+		}
+		gotDocs, got, err := nbCounts(model.Multinomial, X, y, C, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameFloatBits(gotDocs, wantDocs) || !sameFloatBits(got, want) {
+			t.Errorf("%s: nbCounts differs from the fixed-point sums", tc.name)
+		}
+		if tc.exact && !sameFloatBits(stats, want) {
+			t.Errorf("%s: addExactCounts reports exact sums that differ from the fixed-point ones", tc.name)
+		}
+	}
+}
+
+// sameFloatBits reports whether a and b hold the same float64 bit patterns.
+func sameFloatBits(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+}

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -74,7 +75,7 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 			parallel(opt.workers(), ceilDiv(n, docChunk), func(k int) {
 				for i := k * docChunk; i < min(n, (k+1)*docChunk); i++ {
 					ind, val := X.Row(i)
-					addScores(base[i*nc:i*nc+nc], x0[:X.Cols*nc], ind, val)
+					kernel.AddScores(base[i*nc:i*nc+nc], x0[:X.Cols*nc], ind, val)
 				}
 			})
 		}
@@ -168,7 +169,7 @@ func fitSGDData(d sgdData, n, nf int, sq float64, nc int, p model.Params, x0 []f
 			z := res[bi*nc : bi*nc+nc]
 			clear(z)
 			ind, val := X.Row(i)
-			addScores(z, W, ind, val)
+			kernel.AddScores(z, W, ind, val)
 			for c := range z {
 				z[c] = B[c] + scale*z[c]
 			}
@@ -241,14 +242,7 @@ func fitSGDData(d sgdData, n, nf int, sq float64, nc int, p model.Params, x0 []f
 				for bi, i := range batch {
 					r := res[bi*nc : bi*nc+nc]
 					ind, val := X.Row(i)
-					for j, t := range ind {
-						av := a * float64(val[j])
-						wt := W[int(t)*nc : int(t)*nc+nc]
-						wt = wt[:len(r)]
-						for c := range r {
-							wt[c] -= av * r[c]
-						}
-					}
+					kernel.SubScaled(W, r, a, ind, val)
 					for c := range r {
 						B[c] -= ab * r[c]
 					}
@@ -370,18 +364,3 @@ func refitBias(scores biasScores, n, nc int, B, cw []float64) error {
 
 // biasIter is the most L-BFGS iterations of refitBias.
 const biasIter = 50
-
-// addScores adds Σ_t v_t W[t*C + c] over a document's terms ind and values
-// val to z (C = len(z)).
-func addScores(z, W []float64, ind []int32, val []float32) {
-	nc := len(z)
-	val = val[:len(ind)]
-	for j, t := range ind {
-		v := float64(val[j])
-		wt := W[int(t)*nc : int(t)*nc+nc]
-		wt = wt[:len(z)]
-		for c := range z {
-			z[c] += v * wt[c]
-		}
-	}
-}

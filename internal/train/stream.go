@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 
+	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -185,7 +186,7 @@ func (sp *scoreSpool) compute(fn func(base []float64, y []int)) error {
 		parallel(sp.workers, ceilDiv(m, docChunk), func(k int) {
 			for i := k * docChunk; i < min(m, (k+1)*docChunk); i++ {
 				ind, val := X.Row(i)
-				addScores(sp.base[i*nc:i*nc+nc], sp.W, ind, val)
+				kernel.AddScores(sp.base[i*nc:i*nc+nc], sp.W, ind, val)
 			}
 		})
 		fn(sp.base, y)
