@@ -21,12 +21,13 @@ type dfSketch struct {
 	words []uint64 // blocks of blockWords words
 	mask  uint64   // blocks − 1
 	cw    uint     // bits per cell: 2, 4 or 8
+	lg    uint     // log2(cw)
 	cmax  uint64   // the saturated value, 2^cw − 1
 }
 
 const (
 	// sketchDepth is the number of cells of an n-gram, each at its own
-	// hash position in the n-gram's block.
+	// hash position in the n-gram's block (block and add spell out 4).
 	sketchDepth = 4
 	// blockWords is the size of a block in 64-bit words: a cache line.
 	blockWords = 8
@@ -50,48 +51,49 @@ func newDFSketch(n, minDF int) *dfSketch {
 // newDFSketchBits returns a sketch of 2^bits cells (bits ≥ 10) that
 // saturate at or above minDF (at most 255).
 func newDFSketchBits(bits, minDF int) *dfSketch {
-	cw := uint(8)
+	lg := uint(3)
 	switch {
 	case minDF <= 3:
-		cw = 2
+		lg = 1
 	case minDF <= 15:
-		cw = 4
+		lg = 2
 	}
+	cw := uint(1) << lg
 	blocks := (1 << bits) * int(cw) / (64 * blockWords)
-	return &dfSketch{words: make([]uint64, blocks*blockWords), mask: uint64(blocks - 1), cw: cw, cmax: 1<<cw - 1}
+	return &dfSketch{words: make([]uint64, blocks*blockWords), mask: uint64(blocks - 1), cw: cw, lg: lg, cmax: 1<<cw - 1}
 }
 
-// cells returns the word index and bit shift of the sketchDepth cells of
-// hash h: its block from the low bits of a remix of h, the cells in the
-// block from the high bits.
-func (s *dfSketch) cells(h uint64) (w [sketchDepth]int, sh [sketchDepth]uint) {
+// block returns the block of hash h, from the low bits of a remix of h,
+// and the bit offsets in it of h's sketchDepth cells, one from each byte
+// of the remix's high half (scaled to the cell width, modulo the 512 bits
+// of a block).
+func (s *dfSketch) block(h uint64) (blk *[blockWords]uint64, c0, c1, c2, c3 uint) {
 	g := mix(h^wyp0, wyp2)
-	base := int(g&s.mask) * blockWords
-	perBlock := uint64(64 * blockWords / s.cw) // cells per block: 256, 128 or 64
-	g >>= 32
-	for r := range sketchDepth {
-		c := uint(g&(perBlock-1)) * s.cw // bit offset in the block
-		g >>= 8
-		w[r], sh[r] = base+int(c>>6), c&63
-	}
-	return w, sh
+	i := int(g&s.mask) * blockWords
+	blk = (*[blockWords]uint64)(s.words[i : i+blockWords])
+	sel, lg := uint(g>>32), s.lg
+	return blk, sel << lg & 511, sel >> 8 << lg & 511, sel >> 16 << lg & 511, sel >> 24 << lg & 511
+}
+
+// cell returns the cell at bit offset c of blk.
+func (s *dfSketch) cell(blk *[blockWords]uint64, c uint) uint64 {
+	return blk[c>>6&(blockWords-1)] >> (c & 63) & s.cmax
 }
 
 // add counts one occurrence of hash h: only the cells at the current
 // minimum grow (conservative update), which keeps every estimate an
 // upper bound and makes it tighter.
 func (s *dfSketch) add(h uint64) {
-	w, sh := s.cells(h)
-	m := s.cmax
-	for r := range sketchDepth {
-		m = min(m, s.words[w[r]]>>sh[r]&s.cmax)
-	}
+	blk, c0, c1, c2, c3 := s.block(h)
+	m := min(s.cell(blk, c0), s.cell(blk, c1), s.cell(blk, c2), s.cell(blk, c3))
 	if m == s.cmax {
 		return
 	}
-	for r := range sketchDepth { // a cell chosen twice grows once: it no longer reads m
-		if s.words[w[r]]>>sh[r]&s.cmax == m {
-			s.words[w[r]] += 1 << sh[r]
+	// Each cell is read again: one chosen twice grows once, as it no
+	// longer reads m.
+	for _, c := range [sketchDepth]uint{c0, c1, c2, c3} {
+		if s.cell(blk, c) == m {
+			blk[c>>6&(blockWords-1)] += 1 << (c & 63)
 		}
 	}
 }
@@ -99,12 +101,8 @@ func (s *dfSketch) add(h uint64) {
 // estimate returns the bound on the occurrences of hash h, capped at the
 // saturated value (at least the sketch's MinDF).
 func (s *dfSketch) estimate(h uint64) int {
-	w, sh := s.cells(h)
-	m := s.cmax
-	for r := range sketchDepth {
-		m = min(m, s.words[w[r]]>>sh[r]&s.cmax)
-	}
-	return int(m)
+	blk, c0, c1, c2, c3 := s.block(h)
+	return int(min(s.cell(blk, c0), s.cell(blk, c1), s.cell(blk, c2), s.cell(blk, c3)))
 }
 
 // merge adds o's cells to s's, saturating: the sum of two upper bounds is
