@@ -224,7 +224,7 @@ func (w *fitWorker) lookupAll(t *termTable, terms []string, dst []int32) []int32
 	n0 := len(dst)
 	dst = t.appendIDs(dst, terms)
 	for j, i := range dst[n0:] {
-		if i < 0 { // new, or a second sighting of a term new in this text
+		if i < 0 { // new, a second sighting of a term new in this text, or long
 			term := terms[j]
 			key, h := keyHash(term, t.seed)
 			k, ok := t.find(term, key, h)

@@ -109,23 +109,21 @@ func meta(n int, h uint64) uint32 {
 	return uint32(h>>32)&^0xff | uint32(n)&0xff
 }
 
-// appendIDs appends to dst the id of each of terms, −1 for a term t does
-// not hold, and returns it. It is the per-token lookup of Fit's workers,
-// one call for a document's terms rather than one (and one hash call) per
-// token: a term of up to 8 bytes, most tokens, is hashed and probed
-// inline, and its bytes are never read again after the key is made.
+// appendIDs appends to dst the id of each of terms of 1 to 8 bytes, −1
+// for one t does not hold and for a longer or empty term, and returns it.
+// It is the per-token lookup of Fit's workers (fitWorker.lookupAll looks
+// up the −1s the slow way), one call for a document's terms rather than
+// one (and one hash call) per token: a term of up to 8 bytes, most
+// tokens, is hashed and probed inline, and its bytes are never read again
+// once its key is made. The loop calls nothing, so its variables stay in
+// registers.
 func (t *termTable) appendIDs(dst []int32, terms []string) []int32 {
 	seed := t.seed ^ wyp1
 	base, mask := unsafe.Pointer(unsafe.SliceData(t.slots)), uint(len(t.slots)-1) // a power of two, minus 1
 	for _, s := range terms {
 		n := len(s)
 		if n == 0 || n > 8 {
-			key, h := keyHash(s, t.seed)
-			i, ok := t.find(s, key, h)
-			if !ok {
-				i = -1
-			}
-			dst = append(dst, int32(i))
+			dst = append(dst, -1)
 			continue
 		}
 		var key uint64
