@@ -150,7 +150,7 @@ func ngramFilter(texts []string, s Settings, workers int) *dfSketch {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sk, tok := newDFSketch(occ), NewTokenizer(s)
+			sk, tok := newDFSketch(occ, s.MinDF), NewTokenizer(s)
 			var buf []uint64
 			for {
 				b := int(next.Add(1) - 1)

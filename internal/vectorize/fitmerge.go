@@ -195,6 +195,11 @@ func sortFrom(ss []string, ids []int32, depth int, a, b []radixEntry) {
 // pruned terms) and sorted. Instead of sorting each row it transposes
 // twice, each a counting sort in O(nnz): rows → columns, then columns →
 // rows, which visits the columns of each row in ascending order.
+//
+// It consumes the batches: once the column form holds their entries it
+// clears batches, so that the memory of the rows can go to the matrix
+// (the batches, the column form and the matrix take 8 bytes an entry
+// each; two of them, not three, are ever needed at once).
 func assemble(batches []*batch, local [][]int32, final []int32, df []int32, n int, order []int, pos []int32, workers int) *Matrix {
 	cols := len(df)
 	// Map local ids to final ids in place (−1: pruned) and count survivors.
@@ -256,6 +261,7 @@ func assemble(batches []*batch, local [][]int32, final []int32, df []int32, n in
 			}
 		}
 	})
+	clear(batches) // read for the last time (the workers let go of theirs in sortTerms)
 	m := &Matrix{
 		Indptr:  indptr,
 		Indices: make([]int32, nnz),

@@ -42,12 +42,12 @@ type FitStream struct {
 	texts    [][]string // by batch
 }
 
-// streamSketchBits is the width, in bits, of the rows of a FitStream's
-// n-gram sketches (the corpus size is not known in advance): 8 Mi cells,
-// 24 MiB a worker at depth 3, about twice the bigram occurrences of 20
-// Newsgroups. A larger corpus fills the cells more and filters less; it
-// stays exact.
-const streamSketchBits = 23
+// streamSketchBits is the size, in bits, of a FitStream's n-gram
+// sketches (the corpus size is not known in advance): 32 Mi cells, 8 MiB
+// a worker with the 2-bit cells of MinDF 2, about ten cells per bigram
+// occurrence of 20 Newsgroups. A larger corpus fills the cells more and
+// filters less; it stays exact.
+const streamSketchBits = 25
 
 // fitJob is a batch for a worker and its texts.
 type fitJob struct {
@@ -75,7 +75,7 @@ func NewFitStream(s Settings, workers int) (*FitStream, error) {
 		f.ws[w] = fw
 		var sk *dfSketch
 		if filtering {
-			sk = newDFSketch(1 << (min(streamSketchBits, maxSketchBits) - 1))
+			sk = newDFSketchBits(min(streamSketchBits, maxSketchBits), s.MinDF)
 			f.sketches[w] = sk
 		}
 		f.wg.Add(1)

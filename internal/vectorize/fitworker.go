@@ -53,6 +53,7 @@ type fitWorker struct {
 	pairs           []*pairTable
 	prev, cur2, wid []int32
 	fields          []string
+	tids            []int32 // ids of the current text's terms (count)
 
 	// With a filter (see dfSketch), n-grams whose bound is below minDF
 	// are left out.
@@ -86,6 +87,10 @@ type fitWorker struct {
 // sortTerms sorts the worker's terms and lays out their statistics in that
 // order.
 func (w *fitWorker) sortTerms() {
+	// The lookups are over (tally has read the rows): the slots, hashes
+	// and last sightings can go before sorting allocates.
+	w.nterms = w.table.len()
+	w.table.slots, w.table.hashes, w.seen = nil, nil, nil
 	w.order = sortStrings(w.table.terms[w.nstop:])
 	for i := range w.order {
 		w.order[i] += int32(w.nstop)
@@ -115,9 +120,9 @@ func (w *fitWorker) sortTerms() {
 		}
 	}
 	// What is left of the counting is done with: let it go before the
-	// merge allocates.
-	w.nterms = w.table.len()
-	w.table, w.seen, w.chunk, w.df, w.cf, w.cdf = nil, nil, nil, nil, nil, nil
+	// merge allocates. The batches stay in Fit's hands, for assemble.
+	w.table, w.chunk, w.df, w.cf, w.cdf = nil, nil, nil, nil, nil
+	w.batches, w.cur = nil, nil
 }
 
 // seen is where a term last appeared: the document (1-based, per worker)
@@ -150,7 +155,9 @@ func (w *fitWorker) process(b *batch, texts []string) {
 	for _, t := range texts {
 		size += len(t)
 	}
-	size = size/10 + 16 // about one distinct term per 12 bytes of news text
+	// About one distinct term per 12 bytes of news text, and as many
+	// again for each n-gram length beyond the first.
+	size = size/10*(w.tok.nmax-w.tok.nmin+1) + 16
 	b.worker = w.id
 	b.end = make([]int32, 0, len(texts))
 	b.ids = make([]int32, 0, size)
@@ -190,35 +197,56 @@ func (w *fitWorker) count(text string, start int, head bool) {
 		w.countNGrams(text, start, head)
 		return
 	}
-	t := w.table
-	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
-	doc := w.doc
 	var terms []string
 	if w.nstop > 0 {
 		terms = w.tok.words(text, head) // stop words are dropped below
 	} else {
 		terms = w.tok.terms(text, head)
 	}
-	nstop := w.nstop
-	for _, term := range terms {
-		key, h := keyHash(term, t.seed)
-		i, ok := t.find(term, key, h)
-		if !ok {
-			i = int(t.insertAt(i, w.keep(term), key, h))
-			sn = append(sn, seen{})
-		} else if i < nstop {
+	// The ids first, in one sweep over the table, then the row: each loop
+	// keeps its few variables in registers (a call per token in one loop
+	// doing both spilled and reloaded a dozen of them every token).
+	tids := w.lookupAll(w.table, terms, w.tids[:0])
+	w.tids = tids
+	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
+	doc, nstop := w.doc, int32(w.nstop)
+	for _, i := range tids {
+		if i < nstop {
 			continue
 		}
 		if e := &sn[i]; e.doc != doc {
 			e.doc = doc
 			e.pos = int32(len(ids) - start)
-			ids = append(ids, int32(i))
+			ids = append(ids, i)
 			vals = append(vals, 1)
 		} else {
 			vals[start+int(e.pos)]++
 		}
 	}
-	w.cur.ids, w.cur.vals, w.seen = ids, vals, sn
+	w.cur.ids, w.cur.vals = ids, vals
+}
+
+// lookupAll appends to dst the ids of terms in table t (w.table or
+// w.words), entering the new ones, and returns it; w.seen keeps one entry
+// per id of w.table.
+func (w *fitWorker) lookupAll(t *termTable, terms []string, dst []int32) []int32 {
+	n0 := len(dst)
+	dst = t.appendIDs(dst, terms)
+	for j, i := range dst[n0:] {
+		if i < 0 { // new, a second sighting of a term new in this text, or long
+			term := terms[j]
+			key, h := keyHash(term, t.seed)
+			k, ok := t.find(term, key, h)
+			if !ok {
+				k = int(t.insertAt(k, w.keep(term), key, h))
+			}
+			dst[n0+j] = int32(k)
+		}
+	}
+	if n := w.table.len(); n > len(w.seen) {
+		w.seen = append(w.seen, make([]seen, n-len(w.seen))...)
+	}
+	return dst
 }
 
 // countNGrams is count with n-grams. Unigrams and field terms are looked
@@ -236,19 +264,10 @@ func (w *fitWorker) countNGrams(text string, start int, head bool) {
 	if tok.nmin == 1 {
 		words = t
 	}
-	prev := w.prev[:0]
-	for _, term := range uni {
-		key, h := keyHash(term, words.seed)
-		i, ok := words.find(term, key, h)
-		if !ok {
-			i = int(words.insertAt(i, w.keep(term), key, h))
-			if words == t {
-				w.seen = append(w.seen, seen{})
-			}
-		}
-		prev = append(prev, int32(i))
-		if tok.nmin == 1 {
-			w.addToRow(int32(i), start)
+	prev := w.lookupAll(words, uni, w.prev[:0])
+	if tok.nmin == 1 {
+		for _, i := range prev {
+			w.addToRow(i, start)
 		}
 	}
 	wid := append(w.wid[:0], prev...)

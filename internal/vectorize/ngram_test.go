@@ -82,7 +82,7 @@ func TestFitNGramFilterExact(t *testing.T) {
 			if f := ngramFilter(texts, s, 2); f == nil {
 				t.Fatal("no filter for n-grams with a min-df")
 			}
-			for _, bits := range []int{24, 10} {
+			for _, bits := range []int{25, 10} {
 				maxSketchBits = bits
 				got, gotM, err := Fit(texts, nil, 0, s, 2, nil)
 				if err != nil {
@@ -96,22 +96,76 @@ func TestFitNGramFilterExact(t *testing.T) {
 	}
 }
 
-// TestDFSketchBounds checks that the sketch never under-counts.
+// TestDFSketchBounds checks that the sketch never under-counts, with each
+// cell width, alone and merged (split over two sketches, as Fit's workers
+// split a corpus), while it saturates at the cell's maximum.
 func TestDFSketchBounds(t *testing.T) {
 	defer func(b int) { maxSketchBits = b }(maxSketchBits)
 	maxSketchBits = 10
-	sk := newDFSketch(1 << 20)
-	truth := map[uint64]int{}
-	r := uint64(1)
-	for i := range 20000 {
-		r = r*6364136223846793005 + 1442695040888963407
-		h := r % uint64(1+i%3000)
-		sk.add(h)
-		truth[h]++
+	for _, minDF := range []int{2, 3, 4, 15, 16, 255} {
+		whole, a, b := newDFSketch(1<<20, minDF), newDFSketch(1<<20, minDF), newDFSketch(1<<20, minDF)
+		truth := map[uint64]int{}
+		r := uint64(1)
+		for i := range 20000 {
+			r = r*6364136223846793005 + 1442695040888963407
+			h := r % uint64(1+i%3000)
+			whole.add(h)
+			if i%2 == 0 {
+				a.add(h)
+			} else {
+				b.add(h)
+			}
+			truth[h]++
+		}
+		a.merge(b)
+		capped, full := 0, int(whole.cmax)
+		for h, n := range truth {
+			for _, sk := range []*dfSketch{whole, a} {
+				if e := sk.estimate(h); e < min(n, full) || e > full {
+					t.Fatalf("min-df %d: hash %d: estimate %d, want %d occurrences up to %d", minDF, h, e, n, full)
+				}
+			}
+			if n < full {
+				capped++
+			}
+		}
+		want := 255
+		if minDF <= 3 {
+			want = 3
+		} else if minDF <= 15 {
+			want = 15
+		}
+		if full != want || capped == 0 {
+			t.Fatalf("min-df %d: cells saturate at %d, want %d (%d hashes below it)", minDF, full, want, capped)
+		}
 	}
-	for h, n := range truth {
-		if e := sk.estimate(h); e < min(n, 255) {
-			t.Fatalf("hash %d: estimate %d below its %d occurrences", h, e, n)
+}
+
+// TestSatAdd checks the lane-wise saturating addition of sketch cells
+// against adding each cell on its own.
+func TestSatAdd(t *testing.T) {
+	r := uint64(7)
+	for _, cw := range []uint{2, 4, 8} {
+		s := newDFSketchBits(10, map[uint]int{2: 2, 4: 9, 8: 200}[cw])
+		if s.cw != cw {
+			t.Fatalf("cell width %d, want %d", s.cw, cw)
+		}
+		hi := uint64(0)
+		for b := cw - 1; b < 64; b += cw {
+			hi |= 1 << b
+		}
+		for range 10000 {
+			r = r*6364136223846793005 + 1442695040888963407
+			a := r
+			r = r*6364136223846793005 + 1442695040888963407
+			b := r
+			got := satAdd(a, b, hi, cw, s.cmax)
+			for sh := uint(0); sh < 64; sh += cw {
+				x, y, z := a>>sh&s.cmax, b>>sh&s.cmax, got>>sh&s.cmax
+				if want := min(x+y, s.cmax); z != want {
+					t.Fatalf("%d-bit cells %x + %x: cell at %d is %d, want %d", cw, a, b, sh, z, want)
+				}
+			}
 		}
 	}
 }

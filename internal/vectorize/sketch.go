@@ -1,7 +1,7 @@
 package vectorize
 
 // dfSketch is a count-min sketch (Cormode & Muthukrishnan 2005) of n-gram
-// occurrences with conservative update and saturating 8-bit cells: an
+// occurrences with conservative update and small saturating cells: an
 // upper bound on each n-gram's occurrences, and so on its document
 // frequency. Fit fills one in a first pass when n-grams meet a MinDF of 2
 // or more; its second pass never enters an n-gram whose bound is below
@@ -9,70 +9,125 @@ package vectorize
 // reaches MinDF is lost, and the counts of those entered are exact: the
 // vocabulary and matrix are those of exact counting, only the rare
 // n-grams, most of them, never take memory.
+//
+// Two choices keep it small and fast. A cell only needs to tell whether
+// MinDF is reached, so it saturates at the smallest 2^b − 1 ≥ MinDF with
+// b = 2, 4 or 8 bits (2 bits for the usual MinDF 2: four times the cells
+// of a byte each, in the same memory). And the sketchDepth cells of an
+// n-gram lie in one 64-byte block, a cache line (a blocked sketch, as
+// blocked Bloom filters are): an add or an estimate costs one cache miss
+// instead of one per row.
 type dfSketch struct {
-	cells []uint8 // sketchDepth rows of width cells
-	mask  uint64  // width − 1
+	words []uint64 // blocks of blockWords words
+	mask  uint64   // blocks − 1
+	cw    uint     // bits per cell: 2, 4 or 8
+	lg    uint     // log2(cw)
+	cmax  uint64   // the saturated value, 2^cw − 1
 }
 
-// sketchDepth is the number of rows, each with its own hash.
-const sketchDepth = 3
+const (
+	// sketchDepth is the number of cells of an n-gram, each at its own
+	// hash position in the n-gram's block (block and add spell out 4).
+	sketchDepth = 4
+	// blockWords is the size of a block in 64-bit words: a cache line.
+	blockWords = 8
+)
 
-// maxSketchBits caps the width of a sketch's rows at 2^maxSketchBits
-// cells (48 MiB at depth 3 for 2^24). Tests lower it to force collisions.
-var maxSketchBits = 24
+// maxSketchBits caps a sketch at 2^maxSketchBits cells (8 MiB of 2-bit
+// cells for 2^25). Tests lower it to force collisions.
+var maxSketchBits = 25
 
-// newDFSketch returns a sketch sized for about n occurrences: rows twice
-// as wide as n, within 2^10 and 2^maxSketchBits.
-func newDFSketch(n int) *dfSketch {
+// newDFSketch returns a sketch for about n occurrences, whose cells
+// saturate at or above minDF (at most 255): eight cells per occurrence,
+// within 2^10 cells and 2^maxSketchBits.
+func newDFSketch(n, minDF int) *dfSketch {
 	bits := 10
-	for bits < maxSketchBits && 1<<bits < 2*n {
+	for bits < maxSketchBits && 1<<bits < 8*n {
 		bits++
 	}
-	return &dfSketch{cells: make([]uint8, sketchDepth<<bits), mask: 1<<bits - 1}
+	return newDFSketchBits(bits, minDF)
 }
 
-// index returns the cell of hash h in row r.
-func (s *dfSketch) index(h uint64, r int) int {
-	return r*int(s.mask+1) + int(mix(h^sketchSeeds[r], wyp2)&s.mask)
+// newDFSketchBits returns a sketch of 2^bits cells (bits ≥ 10) that
+// saturate at or above minDF (at most 255).
+func newDFSketchBits(bits, minDF int) *dfSketch {
+	lg := uint(3)
+	switch {
+	case minDF <= 3:
+		lg = 1
+	case minDF <= 15:
+		lg = 2
+	}
+	cw := uint(1) << lg
+	blocks := (1 << bits) * int(cw) / (64 * blockWords)
+	return &dfSketch{words: make([]uint64, blocks*blockWords), mask: uint64(blocks - 1), cw: cw, lg: lg, cmax: 1<<cw - 1}
 }
 
-var sketchSeeds = [sketchDepth]uint64{wyp0, wyp1, wyp0 ^ wyp1}
+// block returns the block of hash h, from the low bits of a remix of h,
+// and the bit offsets in it of h's sketchDepth cells, one from each byte
+// of the remix's high half (scaled to the cell width, modulo the 512 bits
+// of a block).
+func (s *dfSketch) block(h uint64) (blk *[blockWords]uint64, c0, c1, c2, c3 uint) {
+	g := mix(h^wyp0, wyp2)
+	i := int(g&s.mask) * blockWords
+	blk = (*[blockWords]uint64)(s.words[i : i+blockWords])
+	sel, lg := uint(g>>32), s.lg
+	return blk, sel << lg & 511, sel >> 8 << lg & 511, sel >> 16 << lg & 511, sel >> 24 << lg & 511
+}
+
+// cell returns the cell at bit offset c of blk.
+func (s *dfSketch) cell(blk *[blockWords]uint64, c uint) uint64 {
+	return blk[c>>6&(blockWords-1)] >> (c & 63) & s.cmax
+}
 
 // add counts one occurrence of hash h: only the cells at the current
 // minimum grow (conservative update), which keeps every estimate an
 // upper bound and makes it tighter.
 func (s *dfSketch) add(h uint64) {
-	var idx [sketchDepth]int
-	m := uint8(255)
-	for r := range idx {
-		idx[r] = s.index(h, r)
-		m = min(m, s.cells[idx[r]])
-	}
-	if m == 255 {
+	blk, c0, c1, c2, c3 := s.block(h)
+	m := min(s.cell(blk, c0), s.cell(blk, c1), s.cell(blk, c2), s.cell(blk, c3))
+	if m == s.cmax {
 		return
 	}
-	for _, i := range idx {
-		if s.cells[i] == m {
-			s.cells[i] = m + 1
+	// Each cell is read again: one chosen twice grows once, as it no
+	// longer reads m.
+	for _, c := range [sketchDepth]uint{c0, c1, c2, c3} {
+		if s.cell(blk, c) == m {
+			blk[c>>6&(blockWords-1)] += 1 << (c & 63)
 		}
 	}
 }
 
-// estimate returns the bound on the occurrences of hash h (at most 255).
+// estimate returns the bound on the occurrences of hash h, capped at the
+// saturated value (at least the sketch's MinDF).
 func (s *dfSketch) estimate(h uint64) int {
-	m := uint8(255)
-	for r := range sketchDepth {
-		m = min(m, s.cells[s.index(h, r)])
-	}
-	return int(m)
+	blk, c0, c1, c2, c3 := s.block(h)
+	return int(min(s.cell(blk, c0), s.cell(blk, c1), s.cell(blk, c2), s.cell(blk, c3)))
 }
 
 // merge adds o's cells to s's, saturating: the sum of two upper bounds is
-// an upper bound on the union of their occurrences.
+// an upper bound on the union of their occurrences. o must have s's size
+// and cell width.
 func (s *dfSketch) merge(o *dfSketch) {
-	for i, c := range o.cells {
-		s.cells[i] = uint8(min(int(s.cells[i])+int(c), 255))
+	hi := uint64(0) // the top bit of every cell
+	for b := s.cw - 1; b < 64; b += s.cw {
+		hi |= 1 << b
 	}
+	for i, a := range s.words {
+		s.words[i] = satAdd(a, o.words[i], hi, s.cw, s.cmax)
+	}
+}
+
+// satAdd adds the cells of a and b lane by lane, each lane cw bits wide
+// with its top bit in hi, saturating at cmax = 2^cw − 1. The low bits of
+// the lanes add without crossing lanes; a lane overflows when both top
+// bits are set, or one is and the low bits carry into it; an overflowing
+// lane is then set to all ones.
+func satAdd(a, b, hi uint64, cw uint, cmax uint64) uint64 {
+	s := (a &^ hi) + (b &^ hi)
+	top := (a ^ b) & hi
+	over := (a & b & hi) | (top & s)
+	return (s ^ top) | (over>>(cw-1))*cmax
 }
 
 // ngramHash extends the hash h of an n-gram's first words by the hash w

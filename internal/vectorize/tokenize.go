@@ -225,36 +225,50 @@ func (t *Tokenizer) tokens(s string, dst []string) []string {
 		}
 		b := wi<<6 | bits.TrailingZeros64(m)
 		p = b
-		if high && anyBit(hm, a, b) {
+		if b-a < 2 { // one ASCII word byte, or one byte ≥ 0x80: no rune of a token
+			continue
+		}
+		var isHigh, isUpper bool
+		if wa := a >> 6; wa == (b-1)>>6 {
+			inRun := uint64(1<<uint(b-a)-1) << (a & 63) // the run's bits (b-a = 64: all ones)
+			isHigh, isUpper = hm[wa]&inRun != 0, um[wa]&inRun != 0
+		} else {
+			isHigh, isUpper = high && anyBit(hm, a, b), anyBit(um, a, b)
+		}
+		if isHigh {
 			t.arena = arena
 			dst = t.slowRun(s, a, b, dst)
 			arena = t.arena
 			continue
 		}
-		if b-a < 2 {
-			continue
-		}
-		upper := false
-		if lower {
-			if wa := a >> 6; wa == (b-1)>>6 {
-				upper = (um[wa]>>(a&63))&(1<<uint(b-a)-1) != 0 // b-a = 64: all ones
-			} else {
-				upper = anyBit(um, a, b)
-			}
-		}
-		if !upper {
+		if !lower || !isUpper {
 			dst = append(dst, s[a:b])
 			continue
 		}
+		// Lower A-Z into the arena, 8 bytes at a time (the run is ASCII):
+		// a lane holds an upper-case letter when x+0x3f carries into its
+		// top bit and x+0x25 does not; adding bit 5 there lowers it. The
+		// last load may reach past the run (up to 8 bytes of slack in
+		// the arena, within s or padded from it); only the run's bytes
+		// are kept.
 		n0, n1 := len(arena), len(arena)+b-a
-		if n1 > cap(arena) {
-			arena = slices.Grow(arena, max(b-a, len(s)))
+		if n1+8 > cap(arena) {
+			arena = slices.Grow(arena, max(b-a, len(s))+8)
+		}
+		d := arena[n0 : n1+8]
+		for j := 0; j < b-a; j += 8 {
+			var x uint64
+			if a+j+8 <= len(s) {
+				x = binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[a+j:]), 8))
+			} else {
+				var tail [8]byte
+				copy(tail[:], s[a+j:])
+				x = binary.LittleEndian.Uint64(tail[:])
+			}
+			up := (x + 0x3f3f3f3f3f3f3f3f) &^ (x + 0x2525252525252525) & 0x8080808080808080
+			binary.LittleEndian.PutUint64(d[j:j+8], x|up>>2)
 		}
 		arena = arena[:n1]
-		d, src := arena[n0:n1], s[a:b]
-		for j := range d {
-			d[j] = lowerASCII[src[j]]
-		}
 		dst = append(dst, unsafe.String(&arena[n0], n1-n0))
 	}
 	t.arena = arena
