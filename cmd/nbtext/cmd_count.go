@@ -356,9 +356,9 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 
 // runTrainStream is 'nbtext train --stream': an NB model counted in
 // bounded memory, in-process, as count, merge and train --from-counts
-// would: one pass over the corpus, or two for the weightings that need
-// the document frequencies of the whole corpus (stdin is spooled to a
-// temporary file for the second).
+// would: one pass over the corpus; the weightings that need the document
+// frequencies of the whole corpus count their second round from a row
+// cache written during the first (streamCounts).
 func runTrainStream(s streams, args []string, o *trainOptions) error {
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
@@ -375,26 +375,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	}
 	settings.Remove = remove
 	co := o.corpus
-	if len(args) == 1 && args[0] == "-" && counts.NeedsVocab(settings) {
-		if args, err = spoolArgs(s, &co); err != nil {
-			return err
-		}
-		defer os.Remove(args[0])
-	}
-	opt := counts.Options{Workers: o.workers}
-	var vocab *vectorize.Vocabulary
-	if counts.NeedsVocab(settings) {
-		ctr, err := countRound(s, args, &co, o.global.quiet, settings, nil, opt)
-		if err != nil {
-			return err
-		}
-		vocab, _, err = ctr.Vocabulary()
-		ctr.Close()
-		if err != nil {
-			return err
-		}
-	}
-	ctr, err := countRound(s, args, &co, o.global.quiet, settings, vocab, opt)
+	ctr, err := streamCounts(s, args, &co, o.global.quiet, settings, counts.Options{Workers: o.workers})
 	if err != nil {
 		return err
 	}
@@ -405,6 +386,27 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	}
 	stats := func() (*counts.Stats, error) { return st, nil }
 	return fitCounts(s, o, kind, st.Classes, stats, start, "--stream does not keep")
+}
+
+// streamCounts counts the corpora args for a model with settings, in
+// one pass: the returned Counter holds round one, or when the weighting
+// NeedsVocab, round two, counted from round one's row cache on disk over
+// the vocabulary of round one (so stdin needs no spooling).
+func streamCounts(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, opt counts.Options) (*counts.Counter, error) {
+	if !counts.NeedsVocab(settings) {
+		return countRound(s, args, co, quiet, settings, nil, opt)
+	}
+	opt.Replay = true
+	r1, err := countRound(s, args, co, quiet, settings, nil, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer r1.Close()
+	vocab, _, err := r1.Vocabulary()
+	if err != nil {
+		return nil, err
+	}
+	return r1.RoundTwo(vocab)
 }
 
 // countRound counts the corpora args in a new Counter and returns it, to

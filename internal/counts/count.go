@@ -22,8 +22,12 @@ type Options struct {
 	// the tables are written to a sorted run on disk and emptied, and the
 	// runs are merged at the end. 0 keeps the tables in memory.
 	Mem int64
-	// TempDir is where runs go ("": os.TempDir()).
+	// TempDir is where runs and the row cache go ("": os.TempDir()).
 	TempDir string
+	// Replay keeps, in round one, every document's row in a cache on disk
+	// (in TempDir), so that RoundTwo can count round two without reading
+	// the documents again.
+	Replay bool
 }
 
 // defaultBatchBytes is the text a Counter hands a worker at a time when
@@ -60,6 +64,9 @@ type Counter struct {
 	pending sync.WaitGroup // batches queued and not yet counted
 	running sync.WaitGroup // worker goroutines
 	runs    []string
+
+	segments []segment // the closed segments of the row cache
+	cacheErr error     // the first error writing it
 }
 
 // NewCounter returns a Counter of documents tokenized with s. With a
@@ -103,19 +110,34 @@ func (c *Counter) Add(text, label string) error {
 }
 
 // start starts the workers, when they are not running.
-func (c *Counter) start() {
+func (c *Counter) start() error {
 	if c.workers != nil {
-		return
+		return nil
 	}
 	n := c.opt.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	c.workers = make([]*worker, n)
+	ws := make([]*worker, n)
+	for i := range ws {
+		ws[i] = newWorker(c.tok, c.vocab)
+		if !c.opt.Replay || c.vocab != nil {
+			continue
+		}
+		cw, err := newCacheWriter(c.opt.TempDir)
+		if err != nil {
+			for _, w := range ws[:i] {
+				path, _ := w.cache.close()
+				os.Remove(path)
+			}
+			c.cacheErr = err
+			return err
+		}
+		ws[i].cache = cw
+	}
+	c.workers = ws
 	c.queue = make(chan *work, n)
-	for i := range c.workers {
-		w := newWorker(c.tok, c.vocab)
-		c.workers[i] = w
+	for _, w := range ws {
 		c.running.Add(1)
 		go func() {
 			defer c.running.Done()
@@ -125,6 +147,7 @@ func (c *Counter) start() {
 			}
 		}()
 	}
+	return nil
 }
 
 // dispatch queues the current batch for the workers, and spills the
@@ -133,7 +156,9 @@ func (c *Counter) dispatch() error {
 	if len(c.cur.texts) == 0 {
 		return nil
 	}
-	c.start()
+	if err := c.start(); err != nil {
+		return err
+	}
 	c.pending.Add(1)
 	c.queue <- c.cur
 	c.cur = &work{texts: make([]string, 0, len(c.cur.texts)), classes: make([]int32, 0, len(c.cur.texts))}
@@ -171,6 +196,16 @@ func (c *Counter) stop() {
 	}
 	close(c.queue)
 	c.running.Wait()
+	for _, w := range c.workers {
+		if w.cache == nil {
+			continue
+		}
+		path, err := w.cache.close()
+		c.segments = append(c.segments, segment{path: path, tc: w.tc})
+		if err != nil && c.cacheErr == nil {
+			c.cacheErr = err
+		}
+	}
 	c.workers, c.queue = nil, nil
 	clear(c.classDocs)
 }
@@ -413,7 +448,7 @@ func (c *Counter) feed(nb, presence bool) (*statsSink, error) {
 	return s, nil
 }
 
-// Close stops the workers and removes the spilled runs.
+// Close stops the workers and removes the spilled runs and the row cache.
 func (c *Counter) Close() {
 	if c.workers != nil {
 		c.pending.Wait()
@@ -422,5 +457,8 @@ func (c *Counter) Close() {
 	for _, r := range c.runs {
 		os.Remove(r)
 	}
-	c.runs = nil
+	for _, s := range c.segments {
+		os.Remove(s.path)
+	}
+	c.runs, c.segments = nil, nil
 }

@@ -2,7 +2,9 @@ package counts
 
 import (
 	"bytes"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -95,5 +97,58 @@ func TestCounterStats(t *testing.T) {
 				t.Errorf("%s presence=%v: Stats differs from NB (%v)", name, presence, err)
 			}
 		}
+	}
+}
+
+// TestRoundTwoReplay: round two counted from round one's row cache is the
+// round two of the documents, whatever the workers and spills of round
+// one; the cache goes with Close.
+func TestRoundTwoReplay(t *testing.T) {
+	texts, labels := docs(500, 13)
+	for name, f := range map[string]func(*vectorize.Settings){
+		"tfidf":   func(s *vectorize.Settings) { s.Weighting, s.Sublinear, s.Norm, s.MinDF = "tfidf", true, "l2", 2 },
+		"mi-norm": func(s *vectorize.Settings) { s.Weighting, s.Norm, s.Select = "count", "l2", "mi:60" },
+	} {
+		s := settings()
+		f(&s)
+		r1 := countAll(t, s, nil, texts, labels, Options{})
+		v, _, err := r1.Vocabulary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := encode(t, countAll(t, s, v, texts, labels, Options{}))
+		for _, opt := range []Options{{Workers: 1}, {Workers: 3}, {Workers: 2, Mem: 8 << 10}} {
+			dir := t.TempDir()
+			opt.TempDir, opt.Replay = dir, true
+			c := counter(t, s, nil, texts, labels, opt)
+			if _, err := c.RoundTwo(v); err == nil {
+				t.Errorf("%s: RoundTwo before round one is finished", name)
+			}
+			v1, _, err := c.Vocabulary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c2, err := c.RoundTwo(v1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := c2.Counts()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := encode(t, cs); !bytes.Equal(got, want) {
+				t.Errorf("%s %+v: round two from the row cache differs from counting the documents", name, opt)
+			}
+			c2.Close()
+			c.Close()
+			if left, _ := os.ReadDir(dir); len(left) > 0 {
+				t.Errorf("%s: Close left %d files in the temporary folder", name, len(left))
+			}
+		}
+	}
+	c := counter(t, settings(), nil, texts[:10], labels[:10], Options{})
+	v, _, _ := c.Vocabulary()
+	if _, err := c.RoundTwo(v); err == nil || !strings.Contains(err.Error(), "Replay") {
+		t.Errorf("RoundTwo without a row cache: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ type work struct {
 	texts   []string
 	classes []int32
 	size    int
+	seg     *segment // or a segment of the row cache to replay
 }
 
 // cell is a worker's running statistics of one term in one class.
@@ -37,6 +38,8 @@ type worker struct {
 	sums  [][]Fixed // round two: by class, by term id
 	err   error     // the first error met; the worker skips work after it
 	mem   atomic.Int64
+	cache *cacheWriter // round one with Options.Replay: the open segment
+	docs  []int64      // replaying: the documents of each class
 }
 
 func newWorker(tok vectorize.Settings, vocab *vectorize.Vocabulary) *worker {
@@ -54,10 +57,17 @@ func (w *worker) process(b *work) {
 	if w.err != nil {
 		return
 	}
+	if b.seg != nil {
+		w.err = w.replay(b.seg)
+		return
+	}
 	for i, text := range b.texts {
 		if w.vocab == nil {
 			w.countRow(b.classes[i], text)
-		} else if err := w.sumRow(b.classes[i], text); err != nil {
+			continue
+		}
+		ind, val := w.vz.Vectorize(text)
+		if err := w.sumRow(b.classes[i], ind, val); err != nil {
 			w.err = err
 			return
 		}
@@ -94,12 +104,15 @@ func (w *worker) countRow(k int32, text string) {
 		c.docs++
 		c.occ += int64(vals[j])
 	}
+	if w.cache != nil {
+		w.cache.add(k, ids, vals)
+	}
 }
 
-// sumRow adds the row of text, of class k, in round two: counts, and
-// values weighted as in-memory training weights them.
-func (w *worker) sumRow(k int32, text string) error {
-	ind, val := w.vz.Vectorize(text)
+// sumRow adds the row ind, val (as Vectorizer.Vectorize returns it) of
+// class k in round two: counts, and values weighted as in-memory training
+// weights them.
+func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 	wv := append(w.wval[:0], val...)
 	w.wval = wv
 	w.vocab.WeightRow(ind, wv)
