@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -105,6 +106,9 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 	case vocab.Settings != c.s:
 		return nil, errors.New("round two from the row cache needs a vocabulary of round one's settings")
 	}
+	// Round one's tables are garbage now: collect them before round two
+	// allocates its own, so that the peak is one round's, not two.
+	runtime.GC()
 	c2, err := NewCounter(c.s, vocab, Options{Workers: c.opt.Workers, TempDir: c.opt.TempDir})
 	if err != nil {
 		return nil, err

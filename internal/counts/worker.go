@@ -34,7 +34,7 @@ type worker struct {
 	vocab *vectorize.Vocabulary  // round two
 	vz    *vectorize.Vectorizer
 	wval  []float32 // round two: the weighted values of a row
-	cols  [][]cell  // by class, by term id
+	cols  []column  // by class, by term id
 	sums  [][]Fixed // round two: by class, by term id
 	err   error     // the first error met; the worker skips work after it
 	mem   atomic.Int64
@@ -75,8 +75,24 @@ func (w *worker) process(b *work) {
 	w.mem.Store(w.bytes())
 }
 
-// column returns the column of class k, at least n long.
-func (w *worker) column(k int32, n int) []cell {
+// column is one class's cells by term id, in blocks of blockSize, so that
+// it grows with the terms without copying or over-allocating.
+type column [][]cell
+
+// blockBits is the log2 of the cells in a block of a column.
+const blockBits = 12
+
+// at returns the cell of term id.
+func (c column) at(id int32) *cell { return &c[id>>blockBits][id&(1<<blockBits-1)] }
+
+// has reports whether the column holds documents with term id.
+func (c column) has(id int32) bool {
+	b := int(id >> blockBits)
+	return b < len(c) && c[b][id&(1<<blockBits-1)].docs > 0
+}
+
+// column returns the column of class k, long enough for n terms.
+func (w *worker) column(k int32, n int) column {
 	for int(k) >= len(w.cols) {
 		w.cols = append(w.cols, nil)
 		if w.vocab != nil {
@@ -84,14 +100,10 @@ func (w *worker) column(k int32, n int) []cell {
 		}
 	}
 	col := w.cols[k]
-	if len(col) < n {
-		size := n
-		if w.vocab == nil {
-			size = max(n, 2*len(col), 1<<10) // room for the terms to come
-		}
-		col = append(col, make([]cell, size-len(col))...)
-		w.cols[k] = col
+	for len(col)<<blockBits < n {
+		col = append(col, make([]cell, 1<<blockBits))
 	}
+	w.cols[k] = col
 	return col
 }
 
@@ -100,7 +112,7 @@ func (w *worker) countRow(k int32, text string) {
 	ids, vals := w.tc.Row(text)
 	col := w.column(k, w.tc.Len())
 	for j, id := range ids {
-		c := &col[id]
+		c := col.at(id)
 		c.docs++
 		c.occ += int64(vals[j])
 	}
@@ -124,7 +136,7 @@ func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 		w.sums[k] = sum
 	}
 	for j, id := range ind {
-		c := &col[id]
+		c := col.at(id)
 		c.docs++
 		c.occ += int64(val[j])
 		f, err := FixedOf(wv[j])
@@ -146,7 +158,7 @@ func (w *worker) bytes() int64 {
 		b += w.tc.Bytes()
 	}
 	for _, c := range w.cols {
-		b += int64(cap(c)) * 16
+		b += int64(len(c)) << blockBits * 16
 	}
 	for _, s := range w.sums {
 		b += int64(cap(s)) * 16
@@ -162,29 +174,25 @@ func (w *worker) term(id int32) string {
 	return w.tc.Term(id)
 }
 
-// terms returns the number of term ids the worker may have counted.
-func (w *worker) terms() int {
-	if w.vocab != nil {
-		return len(w.vocab.Terms)
-	}
-	return w.tc.Len()
-}
-
 // source returns the worker's counts as a sorted source: its terms met,
 // ascending, with their cells by the worker's class ids.
 func (w *worker) source() *workerSource {
-	n := w.terms()
-	order := make([]int32, 0, n)
-	for id := range int32(n) {
-		for _, col := range w.cols {
-			if int(id) < len(col) && col[id].docs > 0 {
-				order = append(order, id)
-				break
+	var order []int32
+	if w.vocab == nil { // every id from First on was counted
+		order = make([]int32, 0, w.tc.Len()-int(w.tc.First()))
+		for id := w.tc.First(); id < int32(w.tc.Len()); id++ {
+			order = append(order, id)
+		}
+		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(w.tc.Term(a), w.tc.Term(b)) })
+	} else { // vocabulary ids are in term order already
+		for id := range int32(len(w.vocab.Terms)) {
+			for _, col := range w.cols {
+				if col.has(id) {
+					order = append(order, id)
+					break
+				}
 			}
 		}
-	}
-	if w.vocab == nil { // vocabulary ids are in term order already
-		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(w.tc.Term(a), w.tc.Term(b)) })
 	}
 	return &workerSource{w: w, order: order}
 }
@@ -205,10 +213,11 @@ func (s *workerSource) next() (string, []Cell, bool, error) {
 	s.i++
 	cells := s.cells[:0]
 	for k, col := range s.w.cols {
-		if int(id) >= len(col) || col[id].docs == 0 {
+		if !col.has(id) {
 			continue
 		}
-		c := Cell{Class: int32(k), Docs: col[id].docs, Occ: col[id].occ}
+		x := col.at(id)
+		c := Cell{Class: int32(k), Docs: x.docs, Occ: x.occ}
 		if s.w.sums != nil {
 			c.Sum = s.w.sums[k][id]
 		}

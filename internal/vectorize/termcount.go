@@ -33,6 +33,11 @@ func (c *TermCounter) Row(text string) (ids []int32, counts []float32) {
 	return b.ids, b.vals
 }
 
+// First returns the smallest local id Row can return: the ids below it
+// are the stop words the term table holds in order to drop them, and
+// every id from First to Len was in a row.
+func (c *TermCounter) First() int32 { return int32(c.w.nstop) }
+
 // Len returns the number of local ids given so far: every id Row returned
 // is below it.
 func (c *TermCounter) Len() int { return c.w.table.len() }

@@ -29,6 +29,7 @@ func TestTermCounterRowsAreFits(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc := NewTermCounter(s)
+			counted := map[int32]bool{}
 			for i, text := range texts {
 				ids, vals := tc.Row(text)
 				got := map[string]float32{}
@@ -37,6 +38,10 @@ func TestTermCounterRowsAreFits(t *testing.T) {
 						t.Fatalf("%s %v: doc %d: term %q twice in a row", name, grams, i, tc.Term(id))
 					}
 					got[tc.Term(id)] = vals[j]
+					counted[id] = true
+					if id < tc.First() {
+						t.Fatalf("%s %v: id %d below First %d", name, grams, id, tc.First())
+					}
 					if int(id) >= tc.Len() {
 						t.Fatalf("%s %v: id %d ≥ Len %d", name, grams, id, tc.Len())
 					}
@@ -44,6 +49,9 @@ func TestTermCounterRowsAreFits(t *testing.T) {
 				if want := row(v, m, i); !maps.Equal(got, want) {
 					t.Fatalf("%s %v: doc %d (%.40q): row %v, Fit's %v", name, grams, i, text, got, want)
 				}
+			}
+			if n := int(tc.First()) + len(counted); n != tc.Len() {
+				t.Errorf("%s %v: %d ids from First %d counted, Len %d", name, grams, len(counted), tc.First(), tc.Len())
 			}
 			if tc.Bytes() <= 0 {
 				t.Errorf("%s: Bytes %d", name, tc.Bytes())
