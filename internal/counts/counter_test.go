@@ -152,3 +152,41 @@ func TestRoundTwoReplay(t *testing.T) {
 		t.Errorf("RoundTwo without a row cache: %v", err)
 	}
 }
+
+// TestCounterSparseClasses: workers that meet only some classes (the
+// first class has one document, and small batches spread the documents
+// over many workers) count both rounds right.
+func TestCounterSparseClasses(t *testing.T) {
+	texts, labels := docs(400, 14)
+	texts, labels = append([]string{"Subject: first\n\nw1 w2 w3 zz"}, texts...), append([]string{"first"}, labels...)
+	s := settings()
+	s.Weighting, s.Norm = "tfidf", "l2"
+	r1 := countAll(t, s, nil, texts, labels, Options{Workers: 1})
+	v, _, err := r1.Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := encode(t, countAll(t, s, v, texts, labels, Options{Workers: 1}))
+	for _, w := range []int{4, 16} {
+		small := Options{Workers: w, Mem: 8 << 10, TempDir: t.TempDir()}
+		if got := encode(t, countAll(t, s, v, texts, labels, small)); !bytes.Equal(got, want) {
+			t.Errorf("round two with %d workers differs", w)
+		}
+		small.Replay = true
+		c := counter(t, s, nil, texts, labels, small)
+		if _, _, err := c.Vocabulary(); err != nil {
+			t.Fatal(err)
+		}
+		c2, err := c.RoundTwo(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := c2.Counts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := encode(t, cs); !bytes.Equal(got, want) {
+			t.Errorf("round two replayed by %d workers differs", w)
+		}
+	}
+}

@@ -21,22 +21,29 @@ type work struct {
 // cell is a worker's running statistics of one term in one class.
 type cell struct{ docs, occ int64 }
 
+// wcell is a cell of round two, with the sum of the weighted values: one
+// cache line's half, so that a term's update touches one line.
+type wcell struct {
+	cell
+	sum Fixed
+}
+
 // worker is the state of one counting goroutine: it tokenizes the
 // documents of the batches it takes and adds their rows straight into
 // columns of its own, one per class, indexed by term id. In round one the
 // ids are its TermCounter's local ids (each token's bytes are hashed once,
 // into its term table); in round two they are the vocabulary's ids and a
-// column also sums the weighted values, in fixed point. Sums of integers
+// cell also sums the weighted values, in fixed point. Sums of integers
 // and of Fixed do not depend on which worker took which document, so
 // neither do the counts.
 type worker struct {
 	tc    *vectorize.TermCounter // round one
 	vocab *vectorize.Vocabulary  // round two
 	vz    *vectorize.Vectorizer
-	wval  []float32 // round two: the weighted values of a row
-	cols  []column  // by class, by term id
-	sums  [][]Fixed // round two: by class, by term id
-	err   error     // the first error met; the worker skips work after it
+	wval  []float32       // round two: the weighted values of a row
+	cols  []column[cell]  // round one: by class, by term id
+	wcols []column[wcell] // round two: by class, by term id
+	err   error           // the first error met; the worker skips work after it
 	mem   atomic.Int64
 	cache *cacheWriter // round one with Options.Replay: the open segment
 	docs  []int64      // replaying: the documents of each class
@@ -75,42 +82,35 @@ func (w *worker) process(b *work) {
 	w.mem.Store(w.bytes())
 }
 
-// column is one class's cells by term id, in blocks of blockSize, so that
-// it grows with the terms without copying or over-allocating.
-type column [][]cell
+// column is one class's cells by term id, in blocks of 1<<blockBits, so
+// that it grows with the terms without copying or over-allocating.
+type column[T any] [][]T
 
 // blockBits is the log2 of the cells in a block of a column.
 const blockBits = 12
 
 // at returns the cell of term id.
-func (c column) at(id int32) *cell { return &c[id>>blockBits][id&(1<<blockBits-1)] }
+func (c column[T]) at(id int32) *T { return &c[id>>blockBits][id&(1<<blockBits-1)] }
 
-// has reports whether the column holds documents with term id.
-func (c column) has(id int32) bool {
-	b := int(id >> blockBits)
-	return b < len(c) && c[b][id&(1<<blockBits-1)].docs > 0
-}
-
-// column returns the column of class k, long enough for n terms.
-func (w *worker) column(k int32, n int) column {
-	for int(k) >= len(w.cols) {
-		w.cols = append(w.cols, nil)
-		if w.vocab != nil {
-			w.sums = append(w.sums, nil)
-		}
+// columnOf returns the column of class k in cols, long enough for n
+// terms, and cols, both grown as needed.
+func columnOf[T any](cols []column[T], k int32, n int) (column[T], []column[T]) {
+	for int(k) >= len(cols) {
+		cols = append(cols, nil)
 	}
-	col := w.cols[k]
+	col := cols[k]
 	for len(col)<<blockBits < n {
-		col = append(col, make([]cell, 1<<blockBits))
+		col = append(col, make([]T, 1<<blockBits))
 	}
-	w.cols[k] = col
-	return col
+	cols[k] = col
+	return col, cols
 }
 
 // countRow adds the row of text, of class k, in round one.
 func (w *worker) countRow(k int32, text string) {
 	ids, vals := w.tc.Row(text)
-	col := w.column(k, w.tc.Len())
+	var col column[cell]
+	col, w.cols = columnOf(w.cols, k, w.tc.Len())
 	for j, id := range ids {
 		c := col.at(id)
 		c.docs++
@@ -128,13 +128,8 @@ func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 	wv := append(w.wval[:0], val...)
 	w.wval = wv
 	w.vocab.WeightRow(ind, wv)
-	V := len(w.vocab.Terms)
-	col := w.column(k, V)
-	sum := w.sums[k]
-	if sum == nil {
-		sum = make([]Fixed, V)
-		w.sums[k] = sum
-	}
+	var col column[wcell]
+	col, w.wcols = columnOf(w.wcols, k, len(w.vocab.Terms))
 	for j, id := range ind {
 		c := col.at(id)
 		c.docs++
@@ -144,7 +139,7 @@ func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 			return fmt.Errorf("term %q: %w", w.vocab.Terms[id], err)
 		}
 		var over bool
-		if sum[id], over = sum[id].Add(f); over {
+		if c.sum, over = c.sum.Add(f); over {
 			return fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
 		}
 	}
@@ -160,8 +155,8 @@ func (w *worker) bytes() int64 {
 	for _, c := range w.cols {
 		b += int64(len(c)) << blockBits * 16
 	}
-	for _, s := range w.sums {
-		b += int64(cap(s)) * 16
+	for _, c := range w.wcols {
+		b += int64(len(c)) << blockBits * 32
 	}
 	return b
 }
@@ -186,8 +181,8 @@ func (w *worker) source() *workerSource {
 		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(w.tc.Term(a), w.tc.Term(b)) })
 	} else { // vocabulary ids are in term order already
 		for id := range int32(len(w.vocab.Terms)) {
-			for _, col := range w.cols {
-				if col.has(id) {
+			for _, col := range w.wcols {
+				if len(col) > 0 && col.at(id).docs > 0 {
 					order = append(order, id)
 					break
 				}
@@ -212,16 +207,23 @@ func (s *workerSource) next() (string, []Cell, bool, error) {
 	id := s.order[s.i]
 	s.i++
 	cells := s.cells[:0]
-	for k, col := range s.w.cols {
-		if !col.has(id) {
-			continue
+	if w := s.w; w.vocab == nil {
+		for k, col := range w.cols {
+			if int(id)>>blockBits < len(col) {
+				if x := col.at(id); x.docs > 0 {
+					cells = append(cells, Cell{Class: int32(k), Docs: x.docs, Occ: x.occ})
+				}
+			}
 		}
-		x := col.at(id)
-		c := Cell{Class: int32(k), Docs: x.docs, Occ: x.occ}
-		if s.w.sums != nil {
-			c.Sum = s.w.sums[k][id]
+	} else {
+		for k, col := range w.wcols {
+			if len(col) == 0 { // a class this worker did not meet
+				continue
+			}
+			if x := col.at(id); x.docs > 0 { // round-two columns hold every term
+				cells = append(cells, Cell{Class: int32(k), Docs: x.docs, Occ: x.occ, Sum: x.sum})
+			}
 		}
-		cells = append(cells, c)
 	}
 	s.cells = cells
 	return s.w.term(id), cells, true, nil
