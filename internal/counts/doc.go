@@ -39,6 +39,15 @@
 // occurrence counts of round two must rebuild exactly that vocabulary,
 // which proves both rounds counted the same documents.
 //
+// In one process (train --stream), round one can keep each document's
+// row on disk (Options.Replay: per worker, varints of the class, then of
+// each distinct term's local id and count), and Counter.RoundTwo counts
+// round two from that cache instead of the documents, as VW's --cache
+// spares later passes the parsing: the ids are mapped to the vocabulary's,
+// pruned terms dropped, each row sorted by id, and from there it is
+// counted as Vectorize's row of the document would be, to the same bits.
+// The input is read once, so stdin needs no spooling.
+//
 // # Exact sums
 //
 // Weighted values are float32. Each is turned into 64.64 fixed point
