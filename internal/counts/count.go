@@ -85,7 +85,9 @@ func NewCounter(s vectorize.Settings, vocab *vectorize.Vocabulary, opt Options) 
 		c.digest = VocabDigest(vocab)
 	}
 	if opt.Mem > 0 {
-		c.batch = int(min(int64(c.batch), max(opt.Mem/8, 1<<12)))
+		// The text in flight, up to 2 batches a worker and the one being
+		// filled, stays under about a quarter of the bound.
+		c.batch = int(min(int64(c.batch), max(opt.Mem/int64(8*c.workerCount()), 1<<12)))
 	}
 	return c, nil
 }
@@ -109,15 +111,21 @@ func (c *Counter) Add(text, label string) error {
 	return nil
 }
 
+// workerCount returns the number of workers: Options.Workers, or one per
+// core.
+func (c *Counter) workerCount() int {
+	if c.opt.Workers > 0 {
+		return c.opt.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // start starts the workers, when they are not running.
 func (c *Counter) start() error {
 	if c.workers != nil {
 		return nil
 	}
-	n := c.opt.Workers
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
+	n := c.workerCount()
 	ws := make([]*worker, n)
 	for i := range ws {
 		ws[i] = newWorker(c.tok, c.vocab)
@@ -258,6 +266,22 @@ func (m *merged) close() {
 // into merges the parts into the sink dst.
 func (m *merged) into(dst sink) error { return mergeInto(dst, m.srcs, m.remap, len(m.h.Classes)) }
 
+// write merges the parts into a counts file written to w.
+func (m *merged) write(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	cw, err := newWriter(bw, m.h)
+	if err != nil {
+		return err
+	}
+	if err := m.into(cw); err != nil {
+		return err
+	}
+	if err := cw.close(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
 // parts drains the workers and opens the spilled runs and the workers'
 // tables for merging. The caller closes the result.
 func (c *Counter) parts() (*merged, error) {
@@ -316,24 +340,11 @@ func (c *Counter) spill() error {
 		return fmt.Errorf("spill the count table: %w", err)
 	}
 	name := f.Name()
-	err = func() error {
-		m, err := c.memParts()
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriterSize(f, 1<<16)
-		cw, err := newWriter(bw, m.h)
-		if err != nil {
-			return err
-		}
-		if err := m.into(cw); err != nil {
-			return err
-		}
-		if err := cw.close(); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}()
+	m, err := c.memParts()
+	if err == nil {
+		err = m.write(f)
+		m.close()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -387,20 +398,7 @@ func (c *Counter) WriteFile(path string) (*Header, error) {
 		return nil, err
 	}
 	defer m.close()
-	err = fsutil.WriteFile(path, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<16)
-		cw, err := newWriter(bw, m.h)
-		if err != nil {
-			return err
-		}
-		if err := m.into(cw); err != nil {
-			return err
-		}
-		if err := cw.close(); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
+	err = fsutil.WriteFile(path, m.write)
 	c.stop()
 	return m.h, err
 }
