@@ -251,6 +251,7 @@ func (c *Counter) memHeader() (*Header, []int32) {
 // sum, the sources (the spilled runs, then the workers' tables) and the
 // map of each source's class ids into the sum's.
 type merged struct {
+	terms int // about the terms of the sum (at least the most of one part)
 	h     *Header
 	srcs  []source
 	remap [][]int32
@@ -326,8 +327,10 @@ func (c *Counter) parts() (*merged, error) {
 			}
 		}
 		for _, w := range c.workers {
-			m.srcs = append(m.srcs, w.source())
+			src := w.source()
+			m.srcs = append(m.srcs, src)
 			m.remap = append(m.remap, toSum)
+			m.terms = max(m.terms, len(src.order))
 		}
 	}
 	return m, nil
@@ -439,10 +442,16 @@ func (c *Counter) feed(nb, presence bool) (*statsSink, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.reserve(m.terms)
 	if err := m.into(s); err != nil {
 		return nil, err
 	}
+	m.srcs = nil // the workers' tables
 	c.stop()
+	// The tables are garbage now, and the caller is about to allocate (a
+	// model as big as the statistics, or round two's tables): collect them
+	// first, so that the peak is the tables', not the tables' and that.
+	runtime.GC()
 	return s, nil
 }
 

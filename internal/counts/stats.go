@@ -3,6 +3,7 @@ package counts
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -56,6 +57,22 @@ func newStatsSink(h *Header, nb, presence bool) (*statsSink, error) {
 // from round-one counts.
 func errNeedsRoundTwo(s vectorize.Settings) error {
 	return fmt.Errorf("weighting %s with norm %s needs the document frequencies of the whole corpus before values are summed: these are round-one counts; count again with --vocab THESE.nbc and merge that round", s.Weighting, normName(s.Norm))
+}
+
+// reserve makes room for about n terms, so that appending them does not
+// copy the statistics over and over.
+func (s *statsSink) reserve(n int) {
+	n += n / 8
+	C := len(s.h.Classes)
+	s.terms = slices.Grow(s.terms, n)
+	s.df = slices.Grow(s.df, n)
+	s.cf = slices.Grow(s.cf, n)
+	if s.cdf != nil {
+		s.cdf = slices.Grow(s.cdf, n*C)
+	}
+	if s.nb {
+		s.stats = slices.Grow(s.stats, n*C)
+	}
 }
 
 func (s *statsSink) add(term string, cells []Cell) error {
