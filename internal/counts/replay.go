@@ -180,16 +180,17 @@ func (w *worker) replay(s *segment) error {
 		if _, err := io.ReadFull(r, buf); err != nil {
 			return bad(err)
 		}
-		k, ok1 := next(&buf)
-		m, ok2 := next(&buf)
+		row := buf // next consumes it; buf keeps its capacity
+		k, ok1 := next(&row)
+		m, ok2 := next(&row)
 		if !ok1 || !ok2 || k >= uint64(len(w.docs)) {
 			return bad(errors.New("a damaged row"))
 		}
 		w.docs[k]++
 		pairs = pairs[:0]
 		for range m {
-			id, ok1 := next(&buf)
-			cnt, ok2 := next(&buf)
+			id, ok1 := next(&row)
+			cnt, ok2 := next(&row)
 			if !ok1 || !ok2 || id >= uint64(len(idmap)) || cnt >= 1<<32 {
 				return bad(errors.New("a damaged row"))
 			}
