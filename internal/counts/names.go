@@ -65,11 +65,12 @@ func (r *reader) readNames() ([]vectorize.TermCount, error) {
 		if err != nil {
 			return nil, r.cut(err)
 		}
+		term := string(b) // before the next read, which may refill b's buffer
 		cnt, err := r.br.uvarint()
 		if err != nil {
 			return nil, r.cut(err)
 		}
-		out[j] = vectorize.TermCount{Term: string(b), Count: int64(min(cnt, 1<<62))}
+		out[j] = vectorize.TermCount{Term: term, Count: int64(min(cnt, 1<<62))}
 	}
 	if err := vectorize.CheckNames([][]vectorize.TermCount{out}, 1); err != nil {
 		return nil, r.bad("%v", err)
