@@ -267,27 +267,33 @@ func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := fitCounts(s, o, kind, cs, start, "counts do not hold"); err != nil {
+	stats := func() (*counts.Stats, error) { return cs.Stats(kind == model.Bernoulli) }
+	if err := fitCounts(s, o, kind, cs.Classes, stats, start, "counts do not hold"); err != nil {
 		return fmt.Errorf("%s: %w", o.fromCounts, err)
 	}
 	return nil
 }
 
-// fitCounts fits an NB model of kind from cs with the estimator flags of
-// o, saves it to o.output and prints the summary. why says why --alpha
-// auto cannot be (what does not keep the documents).
-func fitCounts(s streams, o *trainOptions, kind model.Kind, cs *counts.Counts, start time.Time, why string) error {
+// fitCounts fits an NB model of kind from the statistics that stats
+// returns (of counts of classes) with the estimator flags of o, saves it
+// to o.output and prints the summary. why says why --alpha auto cannot be
+// (what does not keep the documents).
+func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, stats func() (*counts.Stats, error), start time.Time, why string) error {
 	if o.fit.changed("class-weight") {
 		return usageErrorf("--class-weight weighs documents, which %s: train from the corpus", why)
 	}
-	p, auto, err := o.fit.params(kind, cs.Classes, nil)
+	p, auto, err := o.fit.params(kind, classes, nil)
 	if err != nil {
 		return err
 	}
 	if auto {
 		return usageErrorf("--alpha auto cross-validates on documents, which %s: give --alpha", why)
 	}
-	m, err := train.FitNBCounts(kind, cs, p)
+	st, err := stats()
+	if err != nil {
+		return err
+	}
+	m, err := train.FitNBStats(kind, st, p)
 	if err != nil {
 		return err
 	}
@@ -295,15 +301,15 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, cs *counts.Counts, s
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
-	writeCountsModel(s.Out, m, cs, o.output, p, time.Since(start))
+	writeCountsModel(s.Out, m, st, o.output, p, time.Since(start))
 	return nil
 }
 
 // runTrainStream is 'nbtext train --stream': an NB model counted in
 // bounded memory, in-process, as count, merge and train --from-counts
-// would: one pass over the corpus, or two for the weightings that need
-// the document frequencies of the whole corpus (stdin is spooled to a
-// temporary file for the second).
+// would: one pass over the corpus; the weightings that need the document
+// frequencies of the whole corpus count their second round from a row
+// cache written during the first (streamCounts).
 func runTrainStream(s streams, args []string, o *trainOptions) error {
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
@@ -320,28 +326,17 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	}
 	settings.Remove = remove
 	co := o.corpus
-	if len(args) == 1 && args[0] == "-" && counts.NeedsVocab(settings) {
-		if args, err = spoolArgs(s); err != nil {
-			return err
-		}
-		defer os.Remove(args[0])
-	}
-	opt := counts.Options{Workers: o.workers}
-	cs, err := countRound(s, args, &co, o.global.quiet, settings, nil, opt)
+	ctr, err := streamCounts(s, args, &co, o.global.quiet, settings, counts.Options{Workers: o.workers})
 	if err != nil {
 		return err
 	}
-	if counts.NeedsVocab(settings) {
-		v, _, err := cs.Vocabulary()
-		if err != nil {
-			return err
-		}
-		cs = nil // round one is the vocabulary now: let the rest go
-		if cs, err = countRound(s, args, &co, o.global.quiet, settings, v, opt); err != nil {
-			return err
-		}
+	defer ctr.Close()
+	st, err := ctr.Stats(kind == model.Bernoulli)
+	if err != nil {
+		return err
 	}
-	return fitCounts(s, o, kind, cs, start, "--stream does not keep")
+	stats := func() (*counts.Stats, error) { return st, nil }
+	return fitCounts(s, o, kind, st.Classes, stats, start, "--stream does not keep")
 }
 
 // noStreamWhy says why --stream does not fit kind, and what to do.
@@ -353,18 +348,39 @@ func noStreamWhy(kind model.Kind) string {
 	return "train it without --stream"
 }
 
-// countRound counts the corpora args in one Counter and returns the
-// counts.
-func countRound(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, vocab *vectorize.Vocabulary, opt counts.Options) (*counts.Counts, error) {
+// streamCounts counts the corpora args for a model with settings, in
+// one pass: the returned Counter holds round one, or when the weighting
+// NeedsVocab, round two, counted from round one's row cache on disk over
+// the vocabulary of round one (so stdin needs no spooling).
+func streamCounts(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, opt counts.Options) (*counts.Counter, error) {
+	if !counts.NeedsVocab(settings) {
+		return countRound(s, args, co, quiet, settings, nil, opt)
+	}
+	opt.Replay = true
+	r1, err := countRound(s, args, co, quiet, settings, nil, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer r1.Close()
+	vocab, _, err := r1.Vocabulary()
+	if err != nil {
+		return nil, err
+	}
+	return r1.RoundTwo(vocab)
+}
+
+// countRound counts the corpora args in a new Counter and returns it, to
+// be read (Stats, Vocabulary, Counts) and closed.
+func countRound(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, vocab *vectorize.Vocabulary, opt counts.Options) (*counts.Counter, error) {
 	ctr, err := counts.NewCounter(settings, vocab, opt)
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
-	defer ctr.Close()
 	if _, _, err := countInto(s, args, co, quiet, ctr, 1, 1); err != nil {
+		ctr.Close()
 		return nil, err
 	}
-	return ctr.Counts()
+	return ctr, nil
 }
 
 // spoolStdin copies r to a temporary file, so that it can be read twice.
@@ -394,11 +410,11 @@ func (o *trainOptions) validateFromCounts(fs *pflag.FlagSet) error {
 }
 
 // writeCountsModel prints the summary of a model fitted from counts.
-func writeCountsModel(w io.Writer, m *model.Model, cs *counts.Counts, out string, p model.Params, d time.Duration) {
+func writeCountsModel(w io.Writer, m *model.Model, cs *counts.Stats, out string, p model.Params, d time.Duration) {
 	fmt.Fprintf(w, "model        %s -> %s (from counts)\n", m.Kind, out)
 	fmt.Fprintf(w, "documents    %d\n", cs.Documents())
 	fmt.Fprintf(w, "classes      %d\n", len(cs.Classes))
-	fmt.Fprintf(w, "vocabulary   %d terms (of %d counted)\n", m.Vocab.Len(), cs.Len())
+	fmt.Fprintf(w, "vocabulary   %d terms (of %d counted)\n", m.Vocab.Len(), cs.Counted)
 	fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
 	if p.Temperature > 0 {
 		fmt.Fprintf(w, "temperature  %.4g (given)\n", p.Temperature)

@@ -92,12 +92,16 @@ func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptio
 		init.Vocab.Settings.Remove = settings.Remove
 		return init.Vocab, init.Classes, nil
 	}
-	cs, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers})
+	ctr, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers})
 	if err != nil {
 		return nil, nil, err
 	}
-	vocab, _, err := cs.Vocabulary()
-	return vocab, cs.Classes, err
+	defer ctr.Close()
+	vocab, h, err := ctr.Vocabulary()
+	if err != nil {
+		return nil, nil, err
+	}
+	return vocab, h.Classes, nil
 }
 
 // rowCache reads the corpora args again and writes their rows, weighted

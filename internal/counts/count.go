@@ -1,12 +1,16 @@
 package counts
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"runtime"
 	"slices"
-	"strings"
+	"sync"
 
+	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -14,26 +18,34 @@ import (
 type Options struct {
 	// Workers is the number of tokenizing goroutines (0: one per core).
 	Workers int
-	// Mem bounds the memory of the count table in bytes: past half of
-	// it the table is written to a sorted run on disk and emptied, and the
-	// runs are merged at the end. 0 keeps the table in memory.
+	// Mem bounds the memory of the count tables in bytes: past half of it
+	// the tables are written to a sorted run on disk and emptied, and the
+	// runs are merged at the end. 0 keeps the tables in memory.
 	Mem int64
-	// TempDir is where runs go ("": os.TempDir()).
+	// TempDir is where runs and the row cache go ("": os.TempDir()).
 	TempDir string
+	// Replay keeps, in round one, every document's row in a cache on disk
+	// (in TempDir), so that RoundTwo can count round two without reading
+	// the documents again.
+	Replay bool
 }
 
-// defaultBatchBytes is the text a Counter tokenizes at a time when Mem
-// does not ask for less.
-const defaultBatchBytes = 16 << 20
+// defaultBatchBytes is the text a Counter hands a worker at a time when
+// Mem does not ask for less.
+const defaultBatchBytes = 1 << 20
 
-// Counter counts documents into Counts, a batch at a time: each batch is
-// tokenized on all cores (vectorize.Fit in round one, the vocabulary's
-// Transform and weighting in round two), and its rows are added to a
-// table with one row of cells per term and one column per class, exactly.
-// The table grows with the terms and classes met, not with the documents,
-// so memory is bounded by the model (vocabulary × classes). Where the
-// batches begin does not change the result, nor does spilling: a
-// Counter's counts are those of its documents, whatever Options say.
+// Counter counts documents into Counts. Add hands batches of documents to
+// worker goroutines, which tokenize them while the caller reads on; each
+// worker adds its documents' rows straight into a table of its own, one
+// column per class indexed by term (see worker), so a token's bytes are
+// hashed once and nothing is kept per document. The tables grow with the
+// terms and classes met, not with the documents: memory is bounded by the
+// model (vocabulary × classes) times the workers, plus a few batches of
+// text. The workers' tables are merged, term by term in ascending order,
+// only when the counts are written or read (or spilled under Options.Mem).
+// Which worker took which document, where the batches begin and whether
+// the tables spilled do not change the result: a Counter's counts are
+// those of its documents, whatever Options say.
 type Counter struct {
 	s      vectorize.Settings // recorded in the header
 	tok    vectorize.Settings // round one: s without pruning and weighting
@@ -42,136 +54,19 @@ type Counter struct {
 	opt    Options
 	batch  int
 
-	texts, labels []string
-	size          int
-	tab           *table
-	runs          []string
-}
-
-// table is the Counter's count table: term ids in order of first sight,
-// class ids likewise, and per class a column of each term's statistics.
-type table struct {
-	ids       map[string]int32
-	terms     []string
-	termBytes int
-	classes   map[string]int32
+	classes   map[string]int32 // class ids in order of first sight
 	names     []string
-	classDocs []int64
-	cols      []column
-	weighted  bool
-	bnames    [][]vectorize.TermCount // by term id, with hashing: bucket names (names.go)
-}
+	classDocs []int64 // documents of each class since the last spill
 
-// column is one class's statistics of every term, by term id.
-type column struct {
-	docs, occ []int64
-	sum       []Fixed
-}
+	cur     *work
+	workers []*worker
+	queue   chan *work
+	pending sync.WaitGroup // batches queued and not yet counted
+	running sync.WaitGroup // worker goroutines
+	runs    []string
 
-func newTable(weighted bool) *table {
-	return &table{ids: map[string]int32{}, classes: map[string]int32{}, weighted: weighted}
-}
-
-// term returns the id of term t, adding it.
-func (t *table) term(s string) int32 {
-	if id, ok := t.ids[s]; ok {
-		return id
-	}
-	id := int32(len(t.terms))
-	s = strings.Clone(s)
-	t.ids[s] = id
-	t.terms = append(t.terms, s)
-	t.termBytes += len(s)
-	return id
-}
-
-// class returns the id of class name, adding it.
-func (t *table) class(name string) int32 {
-	if id, ok := t.classes[name]; ok {
-		return id
-	}
-	id := int32(len(t.names))
-	t.classes[name] = id
-	t.names = append(t.names, name)
-	t.classDocs = append(t.classDocs, 0)
-	t.cols = append(t.cols, column{})
-	return id
-}
-
-// grow makes every column as long as the terms.
-func (t *table) grow() {
-	n := len(t.terms)
-	for k := range t.cols {
-		c := &t.cols[k]
-		if len(c.docs) < n {
-			c.docs = slices.Grow(c.docs, n-len(c.docs))[:n]
-			c.occ = slices.Grow(c.occ, n-len(c.occ))[:n]
-			if t.weighted {
-				c.sum = slices.Grow(c.sum, n-len(c.sum))[:n]
-			}
-		}
-	}
-}
-
-// bytes estimates the memory of the table.
-func (t *table) bytes() int64 {
-	per := int64(16)
-	if t.weighted {
-		per += 16
-	}
-	return int64(len(t.terms))*(48+per*int64(len(t.cols))) + int64(t.termBytes)
-}
-
-// counts returns the table as Counts with header h (whose classes it
-// sets): terms ascending, classes ascending.
-func (t *table) counts(h Header) *Counts {
-	order := make([]int32, len(t.terms))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(t.terms[a], t.terms[b]) })
-	byName := make([]int32, len(t.names))
-	for i := range byName {
-		byName[i] = int32(i)
-	}
-	slices.SortFunc(byName, func(a, b int32) int { return strings.Compare(t.names[a], t.names[b]) })
-	h.Classes = make([]string, len(byName))
-	h.ClassDocs = make([]int64, len(byName))
-	for k, id := range byName {
-		h.Classes[k], h.ClassDocs[k] = t.names[id], t.classDocs[id]
-	}
-	nCells := 0
-	for _, c := range t.cols {
-		for _, d := range c.docs {
-			if d > 0 {
-				nCells++
-			}
-		}
-	}
-	out := &Counts{Header: h, Terms: make([]string, 0, len(order)), Start: make([]int, 1, len(order)+1), Cells: make([]Cell, 0, nCells)}
-	for _, id := range order {
-		n0 := len(out.Cells)
-		for k, cid := range byName {
-			c := &t.cols[cid]
-			if c.docs[id] == 0 {
-				continue
-			}
-			cell := Cell{Class: int32(k), Docs: c.docs[id], Occ: c.occ[id]}
-			if t.weighted {
-				cell.Sum = c.sum[id]
-			}
-			out.Cells = append(out.Cells, cell)
-		}
-		if len(out.Cells) == n0 {
-			continue // a vocabulary term these documents do not hold
-		}
-		out.Terms = append(out.Terms, t.terms[id])
-		out.Start = append(out.Start, len(out.Cells))
-		if hashed(&h) {
-			out.Names = append(out.Names, t.namesOf(id))
-		}
-	}
-	return out
+	segments []segment // the closed segments of the row cache
+	cacheErr error     // the first error writing it
 }
 
 // NewCounter returns a Counter of documents tokenized with s. With a
@@ -185,65 +80,291 @@ func NewCounter(s vectorize.Settings, vocab *vectorize.Vocabulary, opt Options) 
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Counter{s: s, tok: countSettings(s), vocab: vocab, opt: opt, batch: defaultBatchBytes}
+	c := &Counter{s: s, tok: countSettings(s), vocab: vocab, opt: opt, batch: defaultBatchBytes, classes: map[string]int32{}, cur: &work{}}
 	if vocab != nil {
 		c.digest = VocabDigest(vocab)
 	}
 	if opt.Mem > 0 {
-		c.batch = int(min(int64(c.batch), max(opt.Mem/8, 1<<12)))
+		// The text in flight, up to 2 batches a worker and the one being
+		// filled, stays under about a quarter of the bound.
+		c.batch = int(min(int64(c.batch), max(opt.Mem/int64(8*c.workerCount()), 1<<12)))
 	}
-	c.tab = newTable(vocab != nil)
 	return c, nil
 }
 
 // Add counts one document of class label.
 func (c *Counter) Add(text, label string) error {
-	c.texts = append(c.texts, text)
-	c.labels = append(c.labels, label)
-	c.size += len(text) + 64
-	if c.size >= c.batch {
-		return c.flush()
+	k, ok := c.classes[label]
+	if !ok {
+		k = int32(len(c.names))
+		c.classes[label] = k
+		c.names = append(c.names, label)
+		c.classDocs = append(c.classDocs, 0)
+	}
+	c.classDocs[k]++
+	b := c.cur
+	b.texts = append(b.texts, text)
+	b.classes = append(b.classes, k)
+	if b.size += len(text) + 64; b.size >= c.batch {
+		return c.dispatch()
 	}
 	return nil
 }
 
-// flush counts the pending batch into the table, and spills the table when
-// it is over its bound.
-func (c *Counter) flush() error {
-	if len(c.texts) == 0 {
+// workerCount returns the number of workers: Options.Workers, or one per
+// core.
+func (c *Counter) workerCount() int {
+	if c.opt.Workers > 0 {
+		return c.opt.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// start starts the workers, when they are not running.
+func (c *Counter) start() error {
+	if c.workers != nil {
 		return nil
 	}
-	if err := c.countBatch(c.texts, c.labels); err != nil {
-		return err
+	n := c.workerCount()
+	ws := make([]*worker, n)
+	for i := range ws {
+		ws[i] = newWorker(c.tok, c.vocab)
+		if !c.opt.Replay || c.vocab != nil {
+			continue
+		}
+		cw, err := newCacheWriter(c.opt.TempDir)
+		if err != nil {
+			for _, w := range ws[:i] {
+				path, _ := w.cache.close()
+				os.Remove(path)
+			}
+			c.cacheErr = err
+			return err
+		}
+		ws[i].cache = cw
 	}
-	clear(c.texts)
-	clear(c.labels)
-	c.texts, c.labels, c.size = c.texts[:0], c.labels[:0], 0
-	if c.opt.Mem > 0 && c.tab.bytes() > c.opt.Mem/2 {
-		return c.spill()
+	c.workers = ws
+	c.queue = make(chan *work, n)
+	for _, w := range ws {
+		c.running.Add(1)
+		go func() {
+			defer c.running.Done()
+			for b := range c.queue {
+				w.process(b)
+				c.pending.Done()
+			}
+		}()
 	}
 	return nil
 }
 
-// header returns the header of the Counter's counts, without classes.
-func (c *Counter) header() Header { return Header{Settings: c.s, Vocab: c.digest} }
+// dispatch queues the current batch for the workers, and spills the
+// tables when they are over their bound.
+func (c *Counter) dispatch() error {
+	if len(c.cur.texts) == 0 {
+		return nil
+	}
+	if err := c.start(); err != nil {
+		return err
+	}
+	c.pending.Add(1)
+	c.queue <- c.cur
+	c.cur = &work{texts: make([]string, 0, len(c.cur.texts)), classes: make([]int32, 0, len(c.cur.texts))}
+	if c.opt.Mem > 0 {
+		var mem int64
+		for _, w := range c.workers {
+			mem += w.mem.Load()
+		}
+		if mem > c.opt.Mem/2 {
+			return c.spill()
+		}
+	}
+	return nil
+}
 
-// spill writes the table to a run on disk and empties it.
+// drain counts every document added so far and waits for the workers to
+// be idle; it returns the first error a worker met.
+func (c *Counter) drain() error {
+	if err := c.dispatch(); err != nil {
+		return err
+	}
+	c.pending.Wait()
+	for _, w := range c.workers {
+		if w.err != nil {
+			return w.err
+		}
+	}
+	return nil
+}
+
+// stop stops the workers and lets their tables go.
+func (c *Counter) stop() {
+	if c.workers == nil {
+		return
+	}
+	close(c.queue)
+	c.running.Wait()
+	for _, w := range c.workers {
+		if w.cache == nil {
+			continue
+		}
+		path, err := w.cache.close()
+		c.segments = append(c.segments, segment{path: path, tc: w.tc})
+		if err != nil && c.cacheErr == nil {
+			c.cacheErr = err
+		}
+	}
+	c.workers, c.queue = nil, nil
+	clear(c.classDocs)
+}
+
+// memHeader returns the header of the documents counted since the last
+// spill (the classes with documents, ascending), and for each class id
+// its index in it (-1: none since).
+func (c *Counter) memHeader() (*Header, []int32) {
+	h := &Header{Settings: c.s, Vocab: c.digest}
+	ids := make([]int32, 0, len(c.names))
+	for k, d := range c.classDocs {
+		if d > 0 {
+			ids = append(ids, int32(k))
+		}
+	}
+	slices.SortFunc(ids, func(a, b int32) int {
+		if c.names[a] < c.names[b] {
+			return -1
+		}
+		return 1
+	})
+	idx := make([]int32, len(c.names))
+	for k := range idx {
+		idx[k] = -1
+	}
+	for i, k := range ids {
+		h.Classes = append(h.Classes, c.names[k])
+		h.ClassDocs = append(h.ClassDocs, c.classDocs[k])
+		idx[k] = int32(i)
+	}
+	return h, idx
+}
+
+// merged holds what merging the Counter's parts reads: the header of the
+// sum, the sources (the spilled runs, then the workers' tables) and the
+// map of each source's class ids into the sum's.
+type merged struct {
+	terms int // about the terms of the sum (at least the most of one part)
+	h     *Header
+	srcs  []source
+	remap [][]int32
+	files []*os.File
+}
+
+func (m *merged) close() {
+	for _, f := range m.files {
+		f.Close()
+	}
+}
+
+// into merges the parts into the sink dst.
+func (m *merged) into(dst sink) error { return mergeInto(dst, m.srcs, m.remap, len(m.h.Classes)) }
+
+// write merges the parts into a counts file written to w.
+func (m *merged) write(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	cw, err := newWriter(bw, m.h)
+	if err != nil {
+		return err
+	}
+	if err := m.into(cw); err != nil {
+		return err
+	}
+	if err := cw.close(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// parts drains the workers and opens the spilled runs and the workers'
+// tables for merging. The caller closes the result.
+func (c *Counter) parts() (*merged, error) {
+	if err := c.drain(); err != nil {
+		return nil, err
+	}
+	m := &merged{}
+	var hs []*Header
+	var names []string
+	for _, p := range c.runs {
+		f, err := os.Open(p)
+		if err != nil {
+			m.close()
+			return nil, err
+		}
+		m.files = append(m.files, f)
+		r, err := newReader(bufio.NewReaderSize(f, 1<<16), p)
+		if err != nil {
+			m.close()
+			return nil, err
+		}
+		hs, names = append(hs, &r.hdr), append(names, p)
+		m.srcs = append(m.srcs, r)
+	}
+	mh, idx := c.memHeader()
+	if len(mh.Classes) > 0 || len(hs) == 0 {
+		hs, names = append(hs, mh), append(names, "the count table")
+	}
+	h, remap, err := MergeHeaders(hs, names)
+	if err != nil {
+		m.close()
+		return nil, err
+	}
+	m.h, m.remap = h, remap[:len(c.runs)]
+	if len(remap) > len(c.runs) {
+		mem := remap[len(c.runs)]
+		toSum := make([]int32, len(idx))
+		for k, i := range idx {
+			toSum[k] = -1
+			if i >= 0 {
+				toSum[k] = mem[i]
+			}
+		}
+		for _, w := range c.workers {
+			src := w.source()
+			m.srcs = append(m.srcs, src)
+			m.remap = append(m.remap, toSum)
+			m.terms = max(m.terms, len(src.order))
+		}
+	}
+	return m, nil
+}
+
+// spill writes the workers' tables to a run on disk and empties them.
 func (c *Counter) spill() error {
 	f, err := os.CreateTemp(c.opt.TempDir, "nbtext-run-*.nbc")
 	if err != nil {
 		return fmt.Errorf("spill the count table: %w", err)
 	}
-	c.runs = append(c.runs, f.Name())
-	if err := encodeBuffered(f, c.tab.counts(c.header())); err != nil {
-		f.Close()
-		return fmt.Errorf("spill the count table to %s: %w", f.Name(), err)
+	name := f.Name()
+	m, err := c.memParts()
+	if err == nil {
+		err = m.write(f)
+		m.close()
 	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("spill the count table to %s: %w", f.Name(), err)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	c.tab = newTable(c.vocab != nil)
+	c.runs = append(c.runs, name)
+	if err != nil {
+		return fmt.Errorf("spill the count table to %s: %w", name, err)
+	}
+	c.stop()
 	return nil
+}
+
+// memParts is parts without the spilled runs: the workers' tables alone.
+func (c *Counter) memParts() (*merged, error) {
+	runs := c.runs
+	c.runs = nil
+	defer func() { c.runs = runs }()
+	return c.parts()
 }
 
 // Runs returns the number of runs spilled so far.
@@ -252,180 +373,99 @@ func (c *Counter) Runs() int { return len(c.runs) }
 // Counts returns the counts of every document added, in memory. It fails
 // once the table has been spilled: use WriteFile then.
 func (c *Counter) Counts() (*Counts, error) {
-	if err := c.flush(); err != nil {
-		return nil, err
-	}
 	if len(c.runs) > 0 {
 		return nil, errors.New("the count table was spilled to disk: write it with WriteFile")
 	}
-	cs := c.tab.counts(c.header())
-	c.tab = newTable(c.vocab != nil)
-	return cs, nil
+	m, err := c.parts()
+	if err != nil {
+		return nil, err
+	}
+	defer m.close()
+	dst := newMemSink(*m.h)
+	if err := m.into(dst); err != nil {
+		return nil, err
+	}
+	c.stop()
+	return dst.c, nil
 }
 
 // WriteFile writes the counts of every document added to path,
-// atomically: the table itself, or the merge of the spilled runs and the
-// table. It returns the header written.
+// atomically: the merge of the spilled runs and the workers' tables. It
+// returns the header written.
 func (c *Counter) WriteFile(path string) (*Header, error) {
-	if err := c.flush(); err != nil {
+	if err := fsutil.CheckOutput(path); err != nil {
 		return nil, err
 	}
-	if len(c.runs) == 0 {
-		cs, err := c.Counts()
-		if err != nil {
-			return nil, err
-		}
-		return &cs.Header, WriteFile(path, cs)
+	m, err := c.parts()
+	if err != nil {
+		return nil, err
 	}
-	if len(c.tab.terms) > 0 || len(c.tab.names) > 0 {
-		if err := c.spill(); err != nil {
-			return nil, err
-		}
-	}
-	return MergeFiles(path, c.runs)
+	defer m.close()
+	err = fsutil.WriteFile(path, m.write)
+	c.stop()
+	return m.h, err
 }
 
-// Close removes the spilled runs.
+// Stats returns the statistics an NB model (Bernoulli when presence) is
+// fitted from, as Counts.Stats does for the counts of every document
+// added, without building those counts: the merge of the runs and tables
+// feeds them term by term, so memory holds a few numbers per term and
+// class, whatever the number of documents.
+func (c *Counter) Stats(presence bool) (*Stats, error) {
+	s, err := c.feed(true, presence)
+	if err != nil {
+		return nil, err
+	}
+	return s.result()
+}
+
+// Vocabulary returns what Counts.Vocabulary returns for the counts of
+// every document added (the first result), without building them, and
+// their header.
+func (c *Counter) Vocabulary() (*vectorize.Vocabulary, *Header, error) {
+	s, err := c.feed(false, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, _, err := s.vocabulary()
+	return v, s.h, err
+}
+
+// feed merges every part into a new statsSink.
+func (c *Counter) feed(nb, presence bool) (*statsSink, error) {
+	m, err := c.parts()
+	if err != nil {
+		return nil, err
+	}
+	defer m.close()
+	s, err := newStatsSink(m.h, nb, presence)
+	if err != nil {
+		return nil, err
+	}
+	s.reserve(m.terms)
+	if err := m.into(s); err != nil {
+		return nil, err
+	}
+	m.srcs = nil // the workers' tables
+	c.stop()
+	// The tables are garbage now, and the caller is about to allocate (a
+	// model as big as the statistics, or round two's tables): collect them
+	// first, so that the peak is the tables', not the tables' and that.
+	runtime.GC()
+	return s, nil
+}
+
+// Close stops the workers and removes the spilled runs and the row cache.
 func (c *Counter) Close() {
+	if c.workers != nil {
+		c.pending.Wait()
+		c.stop()
+	}
 	for _, r := range c.runs {
 		os.Remove(r)
 	}
-	c.runs = nil
-}
-
-// countBatch counts texts, of classes labels, into the table.
-func (c *Counter) countBatch(texts, labels []string) error {
-	t := c.tab
-	y := make([]int32, len(labels))
-	for i, l := range labels {
-		y[i] = t.class(l)
-		t.classDocs[y[i]]++
+	for _, s := range c.segments {
+		os.Remove(s.path)
 	}
-	var X, W *vectorize.Matrix
-	var gid []int32 // the batch's term ids → table ids
-	if c.vocab == nil {
-		v, m, err := vectorize.Fit(texts, nil, 0, c.tok, c.opt.Workers, nil)
-		if errors.Is(err, vectorize.ErrEmptyVocabulary) {
-			t.grow()
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		X = m
-		gid = make([]int32, len(v.Terms))
-		for i, term := range v.Terms {
-			gid[i] = t.term(term)
-		}
-		t.addNames(gid, v.Names)
-	} else {
-		X = c.vocab.Transform(texts, c.opt.Workers)
-		W = &vectorize.Matrix{Indptr: X.Indptr, Indices: X.Indices, Values: slices.Clone(X.Values), Cols: X.Cols}
-		c.vocab.Weight(W)
-		if len(t.terms) == 0 { // the vocabulary's ids are the table's
-			for _, term := range c.vocab.Terms {
-				t.term(term)
-			}
-			t.bnames = c.vocab.Names // the round-one names, whatever these documents hold
-		}
-	}
-	t.grow()
-	for i := range X.Rows() {
-		col := &t.cols[y[i]]
-		for j := X.Indptr[i]; j < X.Indptr[i+1]; j++ {
-			id := X.Indices[j]
-			if gid != nil {
-				id = gid[id]
-			}
-			col.docs[id]++
-			col.occ[id] += int64(X.Values[j])
-			if W != nil {
-				f, err := FixedOf(W.Values[j])
-				if err != nil {
-					return fmt.Errorf("term %q: %w", t.terms[id], err)
-				}
-				var over bool
-				if col.sum[id], over = col.sum[id].Add(f); over {
-					return fmt.Errorf("term %q: the sum of its values overflows", t.terms[id])
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// FromMatrix returns the counts of the rows of X, a count matrix over
-// terms (ascending) whose row i is a document of class y[i] (an index into
-// h.Classes); W, when h is weighted, holds the same rows weighted. It
-// turns the rows into per-term cells in O(non-zeros): a counting sort of
-// the entries by term, then per term a sum by class.
-func FromMatrix(h Header, terms []string, X, W *vectorize.Matrix, y []int32) (*Counts, error) {
-	if h.Weighted() != (W != nil) {
-		return nil, errors.New("counts: weighted values must come with a vocabulary digest, and only then")
-	}
-	cols, n := len(terms), X.Rows()
-	colptr := make([]int, cols+1)
-	for _, t := range X.Indices {
-		colptr[t+1]++
-	}
-	for t := range cols {
-		colptr[t+1] += colptr[t]
-	}
-	type entry struct {
-		class int32
-		cnt   float32
-		w     float32
-	}
-	ents := make([]entry, len(X.Indices))
-	next := slices.Clone(colptr[:cols])
-	for i := range n {
-		lo, hi := X.Indptr[i], X.Indptr[i+1]
-		for j := lo; j < hi; j++ {
-			t := X.Indices[j]
-			e := entry{class: y[i], cnt: X.Values[j]}
-			if W != nil {
-				e.w = W.Values[j]
-			}
-			ents[next[t]] = e
-			next[t]++
-		}
-	}
-	C := len(h.Classes)
-	acc := make([]Cell, C)
-	has := make([]bool, C)
-	var touched []int32
-	out := &Counts{Header: h, Start: make([]int, 1, cols+1)}
-	for t := range cols {
-		es := ents[colptr[t]:colptr[t+1]]
-		if len(es) == 0 {
-			continue
-		}
-		touched = touched[:0]
-		for _, e := range es {
-			k := e.class
-			if !has[k] {
-				has[k] = true
-				acc[k] = Cell{Class: k}
-				touched = append(touched, k)
-			}
-			a := &acc[k]
-			a.Docs++
-			a.Occ += int64(e.cnt)
-			if W != nil {
-				f, err := FixedOf(e.w)
-				if err != nil {
-					return nil, fmt.Errorf("term %q: %w", terms[t], err)
-				}
-				a.Sum, _ = a.Sum.Add(f)
-			}
-		}
-		slices.Sort(touched)
-		for _, k := range touched {
-			out.Cells = append(out.Cells, acc[k])
-			has[k] = false
-		}
-		out.Terms = append(out.Terms, terms[t])
-		out.Start = append(out.Start, len(out.Cells))
-	}
-	return out, nil
+	c.runs, c.segments = nil, nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 
@@ -160,123 +159,6 @@ func settingsDiff(a, b vectorize.Settings, aName, bName string) string {
 		}
 	}
 	return diff
-}
-
-// Vocabulary returns the vocabulary a model fitted on c has, and for each
-// of its terms the index of that term in c. Round one: c's terms pruned as
-// vectorize.Fit prunes them with c's settings (vectorize.Prune), with
-// their document and occurrence counts. Round two: all of c's terms, which
-// must be, with their counts, the vocabulary the sums were weighted over
-// (c.Vocab); otherwise the rounds counted different documents.
-func (c *Counts) Vocabulary() (*vectorize.Vocabulary, []int32, error) {
-	n := c.Documents()
-	if n > math.MaxInt32 {
-		return nil, nil, fmt.Errorf("%d documents: a vocabulary holds document frequencies below 2^31", n)
-	}
-	C := len(c.Classes)
-	df := make([]int32, len(c.Terms))
-	cf := make([]int64, len(c.Terms))
-	k, _ := c.Settings.SelectK()
-	var cdf []int32
-	if k > 0 && !c.Weighted() {
-		cdf = make([]int32, len(c.Terms)*C)
-	}
-	for i := range c.Terms {
-		var d int64
-		for _, x := range c.Row(i) {
-			d += x.Docs
-			cf[i] += x.Occ
-			if cdf != nil {
-				cdf[i*C+int(x.Class)] = int32(x.Docs)
-			}
-		}
-		df[i] = int32(d)
-	}
-	if c.Weighted() {
-		keep := make([]int32, len(c.Terms))
-		for i := range keep {
-			keep[i] = int32(i)
-		}
-		v, err := vectorize.NewVocabulary(c.Settings, c.Terms, df, cf, int(n))
-		if err != nil {
-			return nil, nil, err
-		}
-		v.Names = c.keptNames(keep)
-		if d := VocabDigest(v); d != c.Vocab {
-			return nil, nil, fmt.Errorf("the round-two counts do not add up to the vocabulary they were weighted over (%.12s…, got %.12s…): count the same documents in both rounds", c.Vocab, d)
-		}
-		return v, keep, nil
-	}
-	if len(c.Terms) == 0 {
-		return nil, nil, vectorize.ErrEmptyVocabulary
-	}
-	var classDocs []int
-	if cdf != nil {
-		classDocs = make([]int, C)
-		for i, d := range c.ClassDocs {
-			classDocs[i] = int(d)
-		}
-	}
-	keep, err := vectorize.Prune(c.Settings, df, cdf, classDocs, int(n))
-	if err != nil {
-		return nil, nil, err
-	}
-	terms := make([]string, len(keep))
-	kdf := make([]int32, len(keep))
-	kcf := make([]int64, len(keep))
-	for j, i := range keep {
-		terms[j], kdf[j], kcf[j] = c.Terms[i], df[i], cf[i]
-	}
-	v, err := vectorize.NewVocabulary(c.Settings, terms, kdf, kcf, int(n))
-	if err != nil {
-		return nil, nil, err
-	}
-	v.Names = c.keptNames(keep)
-	return v, keep, nil
-}
-
-// NB returns the statistics Naive Bayes is fitted from (see
-// train.FitNB): the documents of each class, and feature-major over the
-// terms keep names (the second result of Vocabulary) the per-(term,
-// class) statistics: with presence (Bernoulli NB) the documents holding
-// the term, otherwise the sum of its values under the settings'
-// weighting, which for binary weighting is the documents, for count
-// weighting the occurrences, and for the weightings NeedsVocab names the
-// weighted sums of round two. Round-one counts of such settings are an
-// error that says to count again with --vocab.
-func (c *Counts) NB(presence bool, keep []int32) (classDocs, stats []float64, err error) {
-	C := len(c.Classes)
-	if !presence && NeedsVocab(c.Settings) && !c.Weighted() {
-		return nil, nil, fmt.Errorf("weighting %s with norm %s needs the document frequencies of the whole corpus before values are summed: these are round-one counts; count again with --vocab THESE.nbc and merge that round", c.Settings.Weighting, normName(c.Settings.Norm))
-	}
-	classDocs = make([]float64, C)
-	for i, d := range c.ClassDocs {
-		classDocs[i] = float64(d)
-	}
-	stats = make([]float64, len(keep)*C)
-	binary := c.Settings.Weighting == "binary"
-	for j, i := range keep {
-		dst := stats[j*C : (j+1)*C]
-		for _, x := range c.Row(int(i)) {
-			switch {
-			case presence || !c.Weighted() && binary:
-				dst[x.Class] = float64(x.Docs)
-			case c.Weighted():
-				dst[x.Class] = x.Sum.Float64()
-			default:
-				dst[x.Class] = float64(x.Occ)
-			}
-		}
-	}
-	return classDocs, stats, nil
-}
-
-// normName returns the name of a Norm setting ("" is none).
-func normName(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
 }
 
 // sortedClasses returns the distinct names of labels, ascending, and the

@@ -39,6 +39,15 @@
 // occurrence counts of round two must rebuild exactly that vocabulary,
 // which proves both rounds counted the same documents.
 //
+// In one process (train --stream), round one can keep each document's
+// row on disk (Options.Replay: per worker, varints of the class, then of
+// each distinct term's local id and count), and Counter.RoundTwo counts
+// round two from that cache instead of the documents, as VW's --cache
+// spares later passes the parsing: the ids are mapped to the vocabulary's,
+// pruned terms dropped, each row sorted by id, and from there it is
+// counted as Vectorize's row of the document would be, to the same bits.
+// The input is read once, so stdin needs no spooling.
+//
 // # Exact sums
 //
 // Weighted values are float32. Each is turned into 64.64 fixed point
@@ -59,13 +68,22 @@
 //
 // # Counting
 //
-// Counter tokenizes batches of documents (about 16 MiB of text) on all
-// cores with vectorize's own tokenizer and term tables, and adds each
-// batch's rows to a table of one row per term and one column per class:
-// its memory grows with the vocabulary and the classes, not with the
-// documents. Under Options.Mem it writes the table as a sorted run in this
-// same file format whenever it passes half the bound, empties it, and
-// merges the runs at the end (MergeFiles).
+// Counter hands batches of documents (about 1 MiB of text) to worker
+// goroutines while its caller reads on. Each worker tokenizes with
+// vectorize's own tokenizer (vectorize.TermCounter: Fit's per-token loop,
+// which hashes a token's bytes once into a term table and compares the
+// bytes on a hit, so terms never merge) and adds each document's distinct
+// terms straight into columns of its own, one per class, indexed by term
+// id: nothing is kept per document. Round two reads rows of the
+// vocabulary (vectorize.Vectorizer) and sums their weighted values too.
+// Memory grows with the vocabulary, the classes and the workers, not with
+// the documents. The workers' tables are merged term by term, in ascending
+// order, only at the end (the same k-way merge as MergeFiles, into a file,
+// into Counts, or into the statistics a model is fitted from: Counter.Stats
+// and Counter.Vocabulary build no Counts, so their memory does not grow
+// with the (term, class) pairs met either). Under Options.Mem the tables
+// are written as a sorted run in this same file format whenever they pass
+// half the bound, emptied, and the runs merged at the end.
 //
 // # File format
 //

@@ -65,7 +65,7 @@ func (s *memSink) add(term string, cells []Cell) error {
 // addNamed is add with the bucket names of a hashed term.
 func (s *memSink) addNamed(term string, cells []Cell, names []vectorize.TermCount) error {
 	if hashed(&s.c.Header) {
-		s.c.Names = append(s.c.Names, names)
+		s.c.Names = append(s.c.Names, ownNames(names))
 	}
 	return s.add(term, cells)
 }

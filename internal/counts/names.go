@@ -42,19 +42,6 @@ func (c *Counts) names(i int) []vectorize.TermCount {
 	return nil
 }
 
-// keptNames returns the names of the terms keep (indices into c), nil
-// when c has none.
-func (c *Counts) keptNames(keep []int32) [][]vectorize.TermCount {
-	if c.Names == nil {
-		return nil
-	}
-	out := make([][]vectorize.TermCount, len(keep))
-	for j, i := range keep {
-		out[j] = c.names(int(i))
-	}
-	return out
-}
-
 // readNames reads the names of the current term (vectorize.AppendNames) into
 // a new slice.
 func (r *reader) readNames() ([]vectorize.TermCount, error) {
@@ -78,11 +65,12 @@ func (r *reader) readNames() ([]vectorize.TermCount, error) {
 		if err != nil {
 			return nil, r.cut(err)
 		}
+		term := string(b) // before the next read, which may refill b's buffer
 		cnt, err := r.br.uvarint()
 		if err != nil {
 			return nil, r.cut(err)
 		}
-		out[j] = vectorize.TermCount{Term: string(b), Count: int64(min(cnt, 1<<62))}
+		out[j] = vectorize.TermCount{Term: term, Count: int64(min(cnt, 1<<62))}
 	}
 	if err := vectorize.CheckNames([][]vectorize.TermCount{out}, 1); err != nil {
 		return nil, r.bad("%v", err)
@@ -120,6 +108,10 @@ func hashedSources(srcs []source) bool {
 			if !hashed(&x.c.Header) {
 				return false
 			}
+		case *workerSource:
+			if !x.w.named {
+				return false
+			}
 		default:
 			return false
 		}
@@ -135,6 +127,8 @@ func weighted(srcs []source) bool {
 		return x.hdr.Weighted()
 	case *memSource:
 		return x.c.Weighted()
+	case *workerSource:
+		return x.w.vocab != nil
 	}
 	return false
 }
@@ -152,33 +146,61 @@ func mergeTermNames(acc, b []vectorize.TermCount, round2 bool) []vectorize.TermC
 	return vectorize.MergeNames(acc, b) // acc is this merge's own
 }
 
-// addNames merges the bucket names of a batch's terms (by batch id; gid
-// maps them to table ids) into the table's.
-func (t *table) addNames(gid []int32, names [][]vectorize.TermCount) {
-	if names == nil {
-		return
+// names returns the bucket names of the worker's terms, by term id: in
+// round one those its TermCounter counted, in round two the round-one
+// vocabulary's, whatever these documents hold. nil without hashing.
+func (w *worker) names() [][]vectorize.TermCount {
+	switch {
+	case !w.named:
+		return nil
+	case w.vocab != nil:
+		return w.vocab.Names
 	}
-	if n := len(t.terms); len(t.bnames) < n {
-		t.bnames = append(t.bnames, make([][]vectorize.TermCount, n-len(t.bnames))...)
-	}
-	var own []vectorize.TermCount
-	for i, ns := range names {
-		// Copies of the names: the batch's hold its tokenizers' memory.
-		own = own[:0]
-		for _, x := range ns {
-			own = append(own, vectorize.TermCount{Term: strings.Clone(x.Term), Count: x.Count})
-		}
-		id := gid[i]
-		t.bnames[id] = vectorize.MergeNames(t.bnames[id], own)
-	}
+	return w.tc.Names()
 }
 
-// namesOf returns the bucket names of table term id.
-func (t *table) namesOf(id int32) []vectorize.TermCount {
-	if int(id) < len(t.bnames) {
-		return t.bnames[id]
+// lastNames returns the names of the term next returned last.
+func (s *workerSource) lastNames() []vectorize.TermCount {
+	if id := s.order[s.i-1]; int(id) < len(s.names) {
+		return s.names[id]
 	}
 	return nil
+}
+
+// ownNames returns a copy of names whose strings share no memory with
+// the source's (a worker's term table, a reader's buffer), so that a sink
+// holding them holds nothing else of the source.
+func ownNames(names []vectorize.TermCount) []vectorize.TermCount {
+	if names == nil {
+		return nil
+	}
+	out := make([]vectorize.TermCount, len(names))
+	for i, x := range names {
+		out[i] = vectorize.TermCount{Term: strings.Clone(x.Term), Count: x.Count}
+	}
+	return out
+}
+
+// addNamed is add with the bucket names of a hashed term, recorded for
+// vocabulary's kept terms.
+func (s *statsSink) addNamed(term string, cells []Cell, names []vectorize.TermCount) error {
+	if hashed(s.h) {
+		s.names = append(s.names, ownNames(names))
+	}
+	return s.add(term, cells)
+}
+
+// keptNames returns the names of the terms keep (indices into the terms
+// added), nil when the sink has none.
+func (s *statsSink) keptNames(keep []int32) [][]vectorize.TermCount {
+	if s.names == nil {
+		return nil
+	}
+	out := make([][]vectorize.TermCount, len(keep))
+	for j, i := range keep {
+		out[j] = s.names[i]
+	}
+	return out
 }
 
 // checkNamesLen reports names that do not match terms.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -80,6 +81,12 @@ func TestHashedCounts(t *testing.T) {
 	back, err := Decode(bytes.NewReader(want), "all.nbc")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A reader that hands out a byte at a time refills the buffer between
+	// a name and its count.
+	slow, err := Decode(iotest.OneByteReader(bytes.NewReader(want)), "all.nbc")
+	if err != nil || !slices.EqualFunc(slow.Names, whole.Names, slices.Equal) {
+		t.Fatalf("read a byte at a time, the names differ (%v)", err)
 	}
 	back.Settings.MinDF = 3
 	v, keep, err := back.Vocabulary()

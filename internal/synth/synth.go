@@ -1,12 +1,13 @@
 package synth
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 )
 
 // Config describes a corpus.
@@ -51,6 +52,7 @@ type Generator struct {
 	share uint64   // ClassShare in units of 2⁻¹⁰
 	doc   int
 	buf   []byte
+	draws []uint64
 }
 
 // New returns a Generator for cfg.
@@ -87,9 +89,9 @@ func New(cfg Config) (*Generator, error) {
 // maxRank bounds the ranks of a growing vocabulary.
 const maxRank = 1 << 40
 
-// word draws a rank and whether it comes from the class's own ranking.
-func (g *Generator) word() (rank uint64, own bool) {
-	x := g.rng.Uint64()
+// word returns the rank that the random draw x gives, and whether it
+// comes from the class's own ranking.
+func (g *Generator) word(x uint64) (rank uint64, own bool) {
 	u := float64(x>>11) * (1.0 / (1 << 53)) // bits 11-63: uniform in [0, 1)
 	own = x&1023 < g.share                  // bits 0-9
 	r := math.Pow(1-u*g.mass, g.exp) - 1    // P(R > r) = (1+r)^(1-s), truncated
@@ -129,18 +131,34 @@ func (g *Generator) Next() (class int, text []byte, ok bool) {
 		return 0, nil, false
 	}
 	g.doc++
+	class, n := g.draw()
+	g.draws = g.draws[:0]
+	for range n {
+		g.draws = append(g.draws, g.rng.Uint64())
+	}
+	g.buf = g.spell(g.buf[:0], class, g.draws)
+	return class, g.buf, true
+}
+
+// draw draws a document's class and number of words; the words take one
+// draw of g.rng each, after it.
+func (g *Generator) draw() (class, words int) {
+	class = g.rng.IntN(g.cfg.Classes)
+	w := g.cfg.WordsPerDoc
+	return class, w/2 + g.rng.IntN(w+1)
+}
+
+// spell appends the text of a document of class whose words come from
+// the random draws xs (one each).
+func (g *Generator) spell(b []byte, class int, xs []uint64) []byte {
 	cfg := &g.cfg
-	class = g.rng.IntN(cfg.Classes)
-	w := cfg.WordsPerDoc
-	n := w/2 + g.rng.IntN(w+1)
-	b := g.buf[:0]
 	V := uint64(cfg.Vocab)
 	offset := uint64(class) * V / uint64(cfg.Classes)
-	for j := range n {
+	for j, x := range xs {
 		if j > 0 {
 			b = append(b, ' ')
 		}
-		r, own := g.word()
+		r, own := g.word(x)
 		switch {
 		case cfg.Heaps && own:
 			b = spell(b, r*uint64(cfg.Classes)+uint64(class)+1)
@@ -152,31 +170,80 @@ func (g *Generator) Next() (class int, text []byte, ok bool) {
 			b = append(b, g.words[r]...)
 		}
 	}
-	g.buf = b
-	return class, b, true
+	return b
 }
 
-// WriteTSV writes the corpus to w as TSV, label<TAB>text per line, and
-// returns the bytes of text written.
+// block is a run of documents WriteTSV spells at once: their classes,
+// word counts and draws, then their TSV lines.
+type block struct {
+	classes, words []int
+	draws          []uint64
+	out            []byte
+	text           int64
+	done           chan struct{}
+}
+
+// blockDocs is the documents of a block.
+const blockDocs = 512
+
+// WriteTSV writes the rest of the corpus to w as TSV, label<TAB>text per
+// line, and returns the bytes of text written: the documents Next would
+// return, in order. This goroutine draws the random numbers, in the order
+// Next draws them, which fixes the corpus; the spelling, most of the work,
+// runs on all cores, a block of documents at a time, and the blocks are
+// written in order.
 func (g *Generator) WriteTSV(w io.Writer) (int64, error) {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	var total int64
 	labels := make([]string, g.cfg.Classes)
 	for c := range labels {
 		labels[c] = Label(c)
 	}
-	for {
-		c, text, ok := g.Next()
-		if !ok {
-			break
-		}
-		bw.WriteString(labels[c])
-		bw.WriteByte('\t')
-		bw.Write(text)
-		if err := bw.WriteByte('\n'); err != nil {
-			return total, err
-		}
-		total += int64(len(text))
+	todo := make(chan *block, 2*runtime.GOMAXPROCS(0))
+	ordered := make(chan *block, cap(todo))
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range todo {
+				lo := 0
+				for i, c := range b.classes {
+					b.out = append(b.out, labels[c]...)
+					b.out = append(b.out, '\t')
+					n0 := len(b.out)
+					b.out = g.spell(b.out, c, b.draws[lo:lo+b.words[i]])
+					b.text += int64(len(b.out) - n0)
+					b.out = append(b.out, '\n')
+					lo += b.words[i]
+				}
+				close(b.done)
+			}
+		}()
 	}
-	return total, bw.Flush()
+	go func() { // draw, in order
+		defer close(ordered)
+		defer close(todo)
+		for g.doc < g.cfg.Docs {
+			b := &block{done: make(chan struct{})}
+			for ; len(b.classes) < blockDocs && g.doc < g.cfg.Docs; g.doc++ {
+				c, n := g.draw()
+				b.classes, b.words = append(b.classes, c), append(b.words, n)
+				for range n {
+					b.draws = append(b.draws, g.rng.Uint64())
+				}
+			}
+			todo <- b
+			ordered <- b
+		}
+	}()
+	var total int64
+	var err error
+	for b := range ordered {
+		<-b.done
+		if err == nil {
+			_, err = w.Write(b.out)
+			total += b.text
+		}
+	}
+	wg.Wait()
+	return total, err
 }

@@ -234,22 +234,33 @@ func checkData(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.
 // the temperature calibration, which needs the documents, is not done
 // (p.Temperature applies as given).
 func FitNBCounts(kind model.Kind, cs *counts.Counts, p model.Params) (*model.Model, error) {
+	if err := checkNBCounts(kind, p, len(cs.Classes)); err != nil {
+		return nil, err
+	}
+	st, err := cs.Stats(kind == model.Bernoulli)
+	if err != nil {
+		return nil, err
+	}
+	return FitNBStats(kind, st, p)
+}
+
+// FitNBStats is FitNBCounts from the statistics of counts (Counts.Stats,
+// or Counter.Stats, which reads no document twice and builds no counts).
+func FitNBStats(kind model.Kind, st *counts.Stats, p model.Params) (*model.Model, error) {
+	if err := checkNBCounts(kind, p, len(st.Classes)); err != nil {
+		return nil, err
+	}
+	return model.NewNB(kind, st.Classes, st.Vocab, p, st.ClassDocs, st.Stats)
+}
+
+// checkNBCounts checks that an NB model of kind with parameters p can be
+// fitted from counts of nClasses classes.
+func checkNBCounts(kind model.Kind, p model.Params, nClasses int) error {
 	if !kind.IsNB() {
-		return nil, fmt.Errorf("a model from counts is a naive bayes model (bernoulli, multinomial or complement), got %s", kind)
+		return fmt.Errorf("a model from counts is a naive bayes model (bernoulli, multinomial or complement), got %s", kind)
 	}
-	if len(cs.Classes) < 2 {
-		return nil, fmt.Errorf("need at least two classes to train, got %d", len(cs.Classes))
+	if nClasses < 2 {
+		return fmt.Errorf("need at least two classes to train, got %d", nClasses)
 	}
-	if err := ValidateParams(kind, p, len(cs.Classes)); err != nil {
-		return nil, err
-	}
-	vocab, keep, err := cs.Vocabulary()
-	if err != nil {
-		return nil, err
-	}
-	classDocs, stats, err := cs.NB(kind == model.Bernoulli, keep)
-	if err != nil {
-		return nil, err
-	}
-	return model.NewNB(kind, cs.Classes, vocab, p, classDocs, stats)
+	return ValidateParams(kind, p, nClasses)
 }

@@ -1,0 +1,201 @@
+package counts
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// counter returns a Counter holding texts.
+func counter(t *testing.T, s vectorize.Settings, v *vectorize.Vocabulary, texts, labels []string, opt Options) *Counter {
+	t.Helper()
+	c, err := NewCounter(s, v, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	for i := range texts {
+		if err := c.Add(texts[i], labels[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+// TestCounterWorkersExact: the counts do not depend on the workers, nor
+// on spilling, in either round.
+func TestCounterWorkersExact(t *testing.T) {
+	texts, labels := docs(500, 11)
+	s := settings()
+	s.Weighting, s.Norm = "tfidf", "l2"
+	want := encode(t, countAll(t, s, nil, texts, labels, Options{Workers: 1}))
+	for _, w := range []int{2, 5} {
+		if got := encode(t, countAll(t, s, nil, texts, labels, Options{Workers: w})); !bytes.Equal(got, want) {
+			t.Errorf("round one with %d workers differs from one worker's", w)
+		}
+	}
+	r1, _ := Decode(bytes.NewReader(want), "r1")
+	v, _, err := r1.Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want2 := encode(t, countAll(t, s, v, texts, labels, Options{Workers: 1}))
+	for _, opt := range []Options{{Workers: 3}, {Workers: 4, Mem: 8 << 10, TempDir: t.TempDir()}} {
+		if got := encode(t, countAll(t, s, v, texts, labels, opt)); !bytes.Equal(got, want2) {
+			t.Errorf("round two with %+v differs from one worker's", opt)
+		}
+	}
+}
+
+// TestCounterStats: Counter.Stats and Counter.Vocabulary, which build no
+// Counts, give what Counts.Stats and Counts.Vocabulary give for the
+// counts, in both rounds, with spilled runs too.
+func TestCounterStats(t *testing.T) {
+	texts, labels := docs(400, 12)
+	for name, f := range map[string]func(*vectorize.Settings){
+		"counts": func(s *vectorize.Settings) { s.MinDF, s.Select = 2, "mi:40" },
+		"binary": func(s *vectorize.Settings) { s.Weighting, s.MaxFeatures = "binary", 100 },
+		"tfidf":  func(s *vectorize.Settings) { s.Weighting, s.Sublinear, s.Norm, s.MaxDF = "tfidf", true, "l2", 0.8 },
+		// Hashed: the vocabulary's buckets carry their names, in both rounds.
+		"hashed":       func(s *vectorize.Settings) { s.HashBits, s.MinDF = 16, 2 },
+		"hashed-tfidf": func(s *vectorize.Settings) { s.HashBits, s.Weighting, s.Norm = 16, "tfidf", "l2" },
+	} {
+		s := settings()
+		f(&s)
+		var v *vectorize.Vocabulary
+		if NeedsVocab(s) {
+			var err error
+			c := counter(t, s, nil, texts, labels, Options{Workers: 2, Mem: 8 << 10, TempDir: t.TempDir()})
+			if v, _, err = c.Vocabulary(); err != nil {
+				t.Fatal(err)
+			}
+			want, _, _ := countAll(t, s, nil, texts, labels, Options{}).Vocabulary()
+			if !reflect.DeepEqual(v, want) {
+				t.Fatalf("%s: Counter.Vocabulary differs from Counts.Vocabulary", name)
+			}
+		}
+		cs := countAll(t, s, v, texts, labels, Options{})
+		for _, presence := range []bool{false, true} {
+			want, err := cs.Stats(presence)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if named := want.Vocab.Names != nil && len(want.Vocab.Names) == len(want.Vocab.Terms) && len(want.Vocab.Names[0]) > 0; named != (s.HashBits > 0) {
+				t.Errorf("%s: %d bucket name lists for %d terms", name, len(want.Vocab.Names), len(want.Vocab.Terms))
+			}
+			for _, opt := range []Options{{Workers: 3}, {Workers: 2, Mem: 8 << 10, TempDir: t.TempDir()}} {
+				got, err := counter(t, s, v, texts, labels, opt).Stats(presence)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s presence=%v %+v: Counter.Stats differs from Counts.Stats", name, presence, opt)
+				}
+			}
+			// Counts.Stats is Vocabulary and NB.
+			_, keep, _ := cs.Vocabulary()
+			classDocs, stats, err := cs.NB(presence, keep)
+			if err != nil || !reflect.DeepEqual(classDocs, want.ClassDocs) || !reflect.DeepEqual(stats, want.Stats) || want.Counted != cs.Len() {
+				t.Errorf("%s presence=%v: Stats differs from NB (%v)", name, presence, err)
+			}
+		}
+	}
+}
+
+// replayed returns the encoded round two that c, a round-one Counter
+// with a row cache, counts from it over its own vocabulary.
+func replayed(t *testing.T, c *Counter) []byte {
+	t.Helper()
+	v, _, err := c.Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := c.RoundTwo(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	cs, err := c2.Counts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return encode(t, cs)
+}
+
+// TestRoundTwoReplay: round two counted from round one's row cache is the
+// round two of the documents, whatever the workers and spills of round
+// one; the cache goes with Close.
+func TestRoundTwoReplay(t *testing.T) {
+	texts, labels := docs(500, 13)
+	for name, f := range map[string]func(*vectorize.Settings){
+		"tfidf":   func(s *vectorize.Settings) { s.Weighting, s.Sublinear, s.Norm, s.MinDF = "tfidf", true, "l2", 2 },
+		"mi-norm": func(s *vectorize.Settings) { s.Weighting, s.Norm, s.Select = "count", "l2", "mi:60" },
+		"hashed":  func(s *vectorize.Settings) { s.Weighting, s.Norm, s.HashBits, s.MinDF = "tfidf", "l2", 16, 2 },
+	} {
+		s := settings()
+		f(&s)
+		r1 := countAll(t, s, nil, texts, labels, Options{})
+		v, _, err := r1.Vocabulary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := encode(t, countAll(t, s, v, texts, labels, Options{}))
+		for _, opt := range []Options{{Workers: 1}, {Workers: 3}, {Workers: 2, Mem: 8 << 10}} {
+			dir := t.TempDir()
+			opt.TempDir, opt.Replay = dir, true
+			c := counter(t, s, nil, texts, labels, opt)
+			if _, err := c.RoundTwo(v); err == nil {
+				t.Errorf("%s: RoundTwo before round one is finished", name)
+			}
+			if got := replayed(t, c); !bytes.Equal(got, want) {
+				t.Errorf("%s %+v: round two from the row cache differs from counting the documents", name, opt)
+			}
+			c.Close()
+			if left, _ := os.ReadDir(dir); len(left) > 0 {
+				t.Errorf("%s: Close left %d files in the temporary folder", name, len(left))
+			}
+		}
+	}
+	c := counter(t, settings(), nil, texts[:10], labels[:10], Options{})
+	v, _, _ := c.Vocabulary()
+	if _, err := c.RoundTwo(v); err == nil || !strings.Contains(err.Error(), "Replay") {
+		t.Errorf("RoundTwo without a row cache: %v", err)
+	}
+}
+
+// TestCounterSparseClasses: workers that meet only some classes (the
+// first class has one document, and small batches spread the documents
+// over many workers) count both rounds right.
+func TestCounterSparseClasses(t *testing.T) {
+	texts, labels := docs(400, 14)
+	texts, labels = append([]string{"Subject: first\n\nw1 w2 w3 zz"}, texts...), append([]string{"first"}, labels...)
+	s := settings()
+	s.Weighting, s.Norm = "tfidf", "l2"
+	r1 := countAll(t, s, nil, texts, labels, Options{Workers: 1})
+	v, _, err := r1.Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := encode(t, countAll(t, s, v, texts, labels, Options{Workers: 1}))
+	for _, w := range []int{4, 16} {
+		small := Options{Workers: w, Mem: 8 << 10, TempDir: t.TempDir()}
+		// Whether and how often many workers spill depends on timing
+		// (countAll would insist on runs): the counts must not.
+		p := filepath.Join(t.TempDir(), "r2.nbc")
+		if _, err := counter(t, s, v, texts, labels, small).WriteFile(p); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(p); !bytes.Equal(got, want) {
+			t.Errorf("round two with %d workers differs", w)
+		}
+		small.Replay = true
+		if got := replayed(t, counter(t, s, nil, texts, labels, small)); !bytes.Equal(got, want) {
+			t.Errorf("round two replayed by %d workers differs", w)
+		}
+	}
+}

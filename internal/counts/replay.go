@@ -1,0 +1,221 @@
+package counts
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// This file holds the row cache of round one (Options.Replay) and
+// RoundTwo, which counts round two from it without the documents, as VW's
+// --cache spares its later passes the parsing.
+//
+// Each worker writes the rows it counts to a segment file of its own, in
+// the local term ids of its TermCounter: per document, a varint byte
+// length, then varints: the class id, the number of terms, and per term
+// its local id and its count. A segment ends when its worker's table is
+// emptied (a spill, or the end of the round), and keeps that
+// TermCounter's terms, which name its ids. Round two maps each segment's
+// local ids to vocabulary ids (dropping pruned terms), sorts each row by
+// them, and from there counts it as a row from Vectorize: the same ids,
+// the same counts, so the same weighted values and sums.
+
+// segment is one closed cache file and the terms of its ids.
+type segment struct {
+	path string
+	tc   *vectorize.TermCounter
+}
+
+// cacheWriter is a worker's open segment.
+type cacheWriter struct {
+	f   *os.File
+	w   *bufio.Writer
+	buf []byte
+	err error
+}
+
+// newCacheWriter creates a segment file in dir.
+func newCacheWriter(dir string) (*cacheWriter, error) {
+	f, err := os.CreateTemp(dir, "nbtext-rows-*.bin")
+	if err != nil {
+		return nil, fmt.Errorf("row cache: %w", err)
+	}
+	return &cacheWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
+}
+
+// add writes the row ids, vals of class k.
+func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
+	if c.err != nil {
+		return
+	}
+	b := binary.AppendUvarint(c.buf[:0], uint64(k))
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	for j, id := range ids {
+		b = binary.AppendUvarint(b, uint64(id))
+		b = binary.AppendUvarint(b, uint64(vals[j]))
+	}
+	c.buf = b
+	var n [binary.MaxVarintLen64]byte
+	if _, err := c.w.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))]); err != nil {
+		c.err = err
+		return
+	}
+	_, c.err = c.w.Write(b)
+}
+
+// close flushes and closes the segment and returns its path.
+func (c *cacheWriter) close() (string, error) {
+	err := c.err
+	if ferr := c.w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := c.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		err = fmt.Errorf("row cache %s: %w", c.f.Name(), err)
+	}
+	return c.f.Name(), err
+}
+
+// RoundTwo returns a round-two Counter over vocab (which must have c's
+// settings) holding every document added to c, counted from the row
+// cache of c (made with Options.Replay) instead of the documents: the
+// counts are those of a NewCounter(settings, vocab, ...) that the same
+// documents are added to. It does not spill: Options.Mem bounds round
+// one, and round two's tables are the size of vocab. c's counting must be
+// finished (Vocabulary, Stats, Counts or WriteFile).
+func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
+	switch {
+	case !c.opt.Replay:
+		return nil, errors.New("round two from the row cache needs a round-one counter made with Options.Replay")
+	case c.vocab != nil:
+		return nil, errors.New("round two from the row cache follows round one, not round two")
+	case c.workers != nil || len(c.cur.texts) > 0:
+		return nil, errors.New("round two from the row cache: round one is not finished")
+	case c.cacheErr != nil:
+		return nil, c.cacheErr
+	case vocab.Settings != c.s:
+		return nil, errors.New("round two from the row cache needs a vocabulary of round one's settings")
+	}
+	// Round one's tables are garbage now: collect them before round two
+	// allocates its own, so that the peak is one round's, not two.
+	runtime.GC()
+	c2, err := NewCounter(c.s, vocab, Options{Workers: c.opt.Workers, TempDir: c.opt.TempDir})
+	if err != nil {
+		return nil, err
+	}
+	c2.names = slices.Clone(c.names)
+	c2.classDocs = make([]int64, len(c.names))
+	for i, n := range c.names {
+		c2.classes[n] = int32(i)
+	}
+	if err := c2.start(); err != nil {
+		return nil, err
+	}
+	for _, w := range c2.workers {
+		w.docs = make([]int64, len(c.names))
+	}
+	for i := range c.segments {
+		c2.pending.Add(1)
+		c2.queue <- &work{seg: &c.segments[i]}
+	}
+	c2.pending.Wait()
+	for _, w := range c2.workers {
+		if w.err != nil {
+			c2.Close()
+			return nil, w.err
+		}
+		for k, d := range w.docs {
+			c2.classDocs[k] += d
+		}
+	}
+	for i := range c.segments {
+		c.segments[i].tc = nil // the names are mapped: let them go
+	}
+	return c2, nil
+}
+
+// replay counts the rows of segment s in round two.
+func (w *worker) replay(s *segment) error {
+	idmap := make([]int32, s.tc.Len())
+	for id := range idmap {
+		vid, ok := w.vocab.Lookup(s.tc.Term(int32(id)))
+		if !ok {
+			vid = -1
+		}
+		idmap[id] = vid
+	}
+	f, err := os.Open(s.path)
+	if err != nil {
+		return fmt.Errorf("row cache: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.path, err) }
+	var buf []byte
+	var pairs []uint64
+	var ind []int32
+	var val []float32
+	for {
+		n, err := binary.ReadUvarint(r)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return bad(err)
+		}
+		if n > math.MaxInt32 {
+			return bad(errors.New("a row too long"))
+		}
+		buf = slices.Grow(buf[:0], int(n))[:n]
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return bad(err)
+		}
+		row := buf // next consumes it; buf keeps its capacity
+		k, ok1 := next(&row)
+		m, ok2 := next(&row)
+		if !ok1 || !ok2 || k >= uint64(len(w.docs)) {
+			return bad(errors.New("a damaged row"))
+		}
+		w.docs[k]++
+		pairs = pairs[:0]
+		for range m {
+			id, ok1 := next(&row)
+			cnt, ok2 := next(&row)
+			if !ok1 || !ok2 || id >= uint64(len(idmap)) || cnt >= 1<<32 {
+				return bad(errors.New("a damaged row"))
+			}
+			if vid := idmap[id]; vid >= 0 {
+				pairs = append(pairs, uint64(vid)<<32|cnt)
+			}
+		}
+		slices.Sort(pairs)
+		ind, val = ind[:0], val[:0]
+		for _, p := range pairs {
+			ind = append(ind, int32(p>>32))
+			val = append(val, float32(uint32(p)))
+		}
+		if err := w.sumRow(int32(k), ind, val); err != nil {
+			return err
+		}
+	}
+}
+
+// next decodes a varint from the front of *b.
+func next(b *[]byte) (uint64, bool) {
+	x, n := binary.Uvarint(*b)
+	if n <= 0 {
+		return 0, false
+	}
+	*b = (*b)[n:]
+	return x, true
+}

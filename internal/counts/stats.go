@@ -1,0 +1,281 @@
+package counts
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// Stats are what a Naive Bayes model is fitted from (see train.FitNB):
+// the vocabulary, the documents of each class, and feature-major over the
+// vocabulary's terms the per-(term, class) statistics.
+type Stats struct {
+	Header
+	// Vocab is the model's vocabulary: the counted terms pruned with the
+	// settings (round one), or the vocabulary the sums were weighted over
+	// (round two).
+	Vocab *vectorize.Vocabulary
+	// ClassDocs[c] is the documents of class c; Stats[t*C+c] the
+	// statistic of term t in class c (see Counts.NB).
+	ClassDocs, Stats []float64
+	// Counted is the number of terms counted, before pruning.
+	Counted int
+}
+
+// statsSink gathers, from terms in ascending order, what Vocabulary and NB
+// read: the terms, their document and occurrence counts, the documents of
+// each class holding them when mutual-information selection needs them,
+// and, when nb is set, every term's NB statistics. Nothing it holds grows
+// with the documents: it is a few numbers per term and class.
+type statsSink struct {
+	h        *Header
+	nb       bool // gather NB statistics
+	presence bool // ... of Bernoulli NB
+	terms    []string
+	block    []byte
+	df       []int64
+	cf       []int64
+	cdf      []int32 // term × class, for mi:K
+	stats    []float64
+	names    [][]vectorize.TermCount // by term, with hashing (names.go)
+}
+
+// newStatsSink returns a sink for the terms of counts with header h.
+func newStatsSink(h *Header, nb, presence bool) (*statsSink, error) {
+	if nb && !presence && NeedsVocab(h.Settings) && !h.Weighted() {
+		return nil, errNeedsRoundTwo(h.Settings)
+	}
+	s := &statsSink{h: h, nb: nb, presence: presence}
+	if k, _ := h.Settings.SelectK(); k > 0 && !h.Weighted() {
+		s.cdf = []int32{}
+	}
+	return s, nil
+}
+
+// errNeedsRoundTwo is the error of fitting a weighting that NeedsVocab
+// from round-one counts.
+func errNeedsRoundTwo(s vectorize.Settings) error {
+	return fmt.Errorf("weighting %s with norm %s needs the document frequencies of the whole corpus before values are summed: these are round-one counts; count again with --vocab THESE.nbc and merge that round", s.Weighting, normName(s.Norm))
+}
+
+// reserve makes room for about n terms, so that appending them does not
+// copy the statistics over and over.
+func (s *statsSink) reserve(n int) {
+	n += n / 8
+	C := len(s.h.Classes)
+	s.terms = slices.Grow(s.terms, n)
+	s.df = slices.Grow(s.df, n)
+	s.cf = slices.Grow(s.cf, n)
+	if s.cdf != nil {
+		s.cdf = slices.Grow(s.cdf, n*C)
+	}
+	if s.nb {
+		s.stats = slices.Grow(s.stats, n*C)
+	}
+}
+
+func (s *statsSink) add(term string, cells []Cell) error {
+	if len(term) > cap(s.block)-len(s.block) {
+		s.block = make([]byte, 0, max(1<<16, len(term)))
+	}
+	n0 := len(s.block)
+	s.block = append(s.block, term...)
+	s.terms = append(s.terms, string(s.block[n0:]))
+	C := len(s.h.Classes)
+	var df, cf int64
+	for _, x := range cells {
+		df += x.Docs
+		cf += x.Occ
+	}
+	s.df = append(s.df, df)
+	s.cf = append(s.cf, cf)
+	if s.cdf != nil {
+		row := len(s.cdf)
+		s.cdf = append(s.cdf, make([]int32, C)...)
+		for _, x := range cells {
+			s.cdf[row+int(x.Class)] = int32(x.Docs)
+		}
+	}
+	if s.nb {
+		row := len(s.stats)
+		s.stats = append(s.stats, make([]float64, C)...)
+		binary := s.h.Settings.Weighting == "binary"
+		for _, x := range cells {
+			s.stats[row+int(x.Class)] = nbValue(x, s.presence, binary, s.h.Weighted())
+		}
+	}
+	return nil
+}
+
+// nbValue is the NB statistic of a cell: with presence (Bernoulli NB) the
+// documents holding the term, otherwise the sum of its values under the
+// weighting, which for binary weighting is the documents, for count
+// weighting the occurrences, and in round two the weighted sum.
+func nbValue(x Cell, presence, binary, weighted bool) float64 {
+	switch {
+	case presence || !weighted && binary:
+		return float64(x.Docs)
+	case weighted:
+		return x.Sum.Float64()
+	}
+	return float64(x.Occ)
+}
+
+// vocabulary returns the vocabulary of the terms added, and the index of
+// each of its terms among them (see Counts.Vocabulary).
+func (s *statsSink) vocabulary() (*vectorize.Vocabulary, []int32, error) {
+	h := s.h
+	n := h.Documents()
+	if n > math.MaxInt32 {
+		return nil, nil, fmt.Errorf("%d documents: a vocabulary holds document frequencies below 2^31", n)
+	}
+	df := make([]int32, len(s.df))
+	for i, d := range s.df {
+		df[i] = int32(d)
+	}
+	if h.Weighted() {
+		keep := make([]int32, len(s.terms))
+		for i := range keep {
+			keep[i] = int32(i)
+		}
+		v, err := vectorize.NewVocabulary(h.Settings, s.terms, df, s.cf, int(n))
+		if err != nil {
+			return nil, nil, err
+		}
+		v.Names = s.keptNames(keep)
+		if d := VocabDigest(v); d != h.Vocab {
+			return nil, nil, fmt.Errorf("the round-two counts do not add up to the vocabulary they were weighted over (%.12s…, got %.12s…): count the same documents in both rounds", h.Vocab, d)
+		}
+		return v, keep, nil
+	}
+	if len(s.terms) == 0 {
+		return nil, nil, vectorize.ErrEmptyVocabulary
+	}
+	var classDocs []int
+	if s.cdf != nil {
+		classDocs = make([]int, len(h.Classes))
+		for i, d := range h.ClassDocs {
+			classDocs[i] = int(d)
+		}
+	}
+	keep, err := vectorize.Prune(h.Settings, df, s.cdf, classDocs, int(n))
+	if err != nil {
+		return nil, nil, err
+	}
+	terms := make([]string, len(keep))
+	kdf := make([]int32, len(keep))
+	kcf := make([]int64, len(keep))
+	for j, i := range keep {
+		terms[j], kdf[j], kcf[j] = s.terms[i], df[i], s.cf[i]
+	}
+	v, err := vectorize.NewVocabulary(h.Settings, terms, kdf, kcf, int(n))
+	if err != nil {
+		return nil, nil, err
+	}
+	v.Names = s.keptNames(keep)
+	return v, keep, nil
+}
+
+// result returns the Stats of the terms added (the sink was made with
+// nb set).
+func (s *statsSink) result() (*Stats, error) {
+	v, keep, err := s.vocabulary()
+	if err != nil {
+		return nil, err
+	}
+	C := len(s.h.Classes)
+	st := &Stats{Header: *s.h, Vocab: v, ClassDocs: make([]float64, C), Counted: len(s.terms)}
+	for i, d := range s.h.ClassDocs {
+		st.ClassDocs[i] = float64(d)
+	}
+	// Compact the kept rows in place: keep is ascending.
+	for j, i := range keep {
+		copy(s.stats[j*C:(j+1)*C], s.stats[int(i)*C:(int(i)+1)*C])
+	}
+	st.Stats = s.stats[: len(keep)*C : len(keep)*C]
+	s.stats = nil
+	return st, nil
+}
+
+// Vocabulary returns the vocabulary a model fitted on c has, and for each
+// of its terms the index of that term in c. Round one: c's terms pruned as
+// vectorize.Fit prunes them with c's settings (vectorize.Prune), with
+// their document and occurrence counts. Round two: all of c's terms, which
+// must be, with their counts, the vocabulary the sums were weighted over
+// (c.Vocab); otherwise the rounds counted different documents.
+func (c *Counts) Vocabulary() (*vectorize.Vocabulary, []int32, error) {
+	s, err := c.drain(false, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.vocabulary()
+}
+
+// Stats returns the statistics an NB model (Bernoulli when presence) is
+// fitted from: Vocabulary, and NB over its terms.
+func (c *Counts) Stats(presence bool) (*Stats, error) {
+	s, err := c.drain(true, presence)
+	if err != nil {
+		return nil, err
+	}
+	return s.result()
+}
+
+// drain adds every term of c to a new statsSink.
+func (c *Counts) drain(nb, presence bool) (*statsSink, error) {
+	s, err := newStatsSink(&c.Header, nb, presence)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range c.Terms {
+		var err error
+		if c.Names != nil {
+			err = s.addNamed(t, c.Row(i), c.names(i))
+		} else {
+			err = s.add(t, c.Row(i))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// NB returns the statistics Naive Bayes is fitted from (see
+// train.FitNB): the documents of each class, and feature-major over the
+// terms keep names (the second result of Vocabulary) the per-(term,
+// class) statistics: with presence (Bernoulli NB) the documents holding
+// the term, otherwise the sum of its values under the settings'
+// weighting, which for binary weighting is the documents, for count
+// weighting the occurrences, and for the weightings NeedsVocab names the
+// weighted sums of round two. Round-one counts of such settings are an
+// error that says to count again with --vocab.
+func (c *Counts) NB(presence bool, keep []int32) (classDocs, stats []float64, err error) {
+	C := len(c.Classes)
+	if !presence && NeedsVocab(c.Settings) && !c.Weighted() {
+		return nil, nil, errNeedsRoundTwo(c.Settings)
+	}
+	classDocs = make([]float64, C)
+	for i, d := range c.ClassDocs {
+		classDocs[i] = float64(d)
+	}
+	stats = make([]float64, len(keep)*C)
+	binary := c.Settings.Weighting == "binary"
+	for j, i := range keep {
+		dst := stats[j*C : (j+1)*C]
+		for _, x := range c.Row(int(i)) {
+			dst[x.Class] = nbValue(x, presence, binary, c.Weighted())
+		}
+	}
+	return classDocs, stats, nil
+}
+
+// normName returns the name of a Norm setting ("" is none).
+func normName(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

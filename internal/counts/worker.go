@@ -1,0 +1,232 @@
+package counts
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// work is a batch of documents for a worker: their texts and class ids
+// (the Counter's, in order of first sight).
+type work struct {
+	texts   []string
+	classes []int32
+	size    int
+	seg     *segment // or a segment of the row cache to replay
+}
+
+// cell is a worker's running statistics of one term in one class.
+type cell struct{ docs, occ int64 }
+
+// wcell is a cell of round two, with the sum of the weighted values: one
+// cache line's half, so that a term's update touches one line.
+type wcell struct {
+	cell
+	sum Fixed
+}
+
+// worker is the state of one counting goroutine: it tokenizes the
+// documents of the batches it takes and adds their rows straight into
+// columns of its own, one per class, indexed by term id. In round one the
+// ids are its TermCounter's local ids (each token's bytes are hashed once,
+// into its term table); in round two they are the vocabulary's ids and a
+// cell also sums the weighted values, in fixed point. Sums of integers
+// and of Fixed do not depend on which worker took which document, so
+// neither do the counts.
+type worker struct {
+	tc    *vectorize.TermCounter // round one
+	vocab *vectorize.Vocabulary  // round two
+	vz    *vectorize.Vectorizer
+	wval  []float32       // round two: the weighted values of a row
+	cols  []column[cell]  // round one: by class, by term id
+	wcols []column[wcell] // round two: by class, by term id
+	err   error           // the first error met; the worker skips work after it
+	mem   atomic.Int64
+	cache *cacheWriter // round one with Options.Replay: the open segment
+	docs  []int64      // replaying: the documents of each class
+	named bool         // hashed terms, which carry bucket names (names.go)
+}
+
+func newWorker(tok vectorize.Settings, vocab *vectorize.Vocabulary) *worker {
+	w := &worker{vocab: vocab, named: tok.HashBits > 0}
+	if vocab == nil {
+		w.tc = vectorize.NewTermCounter(tok)
+	} else {
+		w.vz = vocab.NewVectorizer()
+	}
+	return w
+}
+
+// process counts the documents of b.
+func (w *worker) process(b *work) {
+	if w.err != nil {
+		return
+	}
+	if b.seg != nil {
+		w.err = w.replay(b.seg)
+		return
+	}
+	for i, text := range b.texts {
+		if w.vocab == nil {
+			w.countRow(b.classes[i], text)
+			continue
+		}
+		ind, val := w.vz.Vectorize(text)
+		if err := w.sumRow(b.classes[i], ind, val); err != nil {
+			w.err = err
+			return
+		}
+	}
+	w.mem.Store(w.bytes())
+}
+
+// column is one class's cells by term id, in blocks of 1<<blockBits, so
+// that it grows with the terms without copying or over-allocating.
+type column[T any] [][]T
+
+// blockBits is the log2 of the cells in a block of a column.
+const blockBits = 12
+
+// at returns the cell of term id.
+func (c column[T]) at(id int32) *T { return &c[id>>blockBits][id&(1<<blockBits-1)] }
+
+// columnOf returns the column of class k in cols, long enough for n
+// terms, and cols, both grown as needed.
+func columnOf[T any](cols []column[T], k int32, n int) (column[T], []column[T]) {
+	for int(k) >= len(cols) {
+		cols = append(cols, nil)
+	}
+	col := cols[k]
+	for len(col)<<blockBits < n {
+		col = append(col, make([]T, 1<<blockBits))
+	}
+	cols[k] = col
+	return col, cols
+}
+
+// countRow adds the row of text, of class k, in round one.
+func (w *worker) countRow(k int32, text string) {
+	ids, vals := w.tc.Row(text)
+	var col column[cell]
+	col, w.cols = columnOf(w.cols, k, w.tc.Len())
+	for j, id := range ids {
+		c := col.at(id)
+		c.docs++
+		c.occ += int64(vals[j])
+	}
+	if w.cache != nil {
+		w.cache.add(k, ids, vals)
+	}
+}
+
+// sumRow adds the row ind, val (as Vectorizer.Vectorize returns it) of
+// class k in round two: counts, and values weighted as in-memory training
+// weights them.
+func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
+	wv := append(w.wval[:0], val...)
+	w.wval = wv
+	w.vocab.WeightRow(ind, wv)
+	var col column[wcell]
+	col, w.wcols = columnOf(w.wcols, k, len(w.vocab.Terms))
+	for j, id := range ind {
+		c := col.at(id)
+		c.docs++
+		c.occ += int64(val[j])
+		f, err := FixedOf(wv[j])
+		if err != nil {
+			return fmt.Errorf("term %q: %w", w.vocab.Terms[id], err)
+		}
+		var over bool
+		if c.sum, over = c.sum.Add(f); over {
+			return fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
+		}
+	}
+	return nil
+}
+
+// bytes estimates the worker's memory.
+func (w *worker) bytes() int64 {
+	var b int64
+	if w.tc != nil {
+		b += w.tc.Bytes()
+	}
+	for _, c := range w.cols {
+		b += int64(len(c)) << blockBits * 16
+	}
+	for _, c := range w.wcols {
+		b += int64(len(c)) << blockBits * 32
+	}
+	return b
+}
+
+// term returns the term of id.
+func (w *worker) term(id int32) string {
+	if w.vocab != nil {
+		return w.vocab.Terms[id]
+	}
+	return w.tc.Term(id)
+}
+
+// source returns the worker's counts as a sorted source: its terms met,
+// ascending, with their cells by the worker's class ids.
+func (w *worker) source() *workerSource {
+	var order []int32
+	if w.vocab == nil { // every id from First on was counted
+		order = make([]int32, 0, w.tc.Len()-int(w.tc.First()))
+		for id := w.tc.First(); id < int32(w.tc.Len()); id++ {
+			order = append(order, id)
+		}
+		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(w.tc.Term(a), w.tc.Term(b)) })
+	} else { // vocabulary ids are in term order already
+		for id := range int32(len(w.vocab.Terms)) {
+			for _, col := range w.wcols {
+				if len(col) > 0 && col.at(id).docs > 0 {
+					order = append(order, id)
+					break
+				}
+			}
+		}
+	}
+	return &workerSource{w: w, order: order, names: w.names()}
+}
+
+// workerSource reads a worker's columns in ascending term order.
+type workerSource struct {
+	w     *worker
+	order []int32
+	i     int
+	cells []Cell
+	names [][]vectorize.TermCount // by term id, with hashing (names.go)
+}
+
+func (s *workerSource) next() (string, []Cell, bool, error) {
+	if s.i == len(s.order) {
+		return "", nil, false, nil
+	}
+	id := s.order[s.i]
+	s.i++
+	cells := s.cells[:0]
+	if w := s.w; w.vocab == nil {
+		for k, col := range w.cols {
+			if int(id)>>blockBits < len(col) {
+				if x := col.at(id); x.docs > 0 {
+					cells = append(cells, Cell{Class: int32(k), Docs: x.docs, Occ: x.occ})
+				}
+			}
+		}
+	} else {
+		for k, col := range w.wcols {
+			if len(col) == 0 { // a class this worker did not meet
+				continue
+			}
+			if x := col.at(id); x.docs > 0 { // round-two columns hold every term
+				cells = append(cells, Cell{Class: int32(k), Docs: x.docs, Occ: x.occ, Sum: x.sum})
+			}
+		}
+	}
+	s.cells = cells
+	return s.w.term(id), cells, true, nil
+}

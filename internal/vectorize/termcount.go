@@ -1,0 +1,60 @@
+package vectorize
+
+// TermCounter tokenizes documents one at a time into rows of local term
+// ids: Fit's per-token loop (the same tokenizer, term table, stop word and
+// n-gram handling, long documents in pieces) without Fit's batches, so a
+// caller that only sums statistics (counts.Counter) hashes each token's
+// bytes once and gets each document's distinct terms with their counts.
+// Local ids are dense, in order of first sight, and never reused; Term
+// names them. The terms are those Fit counts for the same settings
+// (pruning aside: a TermCounter keeps every term). A TermCounter is not
+// safe for concurrent use; make one per goroutine.
+type TermCounter struct {
+	w *fitWorker
+	b batch
+}
+
+// NewTermCounter returns a TermCounter tokenizing with s's tokenizer
+// settings (Lowercase, StopWords, n-grams, Fields, Remove); pruning and
+// weighting settings are not read.
+func NewTermCounter(s Settings) *TermCounter {
+	c := &TermCounter{w: newFitWorker(s, 0)}
+	c.w.cur = &c.b
+	return c
+}
+
+// Row tokenizes text and returns the local ids of its distinct terms, in
+// order of first occurrence, and their counts (field terms count their
+// weight). The slices are valid until the next call.
+func (c *TermCounter) Row(text string) (ids []int32, counts []float32) {
+	b := &c.b
+	b.ids, b.vals, b.end = b.ids[:0], b.vals[:0], b.end[:0]
+	c.w.add(text)
+	return b.ids, b.vals
+}
+
+// First returns the smallest local id Row can return: the ids below it
+// are the stop words the term table holds in order to drop them, and
+// every id from First to Len was in a row.
+func (c *TermCounter) First() int32 { return int32(c.w.nstop) }
+
+// Len returns the number of local ids given so far: every id Row returned
+// is below it.
+func (c *TermCounter) Len() int { return c.w.table.len() }
+
+// Term returns the term of local id. The string stays valid as long as
+// the TermCounter is referenced.
+func (c *TermCounter) Term(id int32) string { return c.w.table.terms[id] }
+
+// Names returns, with feature hashing (Settings.HashBits), by local id
+// (a bucket) the MaxBucketNames most frequent terms counted in it, most
+// frequent first, exactly; nil without hashing. The strings stay valid as
+// long as the TermCounter is referenced.
+func (c *TermCounter) Names() [][]TermCount { return c.w.localNames() }
+
+// Bytes estimates the memory the TermCounter holds for its terms: slots
+// of its term table (at most half full), the terms' headers, hashes and
+// scratch, and about 8 bytes of text each.
+func (c *TermCounter) Bytes() int64 {
+	return int64(c.w.table.len()) * (2*16 + 16 + 8 + 8 + 8)
+}

@@ -1,0 +1,61 @@
+package vectorize
+
+import (
+	"maps"
+	"testing"
+)
+
+// TestTermCounterRowsAreFits checks that TermCounter's rows, named by
+// Term, are Fit's rows without pruning, for every tokenizer path: stop
+// words in the term table, n-grams with and without unigrams, field terms
+// and long documents tokenized in pieces.
+func TestTermCounterRowsAreFits(t *testing.T) {
+	texts := stopText(5, 300, 50)
+	for i := range texts {
+		if i%7 == 0 {
+			texts[i] = "Subject: Re: the " + texts[i][:min(len(texts[i]), 30)] + "\nFrom: x\n\n" + texts[i]
+		}
+	}
+	texts = append(texts, "", "a b c", "Subject: only\n\n")
+	for name, s := range fitSettings() {
+		s.MinDF, s.MaxDF, s.MaxFeatures, s.Select = 1, 1.0, 0, ""
+		for _, grams := range [][2]int{{1, 1}, {1, 3}, {2, 3}} {
+			if grams != [2]int{1, 1} && name != "stop" && name != "fields" {
+				continue
+			}
+			s.NGramMin, s.NGramMax = grams[0], grams[1]
+			v, m, err := Fit(texts, nil, 0, s, 2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc := NewTermCounter(s)
+			counted := map[int32]bool{}
+			for i, text := range texts {
+				ids, vals := tc.Row(text)
+				got := map[string]float32{}
+				for j, id := range ids {
+					if _, dup := got[tc.Term(id)]; dup {
+						t.Fatalf("%s %v: doc %d: term %q twice in a row", name, grams, i, tc.Term(id))
+					}
+					got[tc.Term(id)] = vals[j]
+					counted[id] = true
+					if id < tc.First() {
+						t.Fatalf("%s %v: id %d below First %d", name, grams, id, tc.First())
+					}
+					if int(id) >= tc.Len() {
+						t.Fatalf("%s %v: id %d ≥ Len %d", name, grams, id, tc.Len())
+					}
+				}
+				if want := row(v, m, i); !maps.Equal(got, want) {
+					t.Fatalf("%s %v: doc %d (%.40q): row %v, Fit's %v", name, grams, i, text, got, want)
+				}
+			}
+			if n := int(tc.First()) + len(counted); n != tc.Len() {
+				t.Errorf("%s %v: %d ids from First %d counted, Len %d", name, grams, len(counted), tc.First(), tc.Len())
+			}
+			if tc.Bytes() <= 0 {
+				t.Errorf("%s: Bytes %d", name, tc.Bytes())
+			}
+		}
+	}
+}
