@@ -26,8 +26,9 @@ import (
 // the paper's w' might suggest, loses 1.4 points on IMDB held-out data:
 // 0.9000 against 0.9144 with bigrams, C = 0.1.) The model folds r into its weights, W[t*C + c] = w'_t·r_t,
 // and scores presence (Model.Binary), so it is the plain linear scorer's
-// b_c + Σ_{t ∈ doc} W[t*C + c]. As for the SVM, Fit calibrates the scores
-// with a temperature chosen on held-out folds.
+// b_c + Σ_{t ∈ doc} W[t*C + c]. The solver stops at the looser tolerance
+// DefaultNBLREps. As for the SVM, Fit calibrates the scores with a
+// temperature chosen on held-out folds.
 func FitNBLR(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, error) {
 	if err := checkData(X, y, classes, vocab); err != nil {
 		return nil, err
@@ -35,7 +36,29 @@ func FitNBLR(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vo
 	if err := ValidateParams(model.NBLR, p, len(classes)); err != nil {
 		return nil, err
 	}
-	nc, nf := len(classes), X.Cols
+	nc := len(classes)
+	// Renumber the terms by falling document frequency (see FitSVM).
+	perm, Xp := byFrequency(X)
+	scale := logCountRatios(Xp, y, nc, p)
+	pr := newSolver(model.NBLR, Xp, y, nc, p, opt)
+	W, B := pr.oneVsRest(nc, perm, scale, p.Interpolation, opt)
+	return model.NewLinear(model.NBLR, classes, vocab, p, W, B)
+}
+
+// logCountRatios returns NB-LR's log-count ratios r of the terms of X
+// (see FitNBLR), feature-major: r[t*P + k] for problem k of P (P = 1 for
+// two classes, the ratio of class 1 against class 0; else one per class
+// against the rest). The presence counts are gathered in the array that
+// then holds the ratios when P is the number of classes, and the logs of
+// whole counts are read from a table (counts are whole unless class
+// weights say otherwise): the ratios of 20 Newsgroups' 390,000 word
+// bigrams and unigrams cost 12 million logs otherwise.
+func logCountRatios(X *vectorize.Matrix, y []int, nc int, p model.Params) []float64 {
+	nf := X.Cols
+	probs := nc
+	if nc == 2 {
+		probs = 1
+	}
 	// Presence counts, feature-major, weighted by class.
 	cnt := make([]float64, nf*nc)
 	tot := make([]float64, nc) // Σ_t cnt[t, c]
@@ -51,44 +74,45 @@ func FitNBLR(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vo
 	for _, v := range tot {
 		all += v
 	}
-	df := make([]float64, nf) // Σ_c cnt[t, c]
-	for t := range df {
-		for _, v := range cnt[t*nc : t*nc+nc] {
-			df[t] += v
-		}
-	}
-	probs := nc
-	if nc == 2 {
-		probs = 1
-	}
 	a := p.Alpha
-	scale := make([]float64, nf*probs) // r, feature-major: scale[t*probs + k]
-	for k := 0; k < probs; k++ {
-		pos := k
+	// logA(v) = log(α + v), from the table for whole v.
+	table := make([]float64, 0, len(y)+1)
+	if p.ClassWeights == nil {
+		for v := 0; v <= len(y); v++ {
+			table = append(table, math.Log(a+float64(v)))
+		}
+	}
+	logA := func(v float64) float64 {
+		if i := int(v); float64(i) == v && i < len(table) {
+			return table[i]
+		}
+		return math.Log(a + v)
+	}
+	lp, lq := make([]float64, probs), make([]float64, probs)
+	pos := make([]int, probs)
+	for k := range pos {
+		pos[k] = k
 		if nc == 2 {
-			pos = 1
+			pos[k] = 1
 		}
-		lp := math.Log(a*float64(nf) + tot[pos])
-		lq := math.Log(a*float64(nf) + all - tot[pos])
-		for t := 0; t < nf; t++ {
-			in, out := cnt[t*nc+pos], df[t]-cnt[t*nc+pos]
-			scale[t*probs+k] = math.Log(a+in) - lp - math.Log(a+max(out, 0)) + lq
+		lp[k] = math.Log(a*float64(nf) + tot[pos[k]])
+		lq[k] = math.Log(a*float64(nf) + all - tot[pos[k]])
+	}
+	scale := cnt // the ratios replace the counts, term by term
+	if probs != nc {
+		scale = make([]float64, nf*probs)
+	}
+	row := make([]float64, nc)
+	for t := 0; t < nf; t++ {
+		copy(row, cnt[t*nc:t*nc+nc])
+		df := 0.0 // Σ_c cnt[t, c]
+		for _, v := range row {
+			df += v
+		}
+		for k, c := range pos {
+			in := row[c]
+			scale[t*probs+k] = logA(in) - lp[k] - logA(max(df-in, 0)) + lq[k]
 		}
 	}
-	beta := p.Interpolation
-	interpolate := func(w []float64, b *float64) {
-		*b *= beta
-		mean := 0.0
-		for _, v := range w[:nf] {
-			mean += math.Abs(v)
-		}
-		mean /= float64(max(nf, 1))
-		for t := range w[:nf] {
-			w[t] = (1-beta)*mean + beta*w[t]
-		}
-	}
-	pr := newSVC(X, y, nc, p)
-	pr.eps = opt.svmEps()
-	W, B := pr.oneVsRest(nc, scale, interpolate, opt)
-	return model.NewLinear(model.NBLR, classes, vocab, p, W, B)
+	return scale
 }

@@ -108,3 +108,69 @@ func TestNBLRLearns(t *testing.T) {
 		t.Errorf("temperature %v, want > 0", m.Params.Temperature)
 	}
 }
+
+// TestNBLRInterpolation checks the interpolation oneVsRest applies to
+// NB-LR's problems against its definition: from the presence weights v_u
+// = w_u·s_u the solver returns, w̄ = Σ|w_u|/V and W_u = ((1-β)·w̄ + β·w_u)·s_u,
+// bias β·b, for every problem of a group.
+func TestNBLRInterpolation(t *testing.T) {
+	s := makeSynthetic(t, 200, 50, 4, 0.4, 11)
+	X, _ := s.weighted(t, "binary", false, "none")
+	p := nblrParams(0.1, 0.3)
+	scale := logCountRatios(X, s.Y, 4, p)
+	pr := newSVC(X, s.Y, 4, p)
+	W, B := pr.oneVsRest(4, nil, scale, p.Interpolation, Options{Workers: 1})
+	s32 := make([]float32, len(scale))
+	for i, v := range scale {
+		s32[i] = float32(v)
+	}
+	v, b := pr.solveGroup([]int{0, 1, 2, 3}, s32)
+	beta, nf := p.Interpolation, X.Cols
+	for k := 0; k < 4; k++ {
+		mean := 0.0
+		for u := 0; u < nf; u++ {
+			if s := scale[u*4+k]; s != 0 {
+				mean += math.Abs(float64(v[u*4+k]) / s)
+			}
+		}
+		mean /= float64(nf)
+		for u := 0; u < nf; u++ {
+			s := scale[u*4+k]
+			want := 0.0
+			if s != 0 {
+				want = ((1-beta)*mean + beta*float64(v[u*4+k])/s) * s
+			}
+			if got := W[u*4+k]; math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Fatalf("problem %d, term %d: W = %v, want %v", k, u, got, want)
+			}
+		}
+		if B[k] != beta*b[k]*svcBias {
+			t.Errorf("problem %d: bias %v, want β·b = %v", k, B[k], beta*b[k])
+		}
+	}
+}
+
+// TestLogCountRatiosTable checks that the table of logs of whole counts
+// (no class weights) gives exactly the ratios of math.Log (class weights
+// all 1, which take the other path).
+func TestLogCountRatiosTable(t *testing.T) {
+	for _, nc := range []int{2, 3} {
+		s := makeSynthetic(t, 150, 40, nc, 0.4, 12)
+		X, _ := s.weighted(t, "binary", false, "none")
+		p := nblrParams(0.1, 0.5)
+		table := logCountRatios(X, s.Y, nc, p)
+		p.ClassWeights = make([]float64, nc)
+		for c := range p.ClassWeights {
+			p.ClassWeights[c] = 1
+		}
+		logs := logCountRatios(X, s.Y, nc, p)
+		if len(table) != len(logs) {
+			t.Fatalf("%d classes: %d ratios from the table, %d from math.Log", nc, len(table), len(logs))
+		}
+		for i := range table {
+			if table[i] != logs[i] {
+				t.Fatalf("%d classes: ratio %d = %v from the table, %v from math.Log", nc, i, table[i], logs[i])
+			}
+		}
+	}
+}

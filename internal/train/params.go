@@ -37,16 +37,21 @@ type Options struct {
 	// vocabulary and classes whose weights start the optimization (a warm
 	// start, as TuneMatrix does along its C grid).
 	Init *model.Model
-	// calibEps, when > 0, replaces DefaultSVMEps: the looser tolerance
-	// of the fits whose held-out scores calibrate an SVM or NB-LR.
+	// calibEps, when > 0, replaces the stopping tolerance of kind's dual
+	// solver (DefaultSVMEps, DefaultNBLREps) when it is looser: the
+	// tolerance of the fits whose held-out scores calibrate an SVM or
+	// NB-LR.
 	calibEps float64
+	// calibIter, when > 0, caps the passes of those fits (p.Epochs).
+	calibIter int
 }
 
-func (o Options) svmEps() float64 {
-	if o.calibEps > 0 {
-		return o.calibEps
+func (o Options) svmEps(kind model.Kind) float64 {
+	eps := DefaultSVMEps
+	if kind == model.NBLR {
+		eps = DefaultNBLREps
 	}
-	return DefaultSVMEps
+	return max(eps, o.calibEps)
 }
 
 func (o Options) workers() int {

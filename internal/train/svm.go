@@ -47,9 +47,12 @@ func FitSVM(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Voc
 	if err := ValidateParams(model.SVM, p, len(classes)); err != nil {
 		return nil, err
 	}
-	pr := newSVC(X, y, len(classes), p)
-	pr.eps = opt.svmEps()
-	W, B := pr.oneVsRest(len(classes), nil, nil, opt)
+	// Renumber the terms by falling document frequency, so that the
+	// weights of the frequent terms, which most non-zeros touch, sit
+	// together in memory (a large share of them then stays in cache).
+	perm, Xp := byFrequency(X)
+	pr := newSolver(model.SVM, Xp, y, len(classes), p, opt)
+	W, B := pr.oneVsRest(len(classes), perm, nil, 1, opt)
 	return model.NewLinear(model.SVM, classes, vocab, p, W, B)
 }
 
@@ -75,99 +78,105 @@ func newSVC(X *vectorize.Matrix, y []int, nc int, p model.Params) *svc {
 	return &svc{X: X, y: y, cost: cost, eps: DefaultSVMEps, maxIter: p.Epochs, seed: uint64(p.Seed)}
 }
 
+// newSolver is newSVC with kind's stopping tolerance (Options.svmEps) and
+// the pass cap of a calibration fit.
+func newSolver(kind model.Kind, X *vectorize.Matrix, y []int, nc int, p model.Params, opt Options) *svc {
+	pr := newSVC(X, y, nc, p)
+	pr.eps = opt.svmEps(kind)
+	if opt.calibIter > 0 {
+		pr.maxIter = min(pr.maxIter, opt.calibIter)
+	}
+	return pr
+}
+
 // oneVsRest solves the binary problem of every class against the others
 // (of class 1 against class 0 when there are two) and returns the
-// feature-major weights W[t*C + c] and biases. scale, when non-nil, makes
-// the features binary (presence), term t having the value scale[t*P + k]
-// in problem k of P (NB-LR's log-count ratios); the returned weights are
-// then those of presence, w_t·scale_t. post, when non-nil, first maps each
-// problem's weights (in the scaled space) and bias weight.
+// feature-major weights W[t*C + c] and biases. The term ids of pr.X are
+// perm[t] for term t of the vocabulary (byFrequency; nil: the same ids).
+// scale, when non-nil, makes the features binary (presence), term u of
+// pr.X having the value s_u = scale[u*P + k] in problem k of P (NB-LR's
+// log-count ratios); each problem's weights w_u of the scaled features
+// are then interpolated towards their mean magnitude w̄ = Σ_u |w_u| / V
+// with beta, w'_u = (1-β)·w̄ + β·w_u, its bias scaled to β·b, and the
+// returned weights are those of presence, w'_u·s_u (see FitNBLR).
 //
 // The problems are split into groups of consecutive classes, one per
 // worker, and each group is solved by solveGroup. A problem's solution
 // does not depend on its group: see solveGroup.
-func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64, b *float64), opt Options) (W, B []float64) {
+func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, opt Options) (W, B []float64) {
 	nf := pr.X.Cols
-	probs, pos := nc, func(k int) int { return k }
+	probs := nc
 	if nc == 2 {
-		probs, pos = 1, func(int) int { return 1 }
+		probs = 1
 	}
-	// Renumber the terms by falling document frequency, so that the
-	// weights of the frequent terms, which most non-zeros touch, sit
-	// together in memory (a large share of them then stays in cache).
-	perm, Xp := byFrequency(pr.X)
-	orig := pr
-	pr = &svc{X: Xp, y: orig.y, cost: orig.cost, eps: orig.eps, maxIter: orig.maxIter, seed: orig.seed}
 	groups := min(opt.workers(), probs)
 	size := ceilDiv(probs, groups)
 	groups = ceilDiv(probs, size)
-	type result struct{ w, b []float64 }
-	res := make([]result, groups)
+	W = make([]float64, nf*nc)
+	B = make([]float64, nc)
 	parallel(groups, groups, func(g int) {
 		lo, hi := g*size, min(probs, (g+1)*size)
 		G := hi - lo
-		var s []float64
 		var s32 []float32
 		if scale != nil {
-			s = make([]float64, nf*G)
+			// The solver's copy of its problems' scales, G per term.
 			s32 = make([]float32, nf*G)
-			for t := 0; t < nf; t++ {
-				u := int(perm[t])
-				copy(s[u*G:(u+1)*G], scale[t*probs+lo:t*probs+hi])
-				for k, v := range s[u*G : (u+1)*G] {
+			for u := 0; u < nf; u++ {
+				for k, v := range scale[u*probs+lo : u*probs+hi] {
 					s32[u*G+k] = float32(v)
 				}
 			}
 		}
 		ps := make([]int, G)
 		for k := range ps {
-			ps[k] = pos(lo + k)
-		}
-		w, b := pr.solveGroup(ps, s32)
-		if post != nil {
-			// w holds the weights of presence, w_t·s_t: post maps the
-			// weights of the scaled features.
-			col := make([]float64, nf)
-			for k := 0; k < G; k++ {
-				for t := range col {
-					col[t] = w[t*G+k]
-					if s != nil {
-						col[t] = unscale(col[t], s[t*G+k])
-					}
-				}
-				post(col, &b[k])
-				for t, v := range col {
-					if s != nil {
-						v *= s[t*G+k]
-					}
-					w[t*G+k] = v
-				}
+			ps[k] = lo + k
+			if nc == 2 {
+				ps[k] = 1
 			}
 		}
-		res[g] = result{w, b}
+		w, b := pr.solveGroup(ps, s32)
+		mean := make([]float64, G) // w̄ of each problem
+		if scale != nil {
+			// w holds the weights of presence, w_u·s_u.
+			for u := 0; u < nf; u++ {
+				su := scale[u*probs+lo : u*probs+hi]
+				for k, v := range w[u*G : u*G+G] {
+					mean[k] += math.Abs(unscale(float64(v), su[k]))
+				}
+			}
+			for k := range mean {
+				mean[k] /= float64(max(nf, 1))
+				b[k] *= beta
+			}
+		}
+		// Term by term, so that the reads of w and the writes of W stay
+		// contiguous.
+		for t := 0; t < nf; t++ {
+			u := t
+			if perm != nil {
+				u = int(perm[t])
+			}
+			for k, v := range w[u*G : u*G+G] {
+				x := float64(v)
+				if scale != nil {
+					// (1-β)·w̄·s_u + β·w_u·s_u
+					x = (1-beta)*mean[k]*scale[u*probs+lo+k] + beta*x
+				}
+				if nc == 2 {
+					W[t*2], W[t*2+1] = -x/2, x/2
+					continue
+				}
+				W[t*nc+lo+k] = x
+			}
+		}
+		for k := range b {
+			if nc == 2 {
+				B[0], B[1] = -b[k]*svcBias/2, b[k]*svcBias/2
+				continue
+			}
+			B[lo+k] = b[k] * svcBias
+		}
 	})
-	W = make([]float64, nf*nc)
-	B = make([]float64, nc)
-	if nc == 2 {
-		w, b := res[0].w, res[0].b[0]
-		for t := 0; t < nf; t++ {
-			u := int(perm[t])
-			W[t*2], W[t*2+1] = -w[u]/2, w[u]/2
-		}
-		B[0], B[1] = -b*svcBias/2, b*svcBias/2
-		return W, B
-	}
-	for g, r := range res {
-		lo := g * size
-		G := len(r.b)
-		for t := 0; t < nf; t++ {
-			u := int(perm[t])
-			copy(W[t*nc+lo:t*nc+lo+G], r.w[u*G:(u+1)*G])
-		}
-		for k, b := range r.b {
-			B[lo+k] = b * svcBias
-		}
-	}
 	return W, B
 }
 
@@ -197,14 +206,16 @@ func (pr *svc) oneVsRest(nc int, scale []float64, post func(w []float64, b *floa
 // are contiguous, which is what makes one-vs-rest cheap: a problem visits
 // its active documents in the order of that permutation, so its solution
 // depends on pr.seed and its own data only, not on the other problems of
-// its group. The weights are kept as float32 during the solve, which
-// halves the memory the random reads of the rows touch (the gain in speed
-// is about a third); the scores are summed in float64.
-func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
+// its group. The weights are kept as float32, which halves the memory the
+// random reads of the rows touch (the gain in speed is about a third), and
+// a document's wᵀx is summed in float32 before its bias is added in
+// float64: no float64 conversion per non-zero, 10-15% less time on word
+// bigrams of 20 Newsgroups, the same held-out accuracy.
+func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) {
 	X := pr.X
 	n, nf, G := X.Rows(), X.Cols, len(pos)
 	rng := rand.New(rand.NewPCG(pr.seed, svmStream))
-	w32 := make([]float32, nf*G)
+	w32 = make([]float32, nf*G)
 	wb = make([]float64, G)
 	alpha := make([]float64, n*G)
 	qd := make([]float64, n*G)
@@ -216,8 +227,9 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 	pgMaxNew := make([]float64, G)
 	pgMinNew := make([]float64, G)
 	iters := make([]int, G)
-	z := make([]float64, G)
+	z := make([]float32, G)
 	d := make([]float64, G)
+	d32 := make([]float32, G)
 	act := make([]int, 0, G) // problems in which the document is active
 	mv := make([]int, 0, G)  // problems whose α_i moved
 	order := make([]int, n)
@@ -264,7 +276,7 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 			for k := 0; k < G; k++ {
 				if !done[k] && !inactive[i*G+k] {
 					act = append(act, k)
-					z[k] = wb[k] * svcBias
+					z[k] = 0
 				}
 			}
 			if len(act) == 0 {
@@ -280,16 +292,16 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 				for _, t := range ind {
 					o := int(t) * G
 					for k, v := range w32[o : o+G : o+G] {
-						z[k] += float64(v)
+						z[k] += v
 					}
 				}
 			case len(act) == G:
 				z := z[:G]
 				for j, t := range ind {
 					o := int(t) * G
-					x := float64(val[j])
+					x := val[j]
 					for k, v := range w32[o : o+G : o+G] {
-						z[k] += float64(v) * x
+						z[k] += v * x
 					}
 				}
 			case s != nil:
@@ -297,15 +309,15 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 					o := int(t) * G
 					wt := w32[o : o+G : o+G]
 					for _, k := range act {
-						z[k] += float64(wt[k])
+						z[k] += wt[k]
 					}
 				}
 			default:
 				for j, t := range ind {
 					o := int(t) * G
-					wt, v := w32[o:o+G:o+G], float64(val[j])
+					wt, v := w32[o:o+G:o+G], val[j]
 					for _, k := range act {
-						z[k] += float64(wt[k]) * v
+						z[k] += wt[k] * v
 					}
 				}
 			}
@@ -318,7 +330,7 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 					yi = 1
 				}
 				a := alpha[ik]
-				g := yi*z[k] - 1 + a*diag
+				g := yi*(float64(z[k])+wb[k]*svcBias) - 1 + a*diag
 				pg := g
 				if a == 0 {
 					if g > pgMaxOld[k] {
@@ -334,6 +346,7 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 					na := max(a-g/qd[ik], 0)
 					alpha[ik] = na
 					d[k] = (na - a) * yi
+					d32[k] = float32(d[k])
 					wb[k] += d[k] * svcBias
 					mv = append(mv, k)
 				}
@@ -343,13 +356,13 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 			}
 			switch {
 			case len(mv) == G && s == nil:
-				d := d[:G]
+				d := d32[:G]
 				for j, t := range ind {
 					o := int(t) * G
-					x := float64(val[j])
+					x := val[j]
 					wt := w32[o : o+G : o+G]
 					for k, dk := range d {
-						wt[k] += float32(dk * x)
+						wt[k] += dk * x
 					}
 				}
 			case s != nil:
@@ -357,15 +370,15 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 					o := int(t) * G
 					wt, st := w32[o:o+G:o+G], s[o:o+G:o+G]
 					for _, k := range mv {
-						wt[k] += float32(d[k] * float64(st[k]) * float64(st[k]))
+						wt[k] += d32[k] * st[k] * st[k]
 					}
 				}
 			default:
 				for j, t := range ind {
 					o := int(t) * G
-					wt, v := w32[o:o+G:o+G], float64(val[j])
+					wt, v := w32[o:o+G:o+G], val[j]
 					for _, k := range mv {
-						wt[k] += float32(d[k] * v)
+						wt[k] += d32[k] * v
 					}
 				}
 			}
@@ -400,11 +413,7 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w, wb []float64) {
 			}
 		}
 	}
-	w = make([]float64, nf*G)
-	for i, v := range w32 {
-		w[i] = float64(v)
-	}
-	return w, wb
+	return w32, wb
 }
 
 // byFrequency returns perm, which numbers the terms of X by falling

@@ -65,7 +65,7 @@ func TestSVMOptimal(t *testing.T) {
 		}
 		pr := newSVC(X, s.Y, nc, p)
 		pr.eps = 1e-6
-		W, B := pr.oneVsRest(nc, nil, nil, Options{Workers: 2})
+		W, B := pr.oneVsRest(nc, nil, nil, 1, Options{Workers: 2})
 		probs := nc
 		if nc == 2 {
 			probs = 1
@@ -170,8 +170,8 @@ func TestClassWeightsSVMDuplicate(t *testing.T) {
 	}
 	pw, pd := newSVC(X, s.Y, 3, p), newSVC(X.Subset(rows), corpus.Pick(s.Y, rows), 3, svmParams(1))
 	pw.eps, pd.eps = 1e-7, 1e-7
-	Ww, Bw := pw.oneVsRest(3, nil, nil, Options{})
-	Wd, Bd := pd.oneVsRest(3, nil, nil, Options{})
+	Ww, Bw := pw.oneVsRest(3, nil, nil, 1, Options{})
+	Wd, Bd := pd.oneVsRest(3, nil, nil, 1, Options{})
 	for i := range Ww {
 		if math.Abs(Ww[i]-Wd[i]) > 1e-4 {
 			t.Fatalf("W[%d]: weighted %v, duplicated %v", i, Ww[i], Wd[i])
@@ -201,5 +201,50 @@ func TestTuneLinearC(t *testing.T) {
 		if tu.Candidates[tu.Best].Mean < 0.8 {
 			t.Errorf("%s: best cross-validated accuracy %.3f", kind, tu.Candidates[tu.Best].Mean)
 		}
+	}
+}
+
+// TestSolverTolerance checks that the SVM and NB-LR stop at their own
+// tolerances (defaults.go), and that a calibration fit's looser one
+// replaces a tighter one only.
+func TestSolverTolerance(t *testing.T) {
+	for _, c := range []struct {
+		kind        model.Kind
+		calib, want float64
+	}{
+		{model.SVM, 0, DefaultSVMEps},
+		{model.NBLR, 0, DefaultNBLREps},
+		{model.SVM, CalibrationSVMEps, CalibrationSVMEps},
+		{model.NBLR, 0.01, DefaultNBLREps},
+	} {
+		if got := (Options{calibEps: c.calib}).svmEps(c.kind); got != c.want {
+			t.Errorf("%s, calibration eps %v: eps %v, want %v", c.kind, c.calib, got, c.want)
+		}
+	}
+}
+
+// TestCalibrationPassCap checks that the fold fits of the calibration stop
+// after CalibrationSVMIter passes: a fit with the cap is the fit with
+// p.Epochs = CalibrationSVMIter.
+func TestCalibrationPassCap(t *testing.T) {
+	s := makeSynthetic(t, 300, 80, 4, 0.5, 13)
+	X, vocab := s.weighted(t, "tfidf", true, "l2")
+	p := svmParams(1)
+	capped, err := FitSVM(X, s.Y, s.Classes, vocab, p, Options{calibIter: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1 := p
+	p1.Epochs = 1
+	one, err := FitSVM(X, s.Y, s.Classes, vocab, p1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := FitSVM(X, s.Y, s.Classes, vocab, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(capped.W, one.W) || slices.Equal(capped.W, full.W) {
+		t.Errorf("a fit capped at 1 pass: equal to 1 epoch %v, to the uncapped fit %v", slices.Equal(capped.W, one.W), slices.Equal(capped.W, full.W))
 	}
 }
