@@ -132,10 +132,15 @@ func BenchmarkTokenize20Newsgroups(b *testing.B) {
 // BenchmarkVectorize20Newsgroups measures the predict path (Vectorize and
 // tf-idf WeightRow) over the train documents, on one core, against their
 // own vocabulary.
-func BenchmarkVectorize20Newsgroups(b *testing.B) {
+func BenchmarkVectorize20Newsgroups(b *testing.B) { benchVectorize(b, 0) }
+
+// benchVectorize measures the predict path (Vectorize and WeightRow of
+// every train document) of a tf-idf vocabulary of the train split, with
+// hashBits buckets (0: none).
+func benchVectorize(b *testing.B, hashBits int) {
 	texts := trainTexts(b).Texts()
 	s := vectorize.DefaultSettings()
-	s.Weighting, s.Norm = "tfidf", "l2"
+	s.Weighting, s.Norm, s.HashBits = "tfidf", "l2", hashBits
 	v, _, err := vectorize.Fit(texts, nil, 0, s, 0, nil)
 	if err != nil {
 		b.Fatal(err)

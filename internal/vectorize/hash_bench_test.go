@@ -25,24 +25,7 @@ func BenchmarkFitHashed20Newsgroups(b *testing.B) {
 
 // BenchmarkVectorizeHashed20Newsgroups is BenchmarkVectorize20Newsgroups
 // with --hash-bits 18: the predict path of a hashed model.
-func BenchmarkVectorizeHashed20Newsgroups(b *testing.B) {
-	texts := trainTexts(b).Texts()
-	s := vectorize.DefaultSettings()
-	s.Weighting, s.Norm, s.HashBits = "tfidf", "l2", 18
-	v, _, err := vectorize.Fit(texts, nil, 0, s, 0, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	z := v.NewVectorizer()
-	b.SetBytes(corpusBytes(texts))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, t := range texts {
-			v.WeightRow(z.Vectorize(t))
-		}
-	}
-	b.ReportMetric(float64(len(texts)*b.N)/b.Elapsed().Seconds(), "docs/s")
-}
+func BenchmarkVectorizeHashed20Newsgroups(b *testing.B) { benchVectorize(b, 18) }
 
 // BenchmarkHashTerm measures the term hash on a typical word.
 func BenchmarkHashTerm(b *testing.B) {
