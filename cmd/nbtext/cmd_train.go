@@ -468,6 +468,10 @@ func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix
 	// Not the command line: the same data and settings give the same bytes.
 	m.Meta.Version, m.Meta.CreatedBy = buildVersion(), "nbtext train"
 	kind := m.Kind
+	if w == io.Discard {
+		// -q: no summary, so the training rows need not be scored.
+		return model.Save(o.output, m)
+	}
 	accc := make(chan float64, 1)
 	go func() { accc <- train.AccuracyRecords(m, X, recs, y, o.workers) }()
 	if err := model.Save(o.output, m); err != nil {
