@@ -135,8 +135,9 @@ func (c *Counter) start() error {
 		cw, err := newCacheWriter(c.opt.TempDir)
 		if err != nil {
 			for _, w := range ws[:i] {
-				path, _ := w.cache.close()
-				os.Remove(path)
+				if s, err := w.cache.finish(nil); err == nil {
+					s.release()
+				}
 			}
 			c.cacheErr = err
 			return err
@@ -208,11 +209,14 @@ func (c *Counter) stop() {
 		if w.cache == nil {
 			continue
 		}
-		path, err := w.cache.close()
-		c.segments = append(c.segments, segment{path: path, tc: w.tc})
-		if err != nil && c.cacheErr == nil {
-			c.cacheErr = err
+		s, err := w.cache.finish(w.tc)
+		if err != nil {
+			if c.cacheErr == nil {
+				c.cacheErr = err
+			}
+			continue
 		}
+		c.segments = append(c.segments, s)
 	}
 	c.workers, c.queue = nil, nil
 	clear(c.classDocs)
@@ -464,8 +468,8 @@ func (c *Counter) Close() {
 	for _, r := range c.runs {
 		os.Remove(r)
 	}
-	for _, s := range c.segments {
-		os.Remove(s.path)
+	for i := range c.segments {
+		c.segments[i].release()
 	}
 	c.runs, c.segments = nil, nil
 }

@@ -28,18 +28,34 @@ import (
 // them, and from there counts it as a row from Vectorize: the same ids,
 // the same counts, so the same weighted values and sums.
 
-// segment is one closed cache file and the terms of its ids.
+// segment is one finished cache file, open for reading, and the terms of
+// its ids.
 type segment struct {
-	path string
+	f    *os.File
+	name string // to remove on release; "" once unlinked
+	size int64
 	tc   *vectorize.TermCounter
 }
 
-// cacheWriter is a worker's open segment.
+// release closes the segment's file and removes it if it still has a name.
+func (s *segment) release() {
+	s.f.Close()
+	if s.name != "" {
+		os.Remove(s.name)
+	}
+}
+
+// cacheWriter is a worker's open segment. Its file is unlinked as soon as
+// it is created where the system allows it (as train.RowCache's), so that
+// nothing is left behind however the process ends; it is read back through
+// the open file.
 type cacheWriter struct {
-	f   *os.File
-	w   *bufio.Writer
-	buf []byte
-	err error
+	f    *os.File
+	name string // "" once unlinked
+	w    *bufio.Writer
+	size int64
+	buf  []byte
+	err  error
 }
 
 // newCacheWriter creates a segment file in dir.
@@ -48,7 +64,11 @@ func newCacheWriter(dir string) (*cacheWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("row cache: %w", err)
 	}
-	return &cacheWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
+	c := &cacheWriter{f: f, name: f.Name(), w: bufio.NewWriterSize(f, 1<<20)}
+	if os.Remove(f.Name()) == nil {
+		c.name = ""
+	}
+	return c, nil
 }
 
 // add writes the row ids, vals of class k.
@@ -64,26 +84,28 @@ func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
 	}
 	c.buf = b
 	var n [binary.MaxVarintLen64]byte
-	if _, err := c.w.Write(n[:binary.PutUvarint(n[:], uint64(len(b)))]); err != nil {
+	ln := n[:binary.PutUvarint(n[:], uint64(len(b)))]
+	if _, err := c.w.Write(ln); err != nil {
 		c.err = err
 		return
 	}
 	_, c.err = c.w.Write(b)
+	c.size += int64(len(ln) + len(b))
 }
 
-// close flushes and closes the segment and returns its path.
-func (c *cacheWriter) close() (string, error) {
+// finish flushes the segment and returns it, still open, for reading; on
+// error the segment is released.
+func (c *cacheWriter) finish(tc *vectorize.TermCounter) (segment, error) {
+	s := segment{f: c.f, name: c.name, size: c.size, tc: tc}
 	err := c.err
 	if ferr := c.w.Flush(); err == nil {
 		err = ferr
 	}
-	if cerr := c.f.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		err = fmt.Errorf("row cache %s: %w", c.f.Name(), err)
+		s.release()
+		return segment{}, fmt.Errorf("row cache %s: %w", c.f.Name(), err)
 	}
-	return c.f.Name(), err
+	return s, nil
 }
 
 // RoundTwo returns a round-two Counter over vocab (which must have c's
@@ -154,13 +176,8 @@ func (w *worker) replay(s *segment) error {
 		}
 		idmap[id] = vid
 	}
-	f, err := os.Open(s.path)
-	if err != nil {
-		return fmt.Errorf("row cache: %w", err)
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
-	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.path, err) }
+	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, s.size), 1<<20)
+	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.f.Name(), err) }
 	var buf []byte
 	var pairs []uint64
 	var ind []int32
