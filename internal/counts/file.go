@@ -1,7 +1,6 @@
 package counts
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -465,12 +464,3 @@ func (b *hashReader) atEOF() bool {
 type nopHash struct{ hash.Hash }
 
 func (nopHash) Write(p []byte) (int, error) { return len(p), nil }
-
-// encodeBuffered is Encode through a buffer.
-func encodeBuffered(w io.Writer, c *Counts) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := Encode(bw, c); err != nil {
-		return err
-	}
-	return bw.Flush()
-}

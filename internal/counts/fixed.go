@@ -66,9 +66,6 @@ func FixedOf(v float32) (Fixed, error) {
 	return Fixed{}, nil // below 2⁻⁶⁵: rounds to 0
 }
 
-// FixedInt returns the whole number n in fixed point.
-func FixedInt(n uint64) Fixed { return Fixed{Hi: n} }
-
 // Add returns a + b and whether the sum overflowed (2⁶⁴ or more).
 func (a Fixed) Add(b Fixed) (Fixed, bool) {
 	lo, carry := bits.Add64(a.Lo, b.Lo, 0)

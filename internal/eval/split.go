@@ -52,9 +52,6 @@ func Tokenize(texts []string, y []int, nClasses int, s vectorize.Settings, worke
 // one Tokenized serves both.
 func SameTokenization(a, b vectorize.Settings) bool { return baseSettings(a) == baseSettings(b) }
 
-// Len returns the number of documents.
-func (t *Tokenized) Len() int { return t.tk.X.Rows() }
-
 // Split returns what fitting settings s on the documents train would give
 // (the vocabulary vectorize.Fit would build from them, and their rows,
 // weighted as s says) and the rows of the documents held over that
