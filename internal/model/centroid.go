@@ -15,10 +15,6 @@ const (
 	Centroid Kind = 7 // nearest centroid, Rocchio's classifier with cosine similarity
 )
 
-func init() {
-	kindNames[Centroid] = "centroid"
-}
-
 // NewCentroid builds a nearest-centroid model (Rocchio 1971; Manning,
 // Raghavan & Schütze 2008, ch. 14) from sums, feature-major V×C with V =
 // vocab.Len(): sums[t*C+c] = Σ_{i: y_i = c} x_it, the summed (normally

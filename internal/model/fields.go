@@ -19,11 +19,6 @@ const (
 	Gaussian    Kind = 9 // Gaussian NB: one normal density per numeric field and class
 )
 
-func init() {
-	kindNames[Categorical] = "categorical"
-	kindNames[Gaussian] = "gaussian"
-}
-
 // Generative reports whether k scores a class by a log joint probability,
 // log P(c) + Σ log P(x_i|c): the NB kinds, text or record. Record fields
 // then add log-likelihoods (Fields); for the other kinds they add linear

@@ -25,7 +25,7 @@ const (
 
 var kindNames = map[Kind]string{
 	Bernoulli: "bernoulli", Multinomial: "multinomial", Complement: "complement", LogReg: "logreg",
-	SVM: "svm", NBLR: "nblr",
+	SVM: "svm", NBLR: "nblr", Centroid: "centroid", Categorical: "categorical", Gaussian: "gaussian",
 }
 
 // String returns the name used on the command line.
