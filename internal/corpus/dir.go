@@ -139,7 +139,7 @@ func readFiles(paths []string, opts *Options) (texts []string, nul []bool, errs 
 				var err error
 				buf, err = readInto(buf[:0], paths[i], opts.maxDoc())
 				switch {
-				case err == errTooLarge:
+				case err == ErrTooLarge:
 					errs[i] = tooLarge(paths[i], opts.maxDoc())
 				case err != nil:
 					errs[i] = err
@@ -169,9 +169,6 @@ func firstError(errs []error) error {
 	}
 	return nil
 }
-
-// errTooLarge is readInto's error for a file over the size bound.
-var errTooLarge = errors.New("document too large")
 
 // readAll appends everything r yields to buf, growing it as needed, so a
 // size claimed by a header is never trusted for allocation.

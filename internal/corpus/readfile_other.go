@@ -8,7 +8,7 @@ import (
 )
 
 // readInto appends the content of the file at p to buf, failing once it
-// passes max bytes (errTooLarge).
+// passes max bytes (ErrTooLarge).
 func readInto(buf []byte, p string, max int) ([]byte, error) {
 	f, err := os.Open(p)
 	if err != nil {
@@ -18,7 +18,7 @@ func readInto(buf []byte, p string, max int) ([]byte, error) {
 	start := len(buf)
 	buf, err = readAll(buf, io.LimitReader(f, int64(max)+1))
 	if err == nil && len(buf)-start > max {
-		return buf, errTooLarge
+		return buf, ErrTooLarge
 	}
 	if err != nil {
 		return buf, pathError(p, err)

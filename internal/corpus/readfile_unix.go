@@ -7,7 +7,7 @@ import (
 )
 
 // readInto appends the content of the file at p to buf, failing once it
-// passes max bytes (errTooLarge), or before reading when the file's size
+// passes max bytes (ErrTooLarge), or before reading when the file's size
 // passes it. On Unix it uses
 // the system calls directly: an *os.File would add a netpoller
 // registration and a finalizer per file, a third of the cost of reading the
@@ -29,12 +29,12 @@ func readInto(buf []byte, p string, max int) ([]byte, error) {
 	// file that grows while read is still caught below).
 	var st syscall.Stat_t
 	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > int64(max) {
-		return buf, errTooLarge
+		return buf, ErrTooLarge
 	}
 	start := len(buf)
 	for {
 		if len(buf)-start > max {
-			return buf, errTooLarge
+			return buf, ErrTooLarge
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]

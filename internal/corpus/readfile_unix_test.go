@@ -26,8 +26,8 @@ func TestReadIntoRefusesLargeFileUnread(t *testing.T) {
 	}
 	f.Close()
 	buf, err := readInto(make([]byte, 0, 64), big, max)
-	if err != errTooLarge {
-		t.Fatalf("err %v, want errTooLarge", err)
+	if err != ErrTooLarge {
+		t.Fatalf("err %v, want ErrTooLarge", err)
 	}
 	if len(buf) != 0 || cap(buf) != 64 {
 		t.Errorf("the file was read before it was refused: len %d, cap %d", len(buf), cap(buf))

@@ -123,7 +123,7 @@ func NotRegular(path string, fi os.FileInfo) error {
 }
 
 // ErrTooLarge matches the error a WalkFunc gets for a document larger than
-// the walk's bound.
+// the walk's bound, and readInto's error for a file over its size bound.
 var ErrTooLarge = errors.New("document too large")
 
 // ErrBinary matches the error a WalkFunc gets for a document with NUL
