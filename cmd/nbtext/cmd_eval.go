@@ -229,11 +229,7 @@ func checkTrainingOnly(fs *pflag.FlagSet, names []string) error {
 	if len(set) == 0 {
 		return nil
 	}
-	what := "a training setting"
-	if len(set) > 1 {
-		what = "training settings"
-	}
-	return usageErrorf("%s: %s, used only with --cv; a model file (-m) keeps the settings it was trained with", strings.Join(set, ", "), what)
+	return usageErrorf("%s: %s, used only with --cv; a model file (-m) keeps the settings it was trained with", strings.Join(set, ", "), plural(len(set), "a training setting", "training settings"))
 }
 
 // checkSomeKnown fails when no document of the corpus has a label the

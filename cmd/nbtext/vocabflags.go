@@ -53,12 +53,16 @@ func checkFixedFlags(fs *pflag.FlagSet, names []string, with, why string) error 
 	if len(set) == 0 {
 		return nil
 	}
-	verb := "is"
-	if len(set) > 1 {
-		verb = "are"
-	}
 	return usageErrorf("%s %s not allowed with %s: %s (NBTEXT_* and config-file values of them are ignored with %s)",
-		strings.Join(set, ", "), verb, with, why, with)
+		strings.Join(set, ", "), plural(len(set), "is", "are"), with, why, with)
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // givenOnCommandLine returns, as "--name", the flags of names that were
