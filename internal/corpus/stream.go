@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
 )
 
 // Stream calls fn with each document of the labelled corpus at path, one
@@ -99,25 +101,16 @@ func streamSource(src string, r io.Reader, size int64, format string, fallbackTS
 // system allows it, and returns it with the function that closes and
 // removes it.
 func spool(src string, r io.Reader) (*os.File, func(), error) {
-	f, err := os.CreateTemp("", "nbtext-spool-*")
+	f, err := fsutil.NewScratch("", "nbtext-spool-*")
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: spool: %w", src, err)
 	}
-	name := f.Name()
-	if os.Remove(name) == nil {
-		name = ""
-	}
-	done := func() {
-		f.Close()
-		if name != "" {
-			os.Remove(name)
-		}
-	}
+	done := func() { f.Close() }
 	if _, err := io.Copy(f, r); err != nil {
 		done()
 		return nil, nil, fmt.Errorf("%s: spool to %s: %w", src, f.Name(), err)
 	}
-	return f, done, nil
+	return f.File, done, nil
 }
 
 // streamRecords streams the records of the opened record file o, keeping

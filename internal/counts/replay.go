@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 
+	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -31,27 +31,18 @@ import (
 // segment is one finished cache file, open for reading, and the terms of
 // its ids.
 type segment struct {
-	f    *os.File
-	name string // to remove on release; "" once unlinked
+	f    *fsutil.Scratch
 	size int64
 	tc   *vectorize.TermCounter
 }
 
-// release closes the segment's file and removes it if it still has a name.
-func (s *segment) release() {
-	s.f.Close()
-	if s.name != "" {
-		os.Remove(s.name)
-	}
-}
+// release closes and removes the segment's file.
+func (s *segment) release() { s.f.Close() }
 
-// cacheWriter is a worker's open segment. Its file is unlinked as soon as
-// it is created where the system allows it (as train.RowCache's), so that
-// nothing is left behind however the process ends; it is read back through
-// the open file.
+// cacheWriter is a worker's open segment, a scratch file (nothing is left
+// behind however the process ends) read back through the open file.
 type cacheWriter struct {
-	f    *os.File
-	name string // "" once unlinked
+	f    *fsutil.Scratch
 	w    *bufio.Writer
 	size int64
 	buf  []byte
@@ -60,15 +51,11 @@ type cacheWriter struct {
 
 // newCacheWriter creates a segment file in dir.
 func newCacheWriter(dir string) (*cacheWriter, error) {
-	f, err := os.CreateTemp(dir, "nbtext-rows-*.bin")
+	f, err := fsutil.NewScratch(dir, "nbtext-rows-*.bin")
 	if err != nil {
 		return nil, fmt.Errorf("row cache: %w", err)
 	}
-	c := &cacheWriter{f: f, name: f.Name(), w: bufio.NewWriterSize(f, 1<<20)}
-	if os.Remove(f.Name()) == nil {
-		c.name = ""
-	}
-	return c, nil
+	return &cacheWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
 }
 
 // add writes the row ids, vals of class k.
@@ -96,7 +83,7 @@ func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
 // finish flushes the segment and returns it, still open, for reading; on
 // error the segment is released.
 func (c *cacheWriter) finish(tc *vectorize.TermCounter) (segment, error) {
-	s := segment{f: c.f, name: c.name, size: c.size, tc: tc}
+	s := segment{f: c.f, size: c.size, tc: tc}
 	err := c.err
 	if ferr := c.w.Flush(); err == nil {
 		err = ferr

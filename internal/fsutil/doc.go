@@ -31,4 +31,8 @@
 //     hidden ".NAME.tmp-PID-RANDOM" beside the destination, never a broken
 //     destination; the next successful write of the same destination
 //     removes the temporary files of that name whose process has ended.
+//
+// It also owns the scratch files nbtext reads back itself (Scratch: spools,
+// row caches): unlinked as soon as they are created where the system
+// allows it, so that no kill leaves one behind.
 package fsutil

@@ -8,7 +8,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
 )
 
 // RowCache is a compact binary copy of weighted document rows on disk, as
@@ -23,8 +24,7 @@ import (
 // the system allows it (the data lives until Close, and nothing is left
 // behind however the process ends); elsewhere Close removes it.
 type RowCache struct {
-	f       *os.File
-	name    string // to remove on Close; "" once unlinked
+	f       *fsutil.Scratch
 	w       *bufio.Writer
 	rows    int
 	nnz     int64
@@ -42,15 +42,11 @@ const cacheChunk = 64
 
 // NewRowCache creates an empty row cache in dir ("" means os.TempDir).
 func NewRowCache(dir string) (*RowCache, error) {
-	f, err := os.CreateTemp(dir, "nbtext-rows-*")
+	f, err := fsutil.NewScratch(dir, "nbtext-rows-*")
 	if err != nil {
 		return nil, fmt.Errorf("row cache: %w", err)
 	}
-	c := &RowCache{f: f, name: f.Name(), w: bufio.NewWriterSize(f, 1<<20)}
-	if os.Remove(f.Name()) == nil {
-		c.name = ""
-	}
-	return c, nil
+	return &RowCache{f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
 }
 
 // Add appends a row: label id y and the ascending term ids ind with their
@@ -216,13 +212,4 @@ func (rr *rowReader) rows(r byteReader, lo, hi int) error {
 }
 
 // Close closes and removes the cache file.
-func (c *RowCache) Close() error {
-	err := c.f.Close()
-	if c.name != "" {
-		if rerr := os.Remove(c.name); err == nil {
-			err = rerr
-		}
-		c.name = ""
-	}
-	return err
-}
+func (c *RowCache) Close() error { return c.f.Close() }

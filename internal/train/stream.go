@@ -8,8 +8,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 
+	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -133,8 +133,7 @@ type scoreSpool struct {
 	nc      int
 	W       []float64
 	workers int
-	f       *os.File
-	name    string // to remove on close, where an open file cannot be unlinked
+	f       *fsutil.Scratch
 	base    []float64
 	y       []int
 	buf     []byte
@@ -170,14 +169,11 @@ func (sp *scoreSpool) scores(fn func(base []float64, y []int)) error {
 // compute computes the scores of the rows, calls fn with them block by
 // block and spools them.
 func (sp *scoreSpool) compute(fn func(base []float64, y []int)) error {
-	f, err := os.CreateTemp("", "nbtext-scores-*")
+	f, err := fsutil.NewScratch("", "nbtext-scores-*")
 	if err != nil {
 		return fmt.Errorf("score spool: %w", err)
 	}
 	sp.f = f
-	if os.Remove(f.Name()) != nil {
-		sp.name = f.Name() // removed by close
-	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	nc := sp.nc
 	err = sp.d.each(func(X *vectorize.Matrix, y []int) error {
@@ -213,8 +209,5 @@ func (sp *scoreSpool) compute(fn func(base []float64, y []int)) error {
 func (sp *scoreSpool) close() {
 	if sp.f != nil {
 		sp.f.Close()
-	}
-	if sp.name != "" {
-		os.Remove(sp.name)
 	}
 }
