@@ -54,9 +54,9 @@
 //	0        8      magic: 0x89 'N' 'B' 'M' '\r' '\n' 0x1a '\n'
 //	8        2      format version, uint16 (this build writes 2, 3 for a
 //	                model with record fields or several labels, 4 for one with
-//	                feature hashing, and reads 1..4)
+//	                feature hashing, 5 for an ensemble, and reads 1..5)
 //	10       1      model kind, uint8: 1 bernoulli, 2 multinomial, 3 complement, 4 logreg,
-//	                5 svm, 6 nblr, 7 centroid, 8 categorical, 9 gaussian
+//	                5 svm, 6 nblr, 7 centroid, 8 categorical, 9 gaussian, 10 ensemble
 //	11       1      reserved, 0
 //	12       8      payload length n, uint64 (at most MaxPayload, 1 GiB)
 //	20       n      payload (below)
@@ -144,6 +144,21 @@
 // A header with hash_bits in a file of version 1 to 3 is corrupt, and so
 // is a term of a version 4 file that is not a bucket name of its B.
 // Models without hashing are still written as version 2 or 3.
+//
+// Version 5 is an ensemble (kind 10; see NewEnsemble), the only kind
+// written in it. Its payload is
+//
+//	4        h, the JSON header length, uint32
+//	h        JSON header: {"classes": [C names], "weights": [K weights > 0
+//	         summing to 1], "members": K, "nbtext_version": string,
+//	         "created_by": string, "auto": the search's summary}
+//	then K times:
+//	8        L, the member's file length, uint64
+//	L        the member's complete model file (magic to checksum, in its
+//	         own format version 1..4; never an ensemble), checked as a file
+//
+// Every member must be valid, and the members must agree on the classes
+// (in order, as the header lists them) and on the --remove setting.
 //
 // Version 1, still read: the same header and JSON, then
 //

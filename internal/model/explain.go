@@ -44,6 +44,17 @@ func (s *Scorer) Explain(ind []int32, val []float32, class, n int) []Contributio
 			o = c
 		}
 	}
+	return s.ExplainAgainst(ind, val, class, o, n)
+}
+
+// ExplainAgainst is Explain with the rival class o given (-1: none, the
+// contributions to the score of class alone): the ensemble of
+// EnsembleScorer explains each member against the ensemble's rival.
+func (s *Scorer) ExplainAgainst(ind []int32, val []float32, class, o, n int) []Contribution {
+	C := s.nc
+	if class < 0 || class >= C || n <= 0 || o >= C {
+		return nil
+	}
 	if !s.binary {
 		val = val[:len(ind)]
 	}

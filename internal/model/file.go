@@ -22,8 +22,8 @@ import (
 const (
 	// FormatVersion is the newest format version this build writes: 4
 	// for a model with feature hashing, 3 for one with record fields, 2
-	// for any other (see doc.go).
-	FormatVersion = 4
+	// for any other (see doc.go), and 5 for an ensemble (ensembleVersion).
+	FormatVersion = 5
 	// MinFormatVersion is the oldest format version this build reads.
 	MinFormatVersion = 1
 	// MaxPayload bounds the payload length a reader accepts (1 GiB), so
@@ -99,7 +99,7 @@ func truncated(name string, got int, want uint64) *FileError {
 // first and writes nothing if m is invalid. Encoding is deterministic:
 // equal models give equal bytes.
 func Encode(w io.Writer, m *Model) error {
-	enc, err := newEncoding(m)
+	enc, err := encodingOf(m)
 	if err != nil {
 		return err
 	}
@@ -449,6 +449,13 @@ func decodeBytes(name string, b []byte) (*Model, error) {
 		return nil, fileErr(name, ErrCorrupt, "corrupt (checksum mismatch)")
 	}
 	kind := Kind(b[10])
+	if v := binary.LittleEndian.Uint16(b[8:]); kind == Ensemble && b[11] == 0 && v >= ensembleVersion {
+		m, err := decodeEnsemble(name, b[headerSize:headerSize+n])
+		if err != nil {
+			return nil, fileErr(name, ErrCorrupt, "corrupt (%v)", err)
+		}
+		return m, nil
+	}
 	if !kind.Valid() || b[11] != 0 {
 		return nil, fileErr(name, ErrNewer, "written by a newer nbtext (model kind %d, flags %d unknown to this build)", b[10], b[11])
 	}
@@ -773,7 +780,7 @@ func load(path string, tee io.Writer) (*Model, int64, error) {
 // memory in proportion to the model is done before the temporary file is
 // created.
 func Save(path string, m *Model) error {
-	enc, err := newEncoding(m)
+	enc, err := encodingOf(m)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}

@@ -50,6 +50,10 @@ type Info struct {
 	// Fields are the parameters of the model's record fields (see
 	// Model.FieldInfo), absent for a text-only model.
 	Fields []FieldInfo `json:"fields,omitempty"`
+	// Members are an ensemble's models (see MemberInfo), and Auto the
+	// summary of the search that chose it; absent for the other kinds.
+	Members []MemberInfo    `json:"members,omitempty"`
+	Auto    json.RawMessage `json:"auto,omitempty"`
 }
 
 // ClassTerms are the terms that weigh most for one class.
@@ -94,6 +98,13 @@ func Inspect(path string, top int) (*Info, error) {
 	m, size, err := load(path, io.MultiWriter(h, head))
 	if err != nil {
 		return nil, err
+	}
+	if m.Kind == Ensemble {
+		info := &Info{File: path, Size: size, SHA256: hex.EncodeToString(h.Sum(nil)),
+			FormatVersion: int(binary.LittleEndian.Uint16(head.b[8:10])), Kind: m.Kind.String(), Classes: m.Classes,
+			Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy}
+		ensembleInfo(info, m)
+		return info, nil
 	}
 	return &Info{
 		File:          path,
@@ -247,6 +258,18 @@ func (info *Info) WriteTable(w io.Writer) error {
 		row("created by", "%s", info.CreatedBy)
 	}
 	row("kind", "%s", info.Kind)
+	if len(info.Members) > 0 {
+		row("vocabulary", "%d terms in all from %d documents", info.Terms, info.VocabDocs)
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if err := writeMembers(&b, info); err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "\nclasses (%d)\n  %s\n", len(info.Classes), strings.Join(oneLineAll(info.Classes), ", "))
+		_, err := w.Write(b.Bytes())
+		return err
+	}
 	row("vocabulary", "%d terms from %d documents", info.Terms, info.VocabDocs)
 	if info.Buckets > 0 {
 		row("hashing", "%d buckets (2^%d, XXH64 of each term), %d used; terms show a bucket's most frequent names", info.Buckets, info.Settings.HashBits, info.Terms)

@@ -30,6 +30,9 @@ var kindNames = map[Kind]string{
 
 // String returns the name used on the command line.
 func (k Kind) String() string {
+	if k == Ensemble {
+		return "ensemble"
+	}
 	if s, ok := kindNames[k]; ok {
 		return s
 	}
@@ -178,6 +181,11 @@ type Model struct {
 	// models trained on shards can be merged and updated.
 	ClassDocs []float64 // N_c: training documents per class
 	Counts    []float64 // feature-major V*C: N_cd (Bernoulli: docs of c containing d) or the summed feature values (multinomial, complement)
+
+	// Members and Weights are an ensemble's models and their weights
+	// (Kind Ensemble; see NewEnsemble), nil for any other kind.
+	Members []*Model
+	Weights []float64
 
 	// d is derived from the fields above by NewNB, NewLinear, Merge and
 	// Decode; NewScorer derives it itself for a model built as a literal.

@@ -102,6 +102,9 @@ func (m *Model) validate() error {
 	if m == nil {
 		return errors.New("nil model")
 	}
+	if m.Kind == Ensemble {
+		return m.validateEnsemble()
+	}
 	if !m.Kind.Valid() {
 		return fmt.Errorf("unknown model kind %d", uint8(m.Kind))
 	}
