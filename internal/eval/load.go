@@ -70,8 +70,8 @@ func loadStreamScorer(path string, workers int, strip bool) (*StreamScorer, erro
 	}
 	var rm corpus.Remove
 	if strip {
-		if rm, err = corpus.ParseRemove(m.Vocab.Settings.Remove); err != nil {
-			return nil, &RemoveSettingError{Path: path, Setting: m.Vocab.Settings.Remove, Err: err}
+		if rm, err = corpus.ParseRemove(m.Remove()); err != nil {
+			return nil, &RemoveSettingError{Path: path, Setting: m.Remove(), Err: err}
 		}
 	}
 	ss, err := NewStreamScorer(m, workers, rm)

@@ -67,7 +67,7 @@ type scoreJob struct {
 // already needs strip 0: stripping twice may remove more. NewStreamScorer
 // fails when m has no vocabulary to tokenize with.
 func NewStreamScorer(m *model.Model, workers int, strip corpus.Remove) (*StreamScorer, error) {
-	if m.Vocab == nil {
+	if m.Vocab == nil && m.Kind != model.Ensemble {
 		return nil, errors.New("model has no vocabulary: it cannot score texts")
 	}
 	if workers <= 0 {
@@ -81,7 +81,20 @@ func NewStreamScorer(m *model.Model, workers int, strip corpus.Remove) (*StreamS
 			defer s.wg.Done()
 			// Made here rather than by NewStreamScorer, so that building
 			// the vocabulary's index overlaps the caller's reading.
-			z, sc := m.Vocab.NewVectorizer(), m.NewScorer()
+			var predict func(text string) model.Prediction
+			if m.Kind == model.Ensemble {
+				predict = m.NewEnsembleScorer().Predict
+			} else {
+				z, sc := m.Vocab.NewVectorizer(), m.NewScorer()
+				predict = func(text string) model.Prediction {
+					// As EvaluateTexts: a row of train.PrepareWith's
+					// matrix (Transform, then Weight row by row), scored
+					// as Score does.
+					ind, val := z.Vectorize(text)
+					m.Vocab.WeightRow(ind, val)
+					return sc.Predict(ind, val)
+				}
+			}
 			for j := range s.jobs {
 				if s.discard.Load() {
 					continue
@@ -94,12 +107,7 @@ func NewStreamScorer(m *model.Model, workers int, strip corpus.Remove) (*StreamS
 					if strip != 0 {
 						text = corpus.Strip(text, strip)
 					}
-					// As EvaluateTexts: a row of train.PrepareWith's
-					// matrix (Transform, then Weight row by row), scored
-					// as Score does.
-					ind, val := z.Vectorize(text)
-					m.Vocab.WeightRow(ind, val)
-					p := sc.Predict(ind, val)
+					p := predict(text)
 					b.pred[i], b.fallback[i] = p.Class, p.Fallback
 					copy(b.logProb[i*C:(i+1)*C], p.LogProbs)
 				}

@@ -21,7 +21,8 @@ type formatter struct {
 	opt     Options
 	order   []int // scratch: classes by probability
 	classes []string
-	rec     model.Record // the record fields of the document, for a model with fields
+	rec     model.Record          // the record fields of the document, for a model with fields
+	ens     *model.EnsembleScorer // the scorer of an ensemble, whose Explain serves --explain
 }
 
 func newFormatter(m *model.Model, opt Options) *formatter {
@@ -60,7 +61,9 @@ func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *mod
 		}
 	}
 	var expl []model.Contribution
-	if f.opt.Explain > 0 {
+	if f.opt.Explain > 0 && f.ens != nil {
+		expl = f.ens.Explain(class, f.opt.Explain)
+	} else if f.opt.Explain > 0 {
 		expl = sc.Explain(ind, val, class, f.opt.Explain)
 		if f.m.Fields != nil {
 			expl = explainFields(expl, sc, f.rec, class, pr.LogProbs)

@@ -68,7 +68,7 @@ func New(m *model.Model, opt Options) (*Predictor, error) {
 	if err := opt.normalize(); err != nil {
 		return nil, err
 	}
-	if m.Vocab == nil {
+	if m.Vocab == nil && m.Kind != model.Ensemble {
 		return nil, errors.New("the model has no vocabulary")
 	}
 	if m.Fields != nil && opt.Input != InputJSONL {
@@ -92,9 +92,9 @@ func New(m *model.Model, opt Options) (*Predictor, error) {
 	}
 	opt.TopK = min(opt.TopK, m.NumClasses())
 	var strip corpus.Remove
-	if m.Vocab.Settings.Remove != "" {
+	if m.Remove() != "" {
 		var err error
-		if strip, err = corpus.ParseRemove(m.Vocab.Settings.Remove); err != nil {
+		if strip, err = corpus.ParseRemove(m.Remove()); err != nil {
 			return nil, err
 		}
 	}
@@ -392,6 +392,10 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 // worker scores batches with its own vectorizer and scorer, formatting
 // each result into the batch's output bytes.
 func (p *Predictor) worker(jobs <-chan *batch) {
+	if p.m.Kind == model.Ensemble {
+		p.ensembleWorker(jobs)
+		return
+	}
 	vz := p.m.Vocab.NewVectorizer()
 	sc := p.m.NewScorer()
 	f := newFormatter(p.m, p.opt)
