@@ -209,6 +209,9 @@ func (r *runner) reserveLocked() float64 {
 	if r.leader != nil {
 		key := jobKey(r.leader)
 		reserve += finalFitFactor * (r.fitTime[key] + r.tokTime[key])
+		if r.opt.EnsembleRounds > 0 {
+			reserve += ensembleReserve * refitFactor * r.fitTime[key]
+		}
 	}
 	return reserve
 }
@@ -275,6 +278,11 @@ func (r *runner) tokenized(s vectorize.Settings) (*eval.Tokenized, float64, erro
 		}
 		t.tk, t.err = eval.Tokenize(r.texts, r.y, len(r.classes), s, r.opt.Workers)
 		t.seconds = time.Since(start).Seconds()
+		r.mu.Lock()
+		if r.tokSecs != nil {
+			r.tokSecs[key] = max(r.tokSecs[key], t.seconds)
+		}
+		r.mu.Unlock()
 	})
 	if !did {
 		return t.tk, 0, t.err
@@ -307,6 +315,7 @@ func (r *runner) runJob(jb job) error {
 	type result struct {
 		id             int
 		score, seconds float64
+		oof            []float32
 	}
 	var results []result
 	for _, c := range jb.cands {
@@ -328,7 +337,11 @@ func (r *runner) runJob(jb job) error {
 		if err != nil {
 			return err
 		}
-		results = append(results, result{c.ID, score, time.Since(t0).Seconds() + shared/float64(len(jb.cands))})
+		var oof []float32
+		if r.opt.EnsembleRounds > 0 {
+			oof = heldOutScores(m, Xho)
+		}
+		results = append(results, result{c.ID, score, time.Since(t0).Seconds() + shared/float64(len(jb.cands)), oof})
 	}
 	took := time.Since(start).Seconds() - tokSeconds
 	fit := took
@@ -343,6 +356,12 @@ func (r *runner) runJob(jb job) error {
 	for _, res := range results {
 		r.scores[res.id][jb.split] = res.score
 		r.seconds[res.id] += res.seconds
+		if res.oof != nil && r.oof != nil {
+			if r.oof[res.id] == nil {
+				r.oof[res.id] = make([][]float32, len(r.splits))
+			}
+			r.oof[res.id][jb.split] = res.oof
+		}
 	}
 	r.jobsRun++
 	key := jobKey(c0)

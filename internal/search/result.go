@@ -82,5 +82,6 @@ func (r *Result) WriteTable(w io.Writer, top int) error {
 	if n < len(r.Leaderboard) {
 		fmt.Fprintf(bw, "%s(%d more)\n", strings.Repeat(" ", 6), len(r.Leaderboard)-n)
 	}
+	r.Ensemble.writeTable(bw, r.Metric)
 	return bw.Flush()
 }

@@ -47,6 +47,11 @@ type Options struct {
 	// Progress, when not nil, is called after each job with the jobs done
 	// and the jobs of the current rung.
 	Progress func(done, total int)
+	// EnsembleRounds, when > 0, makes the search also build an ensemble of
+	// the candidates of the deciding rung (Result.Ensemble; see
+	// SelectEnsemble) of that many greedy rounds, keeping back time for
+	// refitting its members.
+	EnsembleRounds int
 }
 
 // Split is one train/held-out split of the documents, by index.
@@ -83,6 +88,9 @@ type Result struct {
 	// deciding rung by their mean, then the others by the rung they
 	// reached and their mean there.
 	Leaderboard []Entry `json:"leaderboard"`
+	// Ensemble is the ensemble selection over the candidates of the
+	// deciding rung, when Options.EnsembleRounds asked for one.
+	Ensemble *Ensemble `json:"ensemble,omitempty"`
 }
 
 // Rung says how far one rung of the racing went.
@@ -151,9 +159,13 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 		toks:    map[vectorize.Settings]*tokenization{},
 		floors:  minDFFloors(cands),
 		jobTime: map[[2]int]float64{}, fitTime: map[[2]int]float64{}, tokTime: map[[2]int]float64{},
+		tokSecs: map[vectorize.Settings]float64{},
 	}
 	if r.opt.Workers <= 0 {
 		r.opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.EnsembleRounds > 0 {
+		r.oof = make([][][]float32, len(cands))
 	}
 	for i := range cands {
 		r.scores[i] = make([]float64, len(splits))
@@ -195,6 +207,7 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 	res.Rungs[deciding].Deciding = true
 	res.Leaderboard = r.leaderboard(cands, res.Rungs[deciding].Splits)
 	res.Scored = len(res.Leaderboard)
+	r.buildEnsemble(res, res.Rungs[deciding].Splits)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
@@ -384,19 +397,23 @@ type runner struct {
 	metric  string
 	opt     Options
 
-	mu      sync.Mutex
-	scores  [][]float64 // [candidate][split], NaN until scored
+	mu     sync.Mutex
+	scores [][]float64 // [candidate][split], NaN until scored
+	// oof holds, when an ensemble is built, each candidate's raw scores of
+	// each split's held-out documents (heldOutScores), nil until scored.
+	oof     [][][]float32
 	seconds []float64
 	// toks holds the tokenizations, built on first use and dropped when a
 	// rung needs them not; floors, the lowest min_df each one serves.
 	toks    map[vectorize.Settings]*tokenization
 	floors  map[vectorize.Settings]int
-	jobTime map[[2]int]float64 // longest job seen per (kind, n-gram max), seconds
-	fitTime map[[2]int]float64 // longest fit of one candidate on one split, seconds
-	tokTime map[[2]int]float64 // tokenizing all documents, seconds
-	perCost float64            // longest job seen per unit of candidate cost
-	leader  *Candidate         // the best candidate so far, whose final fit the reserve covers
-	jobsRun int                // jobs whose scores were kept
+	jobTime map[[2]int]float64             // longest job seen per (kind, n-gram max), seconds
+	fitTime map[[2]int]float64             // longest fit of one candidate on one split, seconds
+	tokTime map[[2]int]float64             // tokenizing all documents, seconds
+	tokSecs map[vectorize.Settings]float64 // the same, per tokenization (tokKey)
+	perCost float64                        // longest job seen per unit of candidate cost
+	leader  *Candidate                     // the best candidate so far, whose final fit the reserve covers
+	jobsRun int                            // jobs whose scores were kept
 	// abandoned is set when the search stopped waiting for its jobs: the
 	// jobs still running then keep no scores.
 	abandoned bool

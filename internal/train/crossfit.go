@@ -48,6 +48,15 @@ func calibrateCrossFit(fit fitFunc, X *vectorize.Matrix, y []int, nc int, seed i
 	return fitTemperature(cal, scores, labels, nc, workers), nil
 }
 
+// FitTemperature chooses the temperature τ that minimizes the mean
+// log-loss of softmax(τ·scores) over held-out scores (row-major, nc per
+// document) of documents labelled labels, as the calibration of Fit does
+// on the scores of its own held-out folds (see CalibrateNB for the
+// objective and when it is skipped: Skipped set, τ = 1).
+func FitTemperature(scores []float64, labels []int, nc, workers int) *Calibration {
+	return fitTemperature(newCalibration(), scores, labels, nc, workers)
+}
+
 // fitTemperature completes cal with the temperature that minimizes the
 // held-out log-loss of the scores (row-major, nc per document) of
 // documents labelled labels.

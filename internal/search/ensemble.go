@@ -1,0 +1,289 @@
+package search
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// This file builds the ensemble of a search (Caruana et al. 2004): the
+// candidates' held-out scores are kept as the jobs score them, and after
+// the race a greedy forward selection with replacement picks a weighted
+// average of the candidates' probabilities.
+
+// Knobs of the ensemble selection.
+const (
+	// DefaultEnsembleRounds is the number of greedy rounds (Caruana et al.
+	// use a fixed number; auto-sklearn's default ensemble size is 50, 25
+	// keeps the weights to multiples of 1/25).
+	DefaultEnsembleRounds = 25
+	// ensemblePool bounds the library: the best candidates of the deciding
+	// rung (auto-sklearn's ensemble_nbest plays this part).
+	ensemblePool = 20
+	// refitFactor pads the expected time of refitting a member on all the
+	// documents (tokenizing, then fitting k/(k-1) times a split's rows).
+	refitFactor = 1.5
+	// ensembleReserve is the number of members, beside the leader, whose
+	// refit the search keeps time for when it builds an ensemble: fits as
+	// long as the leader's, the documents prepared once (members of equal
+	// settings share them).
+	ensembleReserve = 2
+	// probFloor clips the probabilities of the log-loss, as scikit-learn's
+	// log_loss does.
+	probFloor = 1e-15
+)
+
+// Ensemble says how the search's ensemble was chosen and what it holds.
+type Ensemble struct {
+	// Used is set when the ensemble scored better than the best single
+	// candidate on the same held-out documents, and its refit fits in the
+	// time left: the model written is then the ensemble.
+	Used bool `json:"used"`
+	// Why says why the ensemble was not used, or is "".
+	Why string `json:"why,omitempty"`
+	// Rounds of the greedy selection; Docs the held-out documents scored
+	// (those of the deciding rung's splits); Library the candidates it
+	// drew from.
+	Rounds  int `json:"rounds"`
+	Docs    int `json:"docs"`
+	Library int `json:"library"`
+	// Score is the metric of the ensemble's averaged probabilities on the
+	// held-out documents, Single that of the best single candidate.
+	Score  float64 `json:"score"`
+	Single float64 `json:"single"`
+	// Members are the candidates chosen, by weight (the best single first
+	// on ties).
+	Members []Member `json:"members"`
+}
+
+// Member is one candidate of the ensemble.
+type Member struct {
+	Rank        int     `json:"rank"` // in the leaderboard
+	Candidate   string  `json:"candidate"`
+	Weight      float64 `json:"weight"`      // its share of the rounds
+	Temperature float64 `json:"temperature"` // τ of its probabilities softmax(τ·score), fitted on its held-out scores (1: none)
+	// Prepare and Fit are the expected seconds of its refit: preparing
+	// the documents (shared by the members of equal settings) and fitting.
+	Prepare float64 `json:"prepare_seconds"`
+	Fit     float64 `json:"fit_seconds"`
+	cand    *Candidate
+}
+
+// keepOOF records the held-out scores of the jobs' candidates: the raw
+// scores, the temperature a calibrated fit applied divided out, so that
+// every kind's probabilities are later calibrated the same way.
+func heldOutScores(m *model.Model, X *vectorize.Matrix) []float32 {
+	C := m.NumClasses()
+	out := make([]float32, X.Rows()*C)
+	s := m.NewScorer()
+	tau := 1.0
+	if m.Params.Temperature > 0 && m.Kind != model.LogReg {
+		tau = m.Params.Temperature
+	}
+	for i := range X.Rows() {
+		sc := s.Scores(X.Row(i))
+		for c, v := range sc {
+			out[i*C+c] = float32(v / tau)
+		}
+	}
+	return out
+}
+
+// buildEnsemble runs the ensemble selection over the candidates that
+// finished the deciding rung (the first n splits), best first, and fills
+// res.Ensemble. It needs at least two of them and n splits whose held-out
+// documents every one of them scored.
+func (r *runner) buildEnsemble(res *Result, n int) {
+	rounds := r.opt.EnsembleRounds
+	if rounds <= 0 {
+		return
+	}
+	e := &Ensemble{Rounds: rounds}
+	res.Ensemble = e
+	var lib []*Candidate
+	var ranks []int
+	for _, en := range res.Leaderboard {
+		if en.Folds < n || len(lib) == ensemblePool {
+			break
+		}
+		if r.hasOOF(en.cand, n) {
+			lib = append(lib, en.cand)
+			ranks = append(ranks, en.Rank)
+		}
+	}
+	e.Library = len(lib)
+	if len(lib) < 2 || len(ranks) == 0 || ranks[0] != 1 {
+		e.Why = "fewer than two candidates scored the deciding rung's splits"
+		return
+	}
+	var y []int
+	for _, sp := range r.splits[:n] {
+		for _, i := range sp.Held {
+			y = append(y, r.y[i])
+		}
+	}
+	e.Docs = len(y)
+	C := len(r.classes)
+	probs := make([][]float32, len(lib))
+	taus := make([]float64, len(lib))
+	prep := make([]float64, len(lib))
+	fit := make([]float64, len(lib))
+	for i, c := range lib {
+		probs[i], taus[i] = r.oofProbs(c, n, y)
+		prep[i], fit[i] = r.refitSeconds(c)
+	}
+	avail := math.Inf(1)
+	if !r.opt.Deadline.IsZero() {
+		avail = time.Until(r.opt.Deadline).Seconds() - 0.5*reserveShare*r.opt.Deadline.Sub(r.start).Seconds()
+	}
+	counts, score, single := SelectEnsemble(probs, y, C, r.metric, rounds, func(i int, in []bool) bool {
+		// Members of equal settings share one preparation of the documents.
+		prepared := map[vectorize.Settings]bool{}
+		total := 0.0
+		for j, ok := range in {
+			if ok || j == i {
+				if s := lib[j].Spec.Settings; !prepared[s] {
+					prepared[s] = true
+					total += prep[j]
+				}
+				total += fit[j]
+			}
+		}
+		return total <= avail
+	})
+	r.dropOOF()
+	e.Score, e.Single = score, single
+	for i, k := range counts {
+		if k > 0 {
+			e.Members = append(e.Members, Member{Rank: ranks[i], Candidate: lib[i].Describe(), Weight: float64(k) / float64(sum(counts)),
+				Temperature: taus[i], Prepare: prep[i], Fit: fit[i], cand: lib[i]})
+		}
+	}
+	slices.SortStableFunc(e.Members, func(a, b Member) int {
+		switch {
+		case a.Weight > b.Weight:
+			return -1
+		case a.Weight < b.Weight:
+			return 1
+		}
+		return a.Rank - b.Rank
+	})
+	switch {
+	case counts == nil:
+		e.Why = "refitting the best candidate alone is not expected to end within the budget"
+	case len(e.Members) < 2:
+		e.Why = "no candidate added to the best single one improved it"
+	case !r.better(score, single):
+		e.Why = "the ensemble did not score better than the best single candidate"
+	default:
+		e.Used = true
+	}
+}
+
+// hasOOF reports whether c's held-out scores of the first n splits are kept.
+func (r *runner) hasOOF(c *Candidate, n int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.oof == nil || r.oof[c.ID] == nil {
+		return false
+	}
+	for _, s := range r.oof[c.ID][:n] {
+		if s == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// dropOOF frees the held-out scores.
+func (r *runner) dropOOF() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.oof = nil
+}
+
+// oofProbs returns c's held-out class probabilities over the first n
+// splits (row-major, len(y) documents of labels y) with the temperature τ
+// that minimizes their log-loss (train.FitTemperature; 1 for logistic
+// regression, whose softmax is its fitted model), and τ.
+func (r *runner) oofProbs(c *Candidate, n int, y []int) ([]float32, float64) {
+	C := len(r.classes)
+	r.mu.Lock()
+	raw := make([]float64, 0, len(y)*C)
+	for _, s := range r.oof[c.ID][:n] {
+		for _, v := range s {
+			raw = append(raw, float64(v))
+		}
+	}
+	r.mu.Unlock()
+	tau := 1.0
+	if c.Spec.Kind != model.LogReg {
+		if cal := train.FitTemperature(raw, y, C, r.opt.Workers); cal.Skipped == "" {
+			tau = cal.Temperature
+		}
+	}
+	out := make([]float32, len(raw))
+	lp := make([]float64, C)
+	for i := range y {
+		row := raw[i*C : (i+1)*C]
+		for k := range row {
+			row[k] *= tau
+		}
+		model.LogProbs(lp, row)
+		for k, v := range lp {
+			out[i*C+k] = float32(math.Exp(v))
+		}
+	}
+	return out, tau
+}
+
+// refitSeconds returns the expected times of fitting c on all the
+// documents, padded by refitFactor: preparing them (as long as tokenizing
+// them took in the search) and fitting k/(k-1) times one split's rows.
+func (r *runner) refitSeconds(c *Candidate) (prepare, fit float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	share := 1.0
+	if k := len(r.splits); k > 1 {
+		share = float64(k) / float64(k-1)
+	}
+	tok := r.tokSecs[tokKey(c.Spec.Settings)]
+	if tok == 0 {
+		tok = r.tokTime[jobKey(c)]
+	}
+	return refitFactor * tok, refitFactor * share * r.fitTime[jobKey(c)]
+}
+
+func sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// writeTable writes the ensemble for people, after the leaderboard.
+func (e *Ensemble) writeTable(w io.Writer, metric string) {
+	if e == nil {
+		return
+	}
+	verdict := "chosen"
+	if !e.Used {
+		verdict = "not used: " + e.Why
+	}
+	fmt.Fprintf(w, "\nensemble (%s)\n", verdict)
+	if e.Docs == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %d rounds over the %d best candidates, on the %d held-out documents they all scored: %s %.4f, best single %.4f\n",
+		e.Rounds, e.Library, e.Docs, metric, e.Score, e.Single)
+	for _, m := range e.Members {
+		fmt.Fprintf(w, "  weight %.2f  rank %-3d  %s  (temperature %.3g)\n", m.Weight, m.Rank, m.Candidate, m.Temperature)
+	}
+}

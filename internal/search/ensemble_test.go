@@ -1,0 +1,235 @@
+package search
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// noisyModels returns the probabilities of k models on n documents of C
+// classes: model j is right, confidently, on the documents i with
+// (i+j) % k != 0 and spreads its mass over a wrong class on the others,
+// so that each is right on (k-1)/k of them, and a majority of them on all.
+func noisyModels(k, n, C int, seed uint64) ([][]float32, []int) {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	y := make([]int, n)
+	for i := range y {
+		y[i] = rng.IntN(C)
+	}
+	probs := make([][]float32, k)
+	for j := range probs {
+		p := make([]float32, n*C)
+		for i := range n {
+			right := (i+j)%k != 0
+			c := y[i]
+			if !right {
+				c = (y[i] + 1 + rng.IntN(C-1)) % C
+			}
+			conf := 0.6 + 0.3*rng.Float64()
+			for d := range C {
+				p[i*C+d] = float32((1 - conf) / float64(C-1))
+			}
+			p[i*C+c] = float32(conf)
+		}
+		probs[j] = p
+	}
+	return probs, y
+}
+
+func admitAll(int, []bool) bool { return true }
+
+func TestSelectEnsembleBeatsSingle(t *testing.T) {
+	probs, y := noisyModels(3, 600, 4, 1)
+	for _, metric := range []string{Accuracy, MacroF1, LogLoss} {
+		counts, score, single := SelectEnsemble(probs, y, 4, metric, 25, admitAll)
+		if counts == nil || counts[0] == 0 {
+			t.Fatalf("%s: counts %v, want the best single model in", metric, counts)
+		}
+		used := 0
+		for _, c := range counts {
+			if c > 0 {
+				used++
+			}
+		}
+		ev := &probEval{y: y, C: 4, metric: metric, tp: make([]int, 4), fp: make([]int, 4), fn: make([]int, 4)}
+		for j, p := range probs {
+			s, _ := ev.score(make([]float64, len(p)), p, 1)
+			if ev.better(s, 0, score, 0) {
+				t.Errorf("%s: model %d alone scores %v, better than the ensemble's %v", metric, j, s, score)
+			}
+		}
+		if used < 2 || !ev.better(score, 0, single, 0) {
+			t.Errorf("%s: ensemble of %d models %v scores %v, single %v: the ensemble should win on complementary models", metric, used, counts, score, single)
+		}
+	}
+	// One good model among noise: the ensemble never scores worse than it.
+	good, y := noisyModels(1, 400, 3, 2)
+	rng := rand.New(rand.NewPCG(9, 9))
+	noise := make([]float32, len(good[0]))
+	for i := range noise {
+		noise[i] = float32(rng.Float64())
+	}
+	counts, score, single := SelectEnsemble([][]float32{good[0], noise}, y, 3, Accuracy, 10, admitAll)
+	if score < single || counts[0] == 0 {
+		t.Errorf("good model plus noise: counts %v score %v < single %v", counts, score, single)
+	}
+}
+
+func TestSelectEnsembleAdmit(t *testing.T) {
+	probs, y := noisyModels(3, 300, 4, 4)
+	counts, _, _ := SelectEnsemble(probs, y, 4, Accuracy, 25, func(i int, in []bool) bool { return i == 0 })
+	if counts == nil || counts[1] != 0 || counts[2] != 0 {
+		t.Errorf("admit refusing all but model 0: counts %v", counts)
+	}
+	counts, _, single := SelectEnsemble(probs, y, 4, Accuracy, 25, func(int, []bool) bool { return false })
+	if counts != nil || !(single > 0) {
+		t.Errorf("admit refusing everything: counts %v single %v, want nil and the single score", counts, single)
+	}
+	a, sa, _ := SelectEnsemble(probs, y, 4, Accuracy, 25, admitAll)
+	b, sb, _ := SelectEnsemble(probs, y, 4, Accuracy, 25, admitAll)
+	if sa != sb || !equalInts(a, b) {
+		t.Errorf("two selections differ: %v %v, %v %v", a, sa, b, sb)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// hardSynth is synth with more shared words, so that no candidate is
+// perfect and the probabilities matter.
+func hardSynth() ([]string, []int, []string) {
+	texts, y, classes := synth(3, 60, 21, false)
+	rng := rand.New(rand.NewPCG(5, 5))
+	for i := range texts {
+		if rng.IntN(4) == 0 {
+			texts[i] = strings.Join(strings.Fields(texts[i])[:3], " ")
+		}
+	}
+	return texts, y, classes
+}
+
+func TestRunEnsembleDeterministic(t *testing.T) {
+	texts, y, classes := hardSynth()
+	run := func(workers int) *Result {
+		res, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Folds: 3, Seed: 7, Workers: workers, EnsembleRounds: 25})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := run(1), run(2)
+	if a.Ensemble == nil || a.Ensemble.Library < 2 || a.Ensemble.Docs != len(y) {
+		t.Fatalf("ensemble %+v: want a library of the deciding rung over all %d documents", a.Ensemble, len(y))
+	}
+	for _, e := range []*Ensemble{a.Ensemble, b.Ensemble} {
+		for i := range e.Members {
+			e.Members[i].Prepare, e.Members[i].Fit = 0, 0
+		}
+	}
+	ja, _ := json.Marshal(a.Ensemble)
+	jb, _ := json.Marshal(b.Ensemble)
+	if string(ja) != string(jb) {
+		t.Fatalf("two searches with one seed chose different ensembles:\n%s\n%s", ja, jb)
+	}
+	if a.Ensemble.Used != (a.Ensemble.Score > a.Ensemble.Single) {
+		t.Errorf("ensemble used = %v with score %v against single %v", a.Ensemble.Used, a.Ensemble.Score, a.Ensemble.Single)
+	}
+	var sb strings.Builder
+	if err := a.WriteTable(&sb, 5); err != nil || !strings.Contains(sb.String(), "ensemble (") {
+		t.Errorf("the table does not show the ensemble (err %v):\n%s", err, sb.String())
+	}
+}
+
+// twoMembers makes res's ensemble the first two candidates of its
+// leaderboard, weighted 0.6 and 0.4, as the selection would write it.
+func twoMembers(res *Result) {
+	e := &Ensemble{Used: true, Rounds: 5}
+	for i, w := range []float64{0.6, 0.4} {
+		en := res.Leaderboard[i]
+		e.Members = append(e.Members, Member{Rank: en.Rank, Candidate: en.cand.Describe(), Weight: w, Temperature: 1.5, cand: en.cand})
+	}
+	res.Ensemble = e
+}
+
+func TestFitEnsembleFileAndPredictions(t *testing.T) {
+	texts, y, classes := hardSynth()
+	res, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Folds: 3, Seed: 1, EnsembleRounds: 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twoMembers(res)
+	m, err := FitEnsemble(texts, y, classes, res, 1, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Kind != model.Ensemble || len(m.Members) != 2 || m.Weights[0] != 0.6 {
+		t.Fatalf("model %s with %d members, weights %v", m.Kind, len(m.Members), m.Weights)
+	}
+	if m.Meta.Auto, err = res.Summary(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ens.nbm")
+	if err := model.Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := model.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, bs := m.NewEnsembleScorer(), back.NewEnsembleScorer()
+	right := 0
+	for i, text := range texts {
+		p, q := es.Predict(text), bs.Predict(text)
+		if p.Class != q.Class || p.LogProbs[0] != q.LogProbs[0] {
+			t.Fatalf("doc %d: loaded ensemble predicts %v, the fitted one %v", i, q, p)
+		}
+		if p.Class == y[i] {
+			right++
+		}
+	}
+	if float64(right) < 0.7*float64(len(y)) {
+		t.Errorf("training accuracy of the ensemble %d/%d", right, len(y))
+	}
+	info, err := model.Inspect(path, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := info.WriteTable(&sb); err != nil || len(info.Members) != 2 || !strings.Contains(sb.String(), "members (2)") {
+		t.Errorf("info of the ensemble (err %v):\n%s", err, sb.String())
+	}
+}
+
+func TestFitEnsembleBudgetFallback(t *testing.T) {
+	texts, y, classes := hardSynth()
+	res, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Folds: 3, Seed: 1, EnsembleRounds: 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twoMembers(res)
+	res.Ensemble.Members[1].Fit = 3600 // an hour: past any deadline below
+	m, err := FitEnsemble(texts, y, classes, res, 1, time.Now().Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Kind == model.Ensemble || res.Ensemble.Used || !strings.Contains(res.Ensemble.Why, "budget") {
+		t.Errorf("refit past the deadline: model %s, used %v (%q); want the best single model", m.Kind, res.Ensemble.Used, res.Ensemble.Why)
+	}
+	if m.Kind != res.Best().Spec.Kind {
+		t.Errorf("fallback model %s, best single %s", m.Kind, res.Best().Describe())
+	}
+}
