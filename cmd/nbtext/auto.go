@@ -23,6 +23,9 @@ type autoOptions struct {
 	metric string
 	valid  string // train only
 	board  string // train only: table or json
+	// ensemble is the rounds of the ensemble selection (train only; 0:
+	// none).
+	ensemble int
 }
 
 func (o *autoOptions) AddFlags(fs *pflag.FlagSet, train bool) {
@@ -31,6 +34,7 @@ func (o *autoOptions) AddFlags(fs *pflag.FlagSet, train bool) {
 	fs.DurationVar(&o.budget, "budget", 60*time.Second, "--auto: time budget of the whole run")
 	fs.StringVar(&o.metric, "metric", search.Accuracy, "--auto: what the search optimises: accuracy, macro_f1 or log_loss")
 	if train {
+		fs.IntVar(&o.ensemble, "ensemble", search.DefaultEnsembleRounds, "--auto: rounds of the ensemble selection over the best candidates (0: the best single one)")
 		fs.StringVar(&o.valid, "valid", "", "--auto: score candidates on this labelled corpus instead of by cross-validation")
 		fs.StringVar(&o.board, "leaderboard", "table", "--auto: the search's leaderboard on stdout as a table, or json (the summary then goes to stderr)")
 	}
@@ -55,6 +59,9 @@ func (o *autoOptions) validate() error {
 	}
 	if !search.ValidMetric(o.metric) {
 		return usageErrorf("--metric must be accuracy, macro_f1 or log_loss, got %q", o.metric)
+	}
+	if o.ensemble < 0 {
+		return usageErrorf("--ensemble must be >= 0, got %d", o.ensemble)
 	}
 	if o.board != "" && o.board != "table" && o.board != "json" {
 		return usageErrorf("--leaderboard must be table or json, got %q", o.board)
@@ -124,7 +131,8 @@ func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) er
 	res, err := search.Run(texts, y, c.Labels, sp, remove, valid, search.Options{
 		Folds: o.folds, Seed: uint64(o.fit.seed), Metric: o.auto.metric,
 		Deadline: start.Add(o.auto.budget), Workers: o.workers,
-		Progress: progress(s.Err, o.global.quiet, "searching"),
+		Progress:       progress(s.Err, o.global.quiet, "searching"),
+		EnsembleRounds: o.auto.ensemble,
 	})
 	if err != nil {
 		return err
@@ -151,6 +159,9 @@ func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) er
 	best := res.Best()
 	if valid != nil {
 		texts, y = texts[:len(valid.Train)], y[:len(valid.Train)]
+	}
+	if res.Ensemble != nil && res.Ensemble.Used {
+		return saveEnsemble(summary, o, res, texts, y, c.Labels, start)
 	}
 	m, X, cal, err := search.Fit(texts, y, c.Labels, best, o.workers)
 	if err != nil {
@@ -195,4 +206,33 @@ func loadSearchCorpus(s streams, args []string, co *corpusOptions, quiet bool) (
 	}
 	remove, err := co.removeSetting()
 	return c, remove, err
+}
+
+// saveEnsemble fits the members of the ensemble the search chose on the
+// whole corpus and saves it (or, when their refit would overrun the budget,
+// the best single candidate) with the search's summary.
+func saveEnsemble(w io.Writer, o *trainOptions, res *search.Result, texts []string, y []int, classes []string, start time.Time) error {
+	m, err := search.FitEnsemble(texts, y, classes, res, o.workers, start.Add(o.auto.budget))
+	if err != nil {
+		return err
+	}
+	if m.Meta.Auto, err = res.Summary(); err != nil {
+		return err
+	}
+	m.Meta.Version, m.Meta.CreatedBy = buildVersion(), "nbtext train"
+	if err := model.Save(o.output, m); err != nil {
+		return err
+	}
+	e := res.Ensemble
+	if !e.Used {
+		fmt.Fprintf(w, "ensemble     dropped (%s)\n", e.Why)
+		fmt.Fprintf(w, "chosen       %s\n", res.Best().Describe())
+	} else {
+		fmt.Fprintf(w, "chosen       ensemble of %d (%s %.4f on held-out documents, best single %.4f)\n", len(e.Members), res.Metric, e.Score, e.Single)
+	}
+	fmt.Fprintf(w, "model        %s -> %s\n", m.Kind, o.output)
+	fmt.Fprintf(w, "documents    %d\n", len(texts))
+	fmt.Fprintf(w, "classes      %d\n", len(classes))
+	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
+	return nil
 }
