@@ -23,8 +23,7 @@ type autoOptions struct {
 	metric string
 	valid  string // train only
 	board  string // train only: table or json
-	// ensemble is the rounds of the ensemble selection (train only; 0:
-	// none).
+	// ensemble is the rounds of the ensemble selection (0: none).
 	ensemble int
 }
 
@@ -33,8 +32,8 @@ func (o *autoOptions) AddFlags(fs *pflag.FlagSet, train bool) {
 	fs.BoolVar(&o.on, "auto", false, "search model kind × preprocessing × α/C by cross-validation on the training data (see the README)")
 	fs.DurationVar(&o.budget, "budget", 60*time.Second, "--auto: time budget of the whole run")
 	fs.StringVar(&o.metric, "metric", search.Accuracy, "--auto: what the search optimises: accuracy, macro_f1 or log_loss")
+	fs.IntVar(&o.ensemble, "ensemble", search.DefaultEnsembleRounds, "--auto: rounds of the ensemble selection over the best candidates (0: the best single one)")
 	if train {
-		fs.IntVar(&o.ensemble, "ensemble", search.DefaultEnsembleRounds, "--auto: rounds of the ensemble selection over the best candidates (0: the best single one)")
 		fs.StringVar(&o.valid, "valid", "", "--auto: score candidates on this labelled corpus instead of by cross-validation")
 		fs.StringVar(&o.board, "leaderboard", "table", "--auto: the search's leaderboard on stdout as a table, or json (the summary then goes to stderr)")
 	}
@@ -185,14 +184,18 @@ func runCVAuto(s streams, args []string, o *evalOptions) error {
 	sp := o.auto.space(texts, o.model)
 	res, searches, err := search.NestedCV(texts, c.LabelIDs(), c.Labels, sp, remove, o.cv, uint64(o.fit.seed), search.Options{
 		Folds: train.DefaultFolds, Seed: uint64(o.fit.seed), Metric: o.auto.metric,
-		Deadline: time.Now().Add(o.auto.budget), Workers: o.workers,
+		Deadline: time.Now().Add(o.auto.budget), Workers: o.workers, EnsembleRounds: o.auto.ensemble,
 	}, o.topK)
 	if err != nil {
 		return err
 	}
 	for f, r := range searches {
+		chosen := r.Best().Describe()
+		if e := r.Ensemble; e != nil && e.Used {
+			chosen = fmt.Sprintf("an ensemble of %d led by %s", len(e.Members), chosen)
+		}
 		note(s.Err, o.global.quiet, "fold %d: chose %s (inner %s %.4f, %d of %d candidates scored)",
-			f+1, r.Best().Describe(), r.Metric, r.Leaderboard[0].Mean, r.Scored, r.Candidates)
+			f+1, chosen, r.Metric, r.Leaderboard[0].Mean, r.Scored, r.Candidates)
 	}
 	return writeCV(s.Out, o.format, res)
 }

@@ -52,6 +52,24 @@
 //     each phase of rung 0, drops the tokenizations that neither its jobs
 //     nor the pilots that would go on to rung 1 so far use (a later rung
 //     that needs one again tokenizes anew).
+//   - Ensemble (Options.EnsembleRounds > 0; 'train --auto' asks for 25
+//     rounds): the ensemble selection of Caruana et al. (2004), as
+//     auto-sklearn runs it. The jobs keep each candidate's raw scores of
+//     its held-out documents (float32, C per document). After the race,
+//     the candidates that scored every split of the deciding rung (the
+//     best 20) are comparable: the same folds, each document scored by
+//     models that did not see it. Each one's probabilities are
+//     softmax(τ·score), τ fitted on its own held-out scores (the
+//     temperature scaling of train's calibration; logistic regression
+//     keeps τ = 1), and SelectEnsemble greedily averages them, with
+//     replacement, from the best single candidate. The ensemble is used
+//     only when it scores better than that candidate on the same
+//     documents and refitting its members on all the documents is expected
+//     to end within the deadline (the search keeps time for two more fits
+//     beside the leader's; members of equal settings share one
+//     preparation of the documents). FitEnsemble refits them, the best
+//     single first, and falls back to it when the next member would
+//     overrun the deadline. The model is a model.Ensemble.
 //   - Determinism. The folds, the candidate order, SGD seeds and tie-breaks
 //     (the earlier candidate in the space's order) depend on the seed only:
 //     two searches that score the same candidates choose the same one. What
@@ -60,11 +78,17 @@
 // # What search does not do
 //
 // It does not read corpora, print, or write files: the caller (cmd/nbtext)
-// reads the documents, fits the chosen candidate (Fit) and writes the
+// reads the documents, fits the chosen candidate (Fit) or ensemble
+// (FitEnsemble) and writes the
 // leaderboard (Result.WriteTable, Result.WriteJSON) and the model.
 //
 // # References
 //
+//   - R. Caruana, A. Niculescu-Mizil, G. Crew, A. Ksikes (2004). Ensemble
+//     selection from libraries of models. ICML.
+//   - M. Feurer, A. Klein, K. Eggensperger, J. Springenberg, M. Blum,
+//     F. Hutter (2015). Efficient and robust automated machine learning
+//     (auto-sklearn). NeurIPS.
 //   - K. Jamieson, A. Talwalkar (2016). Non-stochastic best arm
 //     identification and hyperparameter optimization. AISTATS.
 //   - L. Li, K. Jamieson, G. DeSalvo, A. Rostamizadeh, A. Talwalkar (2018).

@@ -233,3 +233,29 @@ func TestFitEnsembleBudgetFallback(t *testing.T) {
 		t.Errorf("fallback model %s, best single %s", m.Kind, res.Best().Describe())
 	}
 }
+
+// TestNestedCVEnsemble runs the nested cross-validation of a search that
+// builds ensembles: a fold whose search chose one evaluates the ensemble.
+func TestNestedCVEnsemble(t *testing.T) {
+	texts, y, classes := hardSynth()
+	res, searches, err := NestedCV(texts, y, classes, smallSpace(), "", 3, 1, Options{Folds: 3, Seed: 1, EnsembleRounds: 25}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := 0
+	for f, s := range searches {
+		if s.Ensemble == nil {
+			t.Fatalf("fold %d: no ensemble selection", f+1)
+		}
+		if s.Ensemble.Used {
+			used++
+		}
+		if res.Folds[f].Accuracy < 0.5 {
+			t.Errorf("fold %d: accuracy %.3f", f+1, res.Folds[f].Accuracy)
+		}
+	}
+	if used == 0 {
+		t.Error("no fold chose an ensemble: the test does not reach FitEnsemble (the data are seeded, no deadline)")
+	}
+	t.Logf("%d of 3 folds chose an ensemble; nested accuracy %.3f", used, res.Mean.Accuracy)
+}

@@ -6,13 +6,15 @@ import (
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 )
 
 // NestedCV estimates how the whole search generalises, by stratified k-fold
 // cross-validation (folds of corpus.StratifiedKFold(y, k, seed)) in which
 // each outer fold runs the search (Run, with opt's inner folds) on its
-// training part only, fits the chosen candidate there, and evaluates it on
+// training part only, fits the chosen candidate there (or the ensemble it
+// chose, when opt.EnsembleRounds asks for one: FitEnsemble), and evaluates it on
 // its held-out part, which the search never saw. With a deadline, each
 // outer fold's search may use an equal share of the time left. It returns
 // the outer folds' evaluation and each fold's search.
@@ -36,21 +38,65 @@ func NestedCV(texts []string, y []int, classes []string, space Space, remove str
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		searches[f] = res
-		m, _, _, err := Fit(trTexts, trY, classes, res.Best(), opt.Workers)
+		var m *model.Model
+		if res.Ensemble != nil && res.Ensemble.Used {
+			m, err = FitEnsemble(trTexts, trY, classes, res, opt.Workers, inner.Deadline)
+		} else {
+			m, _, _, err = Fit(trTexts, trY, classes, res.Best(), opt.Workers)
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
-		X := train.PrepareWith(m.Vocab, corpus.Pick(texts, held), opt.Workers)
-		pred, lp, fallback := eval.Score(m, X, opt.Workers, true)
+		var (
+			pred     []int
+			lp       []float64
+			fallback int
+		)
+		if m.Kind == model.Ensemble {
+			pred, lp, fallback = scoreEnsemble(m, corpus.Pick(texts, held))
+		} else {
+			X := train.PrepareWith(m.Vocab, corpus.Pick(texts, held), opt.Workers)
+			pred, lp, fallback = eval.Score(m, X, opt.Workers, true)
+		}
 		rep, err := eval.Evaluate(eval.Input{Classes: classes, Truth: corpus.Pick(y, held), Pred: pred, LogProb: lp, Fallback: fallback}, eval.Options{TopK: topK})
 		if err != nil {
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		out[f] = eval.Fold{
-			Fold: f + 1, TrainDocs: len(rows), TestDocs: len(held), Terms: m.Vocab.Len(),
+			Fold: f + 1, TrainDocs: len(rows), TestDocs: len(held), Terms: terms(m),
 			Accuracy: rep.Accuracy, MacroF1: rep.Macro.F1, WeightedF1: rep.Weighted.F1, LogLoss: rep.LogLoss,
 			Fallback: fallback, Report: rep,
 		}
 	}
 	return eval.NewCVResult("auto (nested)", k, seed, len(texts), out), searches, nil
+}
+
+// scoreEnsemble predicts texts with the ensemble m, as eval.Score does
+// with a single model: the classes, the log-probabilities (row-major) and
+// the number of predictions made from the priors.
+func scoreEnsemble(m *model.Model, texts []string) (pred []int, logProb []float64, fallback int) {
+	C := m.NumClasses()
+	es := m.NewEnsembleScorer()
+	pred, logProb = make([]int, len(texts)), make([]float64, len(texts)*C)
+	for i, text := range texts {
+		p := es.Predict(text)
+		pred[i] = p.Class
+		copy(logProb[i*C:], p.LogProbs)
+		if p.Fallback {
+			fallback++
+		}
+	}
+	return pred, logProb, fallback
+}
+
+// terms returns the vocabulary size of m, summed over an ensemble's members.
+func terms(m *model.Model) int {
+	if m.Kind != model.Ensemble {
+		return m.Vocab.Len()
+	}
+	n := 0
+	for _, mem := range m.Members {
+		n += mem.Vocab.Len()
+	}
+	return n
 }
