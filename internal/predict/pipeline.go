@@ -392,14 +392,8 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 // worker scores batches with its own vectorizer and scorer, formatting
 // each result into the batch's output bytes.
 func (p *Predictor) worker(jobs <-chan *batch) {
-	if p.m.Kind == model.Ensemble {
-		p.ensembleWorker(jobs)
-		return
-	}
-	vz := p.m.Vocab.NewVectorizer()
-	sc := p.m.NewScorer()
 	f := newFormatter(p.m, p.opt)
-	fields := p.m.Fields
+	answer := p.answerer(f)
 	for b := range jobs {
 		out := b.out[:0]
 		for i := range b.recs {
@@ -417,16 +411,8 @@ func (p *Predictor) worker(jobs <-chan *batch) {
 			if p.strip != 0 {
 				text = corpus.Strip(text, p.strip)
 			}
-			ind, val := vz.Vectorize(text)
-			p.m.Vocab.WeightRow(ind, val)
 			var pr model.Prediction
-			if fields != nil {
-				recordOf(fields, rec, &f.rec)
-				pr = sc.PredictRecord(ind, val, f.rec)
-			} else {
-				pr = sc.Predict(ind, val)
-			}
-			out = f.append(out, rec, pr, sc, ind, val)
+			out, pr = answer(out, rec, text)
 			if pr.Empty {
 				b.st.Empty++
 			}
@@ -436,6 +422,36 @@ func (p *Predictor) worker(jobs <-chan *batch) {
 		}
 		b.out = out
 		b.done <- struct{}{}
+	}
+}
+
+// answerer returns what a worker does with each readable document: score
+// its text (stripped already) and render the result onto out with f. A
+// model vectorizes the text with its vocabulary; each member of an
+// ensemble does so with its own (model.EnsembleScorer).
+func (p *Predictor) answerer(f *formatter) func(out []byte, rec *record, text string) ([]byte, model.Prediction) {
+	if p.m.Kind == model.Ensemble {
+		es := p.m.NewEnsembleScorer()
+		f.ens = es
+		return func(out []byte, rec *record, text string) ([]byte, model.Prediction) {
+			pr := es.Predict(text)
+			return f.append(out, rec, pr, nil, nil, nil), pr
+		}
+	}
+	vz := p.m.Vocab.NewVectorizer()
+	sc := p.m.NewScorer()
+	fields := p.m.Fields
+	return func(out []byte, rec *record, text string) ([]byte, model.Prediction) {
+		ind, val := vz.Vectorize(text)
+		p.m.Vocab.WeightRow(ind, val)
+		var pr model.Prediction
+		if fields != nil {
+			recordOf(fields, rec, &f.rec)
+			pr = sc.PredictRecord(ind, val, f.rec)
+		} else {
+			pr = sc.Predict(ind, val)
+		}
+		return f.append(out, rec, pr, sc, ind, val), pr
 	}
 }
 
