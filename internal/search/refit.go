@@ -35,6 +35,10 @@ func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers
 	}
 	fitted := map[int]*model.Model{}
 	prep := map[vectorize.Settings]prepared{} // shared by members of equal settings
+	uses := map[vectorize.Settings]int{}      // members left to fit, by settings
+	for _, mem := range order {
+		uses[mem.cand.Spec.Settings]++
+	}
 	for i, mem := range order {
 		c := mem.cand
 		pr, ok := prep[c.Spec.Settings]
@@ -65,6 +69,9 @@ func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers
 			return nil, fmt.Errorf("%s: %w", c.Describe(), err)
 		}
 		fitted[mem.Rank] = m
+		if uses[c.Spec.Settings]--; uses[c.Spec.Settings] == 0 {
+			delete(prep, c.Spec.Settings) // its matrix is not needed any more
+		}
 	}
 	members := make([]*model.Model, len(e.Members))
 	weights := make([]float64, len(e.Members))
