@@ -112,6 +112,7 @@ func TestAutoUsageErrors(t *testing.T) {
 		{[]string{"train", corpus, "--auto", "--metric", "auc", "-o", out}, "--metric"},
 		{[]string{"train", corpus, "--auto", "--budget", "0s", "-o", out}, "--budget"},
 		{[]string{"train", corpus, "--auto", "--leaderboard", "csv", "-o", out}, "--leaderboard"},
+		{[]string{"train", corpus, "--auto", "--ensemble", "-1", "-o", out}, "--ensemble"},
 		{[]string{"eval", corpus, "--auto"}, "--cv"},
 	} {
 		r := nbtext(t, "", tc.args...)
