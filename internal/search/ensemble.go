@@ -75,9 +75,10 @@ type Member struct {
 	cand    *Candidate
 }
 
-// keepOOF records the held-out scores of the jobs' candidates: the raw
-// scores, the temperature a calibrated fit applied divided out, so that
-// every kind's probabilities are later calibrated the same way.
+// heldOutScores returns m's scores of the held-out rows X, row-major: the
+// raw scores, less each row's best, with the temperature a calibrated fit
+// applied divided out, so that every kind's probabilities are later
+// calibrated the same way.
 func heldOutScores(m *model.Model, X *vectorize.Matrix) []float32 {
 	C := m.NumClasses()
 	out := make([]float32, X.Rows()*C)
@@ -88,8 +89,18 @@ func heldOutScores(m *model.Model, X *vectorize.Matrix) []float32 {
 	}
 	for i := range X.Rows() {
 		sc := s.Scores(X.Row(i))
+		// Less the row's best score, which changes no probability at any
+		// temperature, so that float32 keeps the differences that matter
+		// (complement NB's scores differ by parts per million).
+		top := math.Inf(-1)
+		for _, v := range sc {
+			top = max(top, v)
+		}
+		if math.IsInf(top, 0) {
+			top = 0
+		}
 		for c, v := range sc {
-			out[i*C+c] = float32(v / tau)
+			out[i*C+c] = float32((v - top) / tau)
 		}
 	}
 	return out

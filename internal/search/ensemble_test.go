@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // noisyModels returns the probabilities of k models on n documents of C
@@ -258,4 +260,26 @@ func TestNestedCVEnsemble(t *testing.T) {
 		t.Error("no fold chose an ensemble: the test does not reach FitEnsemble (the data are seeded, no deadline)")
 	}
 	t.Logf("%d of 3 folds chose an ensemble; nested accuracy %.3f", used, res.Mean.Accuracy)
+}
+
+// TestHeldOutScoresPrecision checks that the kept float32 scores hold
+// differences far below float32's spacing at the scores' magnitude, and
+// that a calibrated model's temperature is divided out.
+func TestHeldOutScoresPrecision(t *testing.T) {
+	vocab, err := vectorize.NewVocabulary(vectorize.DefaultSettings(), []string{"a"}, []int32{1}, []int64{1}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.NewLinear(model.SVM, []string{"x", "y"}, vocab, model.Params{C: 1, Temperature: 2},
+		[]float64{0, 2e-4}, []float64{2e4, 2e4 + 2e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	X := &vectorize.Matrix{Indptr: []int{0, 0, 1}, Indices: []int32{0}, Values: []float32{1}, Cols: 1}
+	got := heldOutScores(m, X)
+	for i, want := range []float64{1e-3, 1.1e-3} { // (B_y - B_x + v·ΔW) / τ
+		if d := float64(got[2*i+1] - got[2*i]); math.Abs(d-want) > 1e-9 {
+			t.Errorf("row %d: kept difference %g, want %g", i, d, want)
+		}
+	}
 }
