@@ -56,20 +56,23 @@
 //     rounds): the ensemble selection of Caruana et al. (2004), as
 //     auto-sklearn runs it. The jobs keep each candidate's raw scores of
 //     its held-out documents (float32, C per document). After the race,
-//     the candidates that scored every split of the deciding rung (the
-//     best 20) are comparable: the same folds, each document scored by
-//     models that did not see it. Each one's probabilities are
-//     softmax(τ·score), τ fitted on its own held-out scores (the
-//     temperature scaling of train's calibration; logistic regression
-//     keeps τ = 1), and SelectEnsemble greedily averages them, with
-//     replacement, from the best single candidate. The ensemble is used
-//     only when it scores better than that candidate on the same
-//     documents and refitting its members on all the documents is expected
-//     to end within the deadline (the search keeps time for two more fits
-//     beside the leader's; members of equal settings share one
-//     preparation of the documents). FitEnsemble refits them, the best
-//     single first, and falls back to it when the next member would
-//     overrun the deadline. The model is a model.Ensemble.
+//     the library is the search's choice and the best others, 20 in all,
+//     on the most splits (up to the deciding rung's) that so many share:
+//     the same folds, each document scored by models that did not see it.
+//     Successive halving leaves few, and alike, candidates in its last
+//     rungs; the first split alone is a holdout every scored candidate
+//     shares, as auto-sklearn's ensemble builder has. Each one's
+//     probabilities are softmax(τ·score), τ fitted on its own held-out
+//     scores (the temperature scaling of train's calibration; logistic
+//     regression keeps τ = 1), and SelectEnsemble greedily averages them,
+//     with replacement, from the search's choice. The ensemble is used only
+//     when it scores better than that candidate on the same documents and
+//     refitting its members on all the documents is expected to end within
+//     the deadline (members of equal settings share one preparation of the
+//     documents); the search itself keeps no more time than for the single
+//     fit. FitEnsemble refits the members, the search's choice first, and
+//     falls back to it when the next member would overrun the deadline.
+//     The model is a model.Ensemble.
 //   - Determinism. The folds, the candidate order, SGD seeds and tie-breaks
 //     (the earlier candidate in the space's order) depend on the seed only:
 //     two searches that score the same candidates choose the same one. What

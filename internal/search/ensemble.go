@@ -29,11 +29,6 @@ const (
 	// refitFactor pads the expected time of refitting a member on all the
 	// documents (tokenizing, then fitting k/(k-1) times a split's rows).
 	refitFactor = 1.5
-	// ensembleReserve is the number of members, beside the leader, whose
-	// refit the search keeps time for when it builds an ensemble: fits as
-	// long as the leader's, the documents prepared once (members of equal
-	// settings share them).
-	ensembleReserve = 2
 	// probFloor clips the probabilities of the log-loss, as scikit-learn's
 	// log_loss does.
 	probFloor = 1e-15
@@ -106,31 +101,35 @@ func heldOutScores(m *model.Model, X *vectorize.Matrix) []float32 {
 	return out
 }
 
-// buildEnsemble runs the ensemble selection over the candidates that
-// finished the deciding rung (the first n splits), best first, and fills
-// res.Ensemble. It needs at least two of them and n splits whose held-out
-// documents every one of them scored.
-func (r *runner) buildEnsemble(res *Result, n int) {
+// buildEnsemble runs the ensemble selection and fills res.Ensemble. The
+// library is the best ensemblePool candidates (all, when fewer were
+// scored) on the most splits they all scored, n ≤ deciding, by their mean
+// there, with the search's choice (res.Best) first: a deeper rung shares
+// more documents but holds fewer, and more alike, candidates, which is what
+// an ensemble needs least; the first split alone is a holdout every
+// scored candidate shares, as auto-sklearn's ensemble builder has.
+func (r *runner) buildEnsemble(res *Result, deciding int) {
 	rounds := r.opt.EnsembleRounds
 	if rounds <= 0 {
 		return
 	}
 	e := &Ensemble{Rounds: rounds}
 	res.Ensemble = e
-	var lib []*Candidate
-	var ranks []int
+	best := res.Best()
+	lib, n := r.library(res.Leaderboard, deciding)
+	lib = slices.DeleteFunc(lib, func(c *Candidate) bool { return c == best })
+	lib = append([]*Candidate{best}, lib[:min(len(lib), ensemblePool-1)]...)
+	rank := map[*Candidate]int{}
 	for _, en := range res.Leaderboard {
-		if en.Folds < n || len(lib) == ensemblePool {
-			break
-		}
-		if r.hasOOF(en.cand, n) {
-			lib = append(lib, en.cand)
-			ranks = append(ranks, en.Rank)
-		}
+		rank[en.cand] = en.Rank
+	}
+	ranks := make([]int, len(lib))
+	for i, c := range lib {
+		ranks[i] = rank[c]
 	}
 	e.Library = len(lib)
-	if len(lib) < 2 || len(ranks) == 0 || ranks[0] != 1 {
-		e.Why = "fewer than two candidates scored the deciding rung's splits"
+	if len(lib) < 2 || !r.hasOOF(best, n) {
+		e.Why = "fewer than two candidates scored the same held-out documents"
 		return
 	}
 	var y []int
@@ -195,6 +194,31 @@ func (r *runner) buildEnsemble(res *Result, n int) {
 	default:
 		e.Used = true
 	}
+}
+
+// library returns the candidates of the ensemble's library, best first by
+// their mean over the first n splits, and n: the most splits (at most
+// deciding) whose held-out scores at least min(ensemblePool, all that
+// have the first split's) candidates kept.
+func (r *runner) library(board []Entry, deciding int) ([]*Candidate, int) {
+	var scored []*Candidate
+	for _, en := range board {
+		if r.hasOOF(en.cand, 1) {
+			scored = append(scored, en.cand)
+		}
+	}
+	want := min(ensemblePool, len(scored))
+	n := deciding
+	var lib []*Candidate
+	for ; n >= 1; n-- {
+		lib = slices.DeleteFunc(slices.Clone(scored), func(c *Candidate) bool { return !r.hasOOF(c, n) })
+		if len(lib) >= want {
+			break
+		}
+	}
+	n = max(n, 1)
+	r.rank(lib, n)
+	return lib, n
 }
 
 // hasOOF reports whether c's held-out scores of the first n splits are kept.

@@ -209,9 +209,6 @@ func (r *runner) reserveLocked() float64 {
 	if r.leader != nil {
 		key := jobKey(r.leader)
 		reserve += finalFitFactor * (r.fitTime[key] + r.tokTime[key])
-		if r.opt.EnsembleRounds > 0 {
-			reserve += ensembleReserve * refitFactor * r.fitTime[key]
-		}
 	}
 	return reserve
 }
