@@ -88,9 +88,9 @@ func TestSelectEnsembleAdmit(t *testing.T) {
 	if counts == nil || counts[1] != 0 || counts[2] != 0 {
 		t.Errorf("admit refusing all but model 0: counts %v", counts)
 	}
-	counts, _, single := SelectEnsemble(probs, y, 4, Accuracy, 25, func(int, []bool) bool { return false })
-	if counts != nil || !(single > 0) {
-		t.Errorf("admit refusing everything: counts %v single %v, want nil and the single score", counts, single)
+	counts, score, single := SelectEnsemble(probs, y, 4, Accuracy, 25, func(int, []bool) bool { return false })
+	if counts != nil || !(single > 0) || score != single {
+		t.Errorf("admit refusing everything: counts %v score %v single %v, want nil and the single score twice (never NaN: the summary is JSON)", counts, score, single)
 	}
 	a, sa, _ := SelectEnsemble(probs, y, 4, Accuracy, 25, admitAll)
 	b, sb, _ := SelectEnsemble(probs, y, 4, Accuracy, 25, admitAll)

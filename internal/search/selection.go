@@ -18,17 +18,17 @@ import (
 // is the best ensemble of the rounds (the earliest on ties): how many
 // times each model was picked (its weight is its share of the picks), its
 // metric and that of probs[0] alone. counts is nil when admit refuses
-// probs[0] alone. The result depends on the inputs only.
+// probs[0] alone (score is then single's). The result depends on the inputs only.
 func SelectEnsemble(probs [][]float32, y []int, C int, metric string, rounds int, admit func(i int, in []bool) bool) (counts []int, score, single float64) {
 	if len(probs) == 0 {
-		return nil, math.NaN(), math.NaN()
+		return nil, 0, 0
 	}
 	ev := &probEval{y: y, C: C, metric: metric, tp: make([]int, C), fp: make([]int, C), fn: make([]int, C)}
 	acc := make([]float64, len(y)*C)
 	single, ll := ev.score(acc, probs[0], 1)
 	in := make([]bool, len(probs))
 	if !admit(0, in) {
-		return nil, math.NaN(), single
+		return nil, single, single
 	}
 	counts = make([]int, len(probs))
 	counts[0], in[0] = 1, true
