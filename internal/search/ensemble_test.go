@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -183,17 +182,7 @@ func TestFitEnsembleFileAndPredictions(t *testing.T) {
 	if m.Kind != model.Ensemble || len(m.Members) != 2 || m.Weights[0] != 0.6 {
 		t.Fatalf("model %s with %d members, weights %v", m.Kind, len(m.Members), m.Weights)
 	}
-	if m.Meta.Auto, err = res.Summary(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "ens.nbm")
-	if err := model.Save(path, m); err != nil {
-		t.Fatal(err)
-	}
-	back, err := model.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, path := saveWithSummary(t, m, res)
 	es, bs := m.NewEnsembleScorer(), back.NewEnsembleScorer()
 	right := 0
 	for i, text := range texts {

@@ -317,17 +317,7 @@ func TestSummaryInModelFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Meta.Auto, err = res.Summary(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "auto.nbm")
-	if err := model.Save(path, m); err != nil {
-		t.Fatal(err)
-	}
-	back, err := model.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, _ := saveWithSummary(t, m, res)
 	var got Result
 	if err := json.Unmarshal(back.Meta.Auto, &got); err != nil {
 		t.Fatalf("the model's auto field: %v", err)
@@ -447,4 +437,23 @@ func TestOrderPilotsTrigrams(t *testing.T) {
 	if c := rest[0]; c.Spec.Kind != model.Multinomial || c.Spec.Settings.NGramMax != 2 {
 		t.Errorf("bigrams lost: %s first, want multinomial's bigrams before logreg's trigrams", c.Describe())
 	}
+}
+
+// saveWithSummary records res's summary in m, saves m and loads it back,
+// returning the loaded model and its file.
+func saveWithSummary(t *testing.T, m *model.Model, res *Result) (*model.Model, string) {
+	t.Helper()
+	var err error
+	if m.Meta.Auto, err = res.Summary(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "auto.nbm")
+	if err := model.Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := model.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back, path
 }
