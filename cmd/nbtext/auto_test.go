@@ -68,6 +68,10 @@ func TestTrainAuto(t *testing.T) {
 		Leaderboard []struct {
 			Kind string `json:"kind"`
 		} `json:"leaderboard"`
+		Ensemble *struct {
+			Rounds  int `json:"rounds"`
+			Library int `json:"library"`
+		} `json:"ensemble"`
 	}
 	if err := json.Unmarshal([]byte(r.out), &board); err != nil {
 		t.Fatalf("--leaderboard json: %v\n%s", err, r.out)
@@ -76,6 +80,9 @@ func TestTrainAuto(t *testing.T) {
 		if e.Kind != "complement" {
 			t.Fatalf("--model complement searched %s", e.Kind)
 		}
+	}
+	if board.Ensemble == nil || board.Ensemble.Rounds != 25 || board.Ensemble.Library < 2 {
+		t.Errorf("--leaderboard json: ensemble %+v, want the selection of 25 rounds", board.Ensemble)
 	}
 	if board.Candidates != 64 {
 		t.Errorf("--model complement: %d candidates, want 64", board.Candidates)
