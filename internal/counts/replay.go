@@ -124,6 +124,7 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 	}
 	c2.names = slices.Clone(c.names)
 	c2.classDocs = make([]int64, len(c.names))
+	c2.total = make([]int64, len(c.names))
 	for i, n := range c.names {
 		c2.classes[n] = int32(i)
 	}
@@ -145,6 +146,7 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 		}
 		for k, d := range w.docs {
 			c2.classDocs[k] += d
+			c2.total[k] += d
 		}
 	}
 	for i := range c.segments {
@@ -167,6 +169,7 @@ func (w *worker) replay(s *segment) error {
 	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.f.Name(), err) }
 	var buf []byte
 	var pairs []uint64
+	rs := newRowSorter(len(w.vocab.Terms))
 	var ind []int32
 	var val []float32
 	for {
@@ -202,7 +205,7 @@ func (w *worker) replay(s *segment) error {
 				pairs = append(pairs, uint64(vid)<<32|cnt)
 			}
 		}
-		slices.Sort(pairs)
+		rs.sort(pairs)
 		ind, val = ind[:0], val[:0]
 		for _, p := range pairs {
 			ind = append(ind, int32(p>>32))
