@@ -21,7 +21,9 @@ import (
 // Each worker writes the rows it counts to a segment file of its own, in
 // the local term ids of its TermCounter: per document, a varint byte
 // length, then varints: the class id, the number of terms, and per term
-// its local id and its count. A segment ends when its worker's table is
+// its local id shifted left by one, the low bit set when a count other
+// than 1 follows (most terms of a document occur once, so most take no
+// count). A segment ends when its worker's table is
 // emptied (a spill, or the end of the round), and keeps that
 // TermCounter's terms, which name its ids. Round two maps each segment's
 // local ids to vocabulary ids (dropping pruned terms), sorts each row by
@@ -66,7 +68,11 @@ func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
 	b := binary.AppendUvarint(c.buf[:0], uint64(k))
 	b = binary.AppendUvarint(b, uint64(len(ids)))
 	for j, id := range ids {
-		b = binary.AppendUvarint(b, uint64(id))
+		if vals[j] == 1 {
+			b = binary.AppendUvarint(b, uint64(id)<<1)
+			continue
+		}
+		b = binary.AppendUvarint(b, uint64(id)<<1|1)
 		b = binary.AppendUvarint(b, uint64(vals[j]))
 	}
 	c.buf = b
@@ -196,9 +202,12 @@ func (w *worker) replay(s *segment) error {
 		w.docs[k]++
 		pairs = pairs[:0]
 		for range m {
-			id, ok1 := next(&row)
-			cnt, ok2 := next(&row)
-			if !ok1 || !ok2 || id >= uint64(len(idmap)) || cnt >= 1<<32 {
+			id, ok := next(&row)
+			cnt := uint64(1)
+			if ok && id&1 == 1 {
+				cnt, ok = next(&row)
+			}
+			if id >>= 1; !ok || id >= uint64(len(idmap)) || cnt >= 1<<32 {
 				return bad(errors.New("a damaged row"))
 			}
 			if vid := idmap[id]; vid >= 0 {
