@@ -13,7 +13,7 @@ import (
 // buckets of an entry or two to finish, which is several times faster
 // than a comparison sort of the row. The result is the same: ascending.
 type rowSorter struct {
-	idBits int      // bits of the largest id + 1
+	idBits int      // bits an id takes: those of the vocabulary's length
 	start  []int32  // bucket offsets, one more than buckets
 	tmp    []uint64 // the entries, by bucket
 }
@@ -21,15 +21,15 @@ type rowSorter struct {
 // newRowSorter returns a sorter for ids below n.
 func newRowSorter(n int) *rowSorter { return &rowSorter{idBits: max(bits.Len(uint(n)), 1)} }
 
-// smallRow is the length up to which a row (or a bucket) is sorted by
-// insertion.
+// smallRow is the length up to which a row is sorted as it is (pdqsort
+// sorts such short slices by insertion).
 const smallRow = 12
 
 // sort sorts row ascending, in place.
 func (s *rowSorter) sort(row []uint64) {
 	n := len(row)
 	if n <= smallRow {
-		insertionSort(row)
+		slices.Sort(row)
 		return
 	}
 	// About one bucket per entry, a power of two, at most 2^12 (and no
@@ -60,26 +60,10 @@ func (s *rowSorter) sort(row []uint64) {
 	lo := int32(0)
 	for i := range nb {
 		hi := next[i]
-		if m := hi - lo; m > 1 {
-			if m <= smallRow {
-				insertionSort(tmp[lo:hi])
-			} else {
-				slices.Sort(tmp[lo:hi])
-			}
+		if hi-lo > 1 {
+			slices.Sort(tmp[lo:hi])
 		}
 		lo = hi
 	}
 	copy(row, tmp)
-}
-
-// insertionSort sorts a short slice ascending.
-func insertionSort(a []uint64) {
-	for i := 1; i < len(a); i++ {
-		x := a[i]
-		j := i
-		for ; j > 0 && a[j-1] > x; j-- {
-			a[j] = a[j-1]
-		}
-		a[j] = x
-	}
 }
