@@ -9,8 +9,8 @@
 #
 #   BENCH_SCALE_SIZES="100000 1000000"  documents per corpus (the default);
 #                                       "100000 1000000 10000000" adds 10^7
-#                                       (17 GB of text, plus a 7-8 GB row
-#                                       cache while it trains: ~25 GB free)
+#                                       (14 GB of text, plus a 5.3 GB row
+#                                       cache while it trains: ~20 GB free)
 #   BENCH_SCALE_DIR=DIR                 where the corpora and the row cache go
 #                                       (default: a temporary folder, removed)
 #   NBTEXT=bin/nbtext                   the binary to measure

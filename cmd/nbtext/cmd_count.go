@@ -356,7 +356,7 @@ func streamCounts(s streams, args []string, co *corpusOptions, quiet bool, setti
 	if !counts.NeedsVocab(settings) {
 		return countRound(s, args, co, quiet, settings, nil, opt)
 	}
-	opt.Replay = true
+	opt.Replay, opt.VocabOnly = true, true // round one gives the vocabulary only
 	r1, err := countRound(s, args, co, quiet, settings, nil, opt)
 	if err != nil {
 		return nil, err

@@ -92,7 +92,7 @@ func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptio
 		init.Vocab.Settings.Remove = settings.Remove
 		return init.Vocab, init.Classes, nil
 	}
-	ctr, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers})
+	ctr, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers, VocabOnly: true})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -28,7 +28,22 @@ type Options struct {
 	// (in TempDir), so that RoundTwo can count round two without reading
 	// the documents again.
 	Replay bool
+	// VocabOnly says the Counter is read only for its Vocabulary (and,
+	// with Replay, RoundTwo): round one then counts each term's documents
+	// and occurrences over all classes at once, in one column instead of
+	// one per class, which is all a vocabulary needs unless it selects
+	// terms by mutual information (then the classes are kept). Counts,
+	// WriteFile and Stats fail on such a Counter.
+	VocabOnly bool
 }
+
+// pooledClass is the one class of the tables of a Counter that pools its
+// classes (Options.VocabOnly): their documents are all the documents.
+const pooledClass = "(all classes)"
+
+// errVocabOnly is the error of reading more than the vocabulary of a
+// Counter made with Options.VocabOnly.
+var errVocabOnly = errors.New("counts: a counter made with Options.VocabOnly gives its vocabulary only")
 
 // defaultBatchBytes is the text a Counter hands a worker at a time when
 // Mem does not ask for less.
@@ -57,6 +72,8 @@ type Counter struct {
 	classes   map[string]int32 // class ids in order of first sight
 	names     []string
 	classDocs []int64 // documents of each class since the last spill
+	total     []int64 // documents of each class
+	pooled    bool    // the tables pool the classes (Options.VocabOnly)
 
 	cur     *work
 	workers []*worker
@@ -84,6 +101,9 @@ func NewCounter(s vectorize.Settings, vocab *vectorize.Vocabulary, opt Options) 
 	if vocab != nil {
 		c.digest = VocabDigest(vocab)
 	}
+	if k, _ := s.SelectK(); opt.VocabOnly && vocab == nil && k == 0 {
+		c.pooled = true
+	}
 	if opt.Mem > 0 {
 		// The text in flight, up to 2 batches a worker and the one being
 		// filled, stays under about a quarter of the bound.
@@ -100,8 +120,10 @@ func (c *Counter) Add(text, label string) error {
 		c.classes[label] = k
 		c.names = append(c.names, label)
 		c.classDocs = append(c.classDocs, 0)
+		c.total = append(c.total, 0)
 	}
 	c.classDocs[k]++
+	c.total[k]++
 	b := c.cur
 	b.texts = append(b.texts, text)
 	b.classes = append(b.classes, k)
@@ -129,6 +151,7 @@ func (c *Counter) start() error {
 	ws := make([]*worker, n)
 	for i := range ws {
 		ws[i] = newWorker(c.tok, c.vocab)
+		ws[i].pooled = c.pooled
 		if !c.opt.Replay || c.vocab != nil {
 			continue
 		}
@@ -224,11 +247,32 @@ func (c *Counter) stop() {
 
 // memHeader returns the header of the documents counted since the last
 // spill (the classes with documents, ascending), and for each class id
-// its index in it (-1: none since).
+// of the workers' tables its index in it (-1: none since). Pooled tables
+// have the one class pooledClass, of every document.
 func (c *Counter) memHeader() (*Header, []int32) {
+	if !c.pooled {
+		return c.header(c.classDocs)
+	}
+	h := &Header{Settings: c.s, Vocab: c.digest}
+	var n int64
+	for _, d := range c.classDocs {
+		n += d
+	}
+	idx := make([]int32, max(len(c.names), 1))
+	idx[0] = -1
+	if n > 0 {
+		h.Classes, h.ClassDocs, idx[0] = []string{pooledClass}, []int64{n}, 0
+	}
+	return h, idx
+}
+
+// header returns the header of docs documents of each class (the classes
+// with documents, ascending), and for each class id its index in it (-1:
+// none).
+func (c *Counter) header(docs []int64) (*Header, []int32) {
 	h := &Header{Settings: c.s, Vocab: c.digest}
 	ids := make([]int32, 0, len(c.names))
-	for k, d := range c.classDocs {
+	for k, d := range docs {
 		if d > 0 {
 			ids = append(ids, int32(k))
 		}
@@ -245,7 +289,7 @@ func (c *Counter) memHeader() (*Header, []int32) {
 	}
 	for i, k := range ids {
 		h.Classes = append(h.Classes, c.names[k])
-		h.ClassDocs = append(h.ClassDocs, c.classDocs[k])
+		h.ClassDocs = append(h.ClassDocs, docs[k])
 		idx[k] = int32(i)
 	}
 	return h, idx
@@ -377,6 +421,9 @@ func (c *Counter) Runs() int { return len(c.runs) }
 // Counts returns the counts of every document added, in memory. It fails
 // once the table has been spilled: use WriteFile then.
 func (c *Counter) Counts() (*Counts, error) {
+	if c.pooled {
+		return nil, errVocabOnly
+	}
 	if len(c.runs) > 0 {
 		return nil, errors.New("the count table was spilled to disk: write it with WriteFile")
 	}
@@ -397,6 +444,9 @@ func (c *Counter) Counts() (*Counts, error) {
 // atomically: the merge of the spilled runs and the workers' tables. It
 // returns the header written.
 func (c *Counter) WriteFile(path string) (*Header, error) {
+	if c.pooled {
+		return nil, errVocabOnly
+	}
 	if err := fsutil.CheckOutput(path); err != nil {
 		return nil, err
 	}
@@ -416,6 +466,9 @@ func (c *Counter) WriteFile(path string) (*Header, error) {
 // feeds them term by term, so memory holds a few numbers per term and
 // class, whatever the number of documents.
 func (c *Counter) Stats(presence bool) (*Stats, error) {
+	if c.pooled {
+		return nil, errVocabOnly
+	}
 	s, err := c.feed(true, presence)
 	if err != nil {
 		return nil, err
@@ -432,7 +485,11 @@ func (c *Counter) Vocabulary() (*vectorize.Vocabulary, *Header, error) {
 		return nil, nil, err
 	}
 	v, _, err := s.vocabulary()
-	return v, s.h, err
+	if err != nil || !c.pooled {
+		return v, s.h, err
+	}
+	h, _ := c.header(c.total) // the classes the tables pooled
+	return v, h, nil
 }
 
 // feed merges every part into a new statsSink.

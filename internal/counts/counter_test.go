@@ -145,7 +145,7 @@ func TestRoundTwoReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := encode(t, countAll(t, s, v, texts, labels, Options{}))
-		for _, opt := range []Options{{Workers: 1}, {Workers: 3}, {Workers: 2, Mem: 8 << 10}} {
+		for _, opt := range []Options{{Workers: 1}, {Workers: 3}, {Workers: 2, Mem: 8 << 10}, {Workers: 2, VocabOnly: true}, {Workers: 3, Mem: 8 << 10, VocabOnly: true}} {
 			dir := t.TempDir()
 			opt.TempDir, opt.Replay = dir, true
 			c := counter(t, s, nil, texts, labels, opt)
@@ -196,6 +196,58 @@ func TestCounterSparseClasses(t *testing.T) {
 		small.Replay = true
 		if got := replayed(t, counter(t, s, nil, texts, labels, small)); !bytes.Equal(got, want) {
 			t.Errorf("round two replayed by %d workers differs", w)
+		}
+	}
+}
+
+// TestCounterVocabOnly: a Counter made with Options.VocabOnly pools the
+// classes of its tables (unless the settings select by mutual
+// information) and gives the vocabulary and header of one that does not,
+// with spilled runs too; it refuses to give more.
+func TestCounterVocabOnly(t *testing.T) {
+	texts, labels := docs(400, 15)
+	for name, f := range map[string]func(*vectorize.Settings){
+		"tfidf":  func(s *vectorize.Settings) { s.Weighting, s.Norm, s.MinDF, s.MaxFeatures = "tfidf", "l2", 2, 150 },
+		"mi":     func(s *vectorize.Settings) { s.Weighting, s.Norm, s.Select = "count", "l2", "mi:60" },
+		"hashed": func(s *vectorize.Settings) { s.Weighting, s.Norm, s.HashBits, s.MaxDF = "tfidf", "l2", 16, 0.5 },
+	} {
+		s := settings()
+		f(&s)
+		want, wantH, err := counter(t, s, nil, texts, labels, Options{Workers: 1}).Vocabulary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opt := range []Options{{Workers: 1, VocabOnly: true}, {Workers: 3, Mem: 8 << 10, TempDir: t.TempDir(), VocabOnly: true}} {
+			c := counter(t, s, nil, texts, labels, opt)
+			if k, _ := s.SelectK(); c.pooled != (k == 0) {
+				t.Errorf("%s: pooled %v with select %q", name, c.pooled, s.Select)
+			}
+			if opt.Mem > 0 {
+				if err := c.drain(); err != nil {
+					t.Fatal(err)
+				}
+				if c.Runs() == 0 {
+					t.Errorf("%s %+v: no run spilled", name, opt)
+				}
+			}
+			got, h, err := c.Vocabulary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(h, wantH) {
+				t.Errorf("%s %+v: the vocabulary or header differs from counting by class", name, opt)
+			}
+			if c.pooled {
+				if _, err := c.Stats(false); err != errVocabOnly {
+					t.Errorf("%s: Stats of a pooled counter: %v", name, err)
+				}
+				if _, err := c.Counts(); err != errVocabOnly {
+					t.Errorf("%s: Counts of a pooled counter: %v", name, err)
+				}
+				if _, err := c.WriteFile(filepath.Join(t.TempDir(), "x.nbc")); err != errVocabOnly {
+					t.Errorf("%s: WriteFile of a pooled counter: %v", name, err)
+				}
+			}
 		}
 	}
 }

@@ -41,8 +41,9 @@
 //
 // In one process (train --stream), round one can keep each document's
 // row on disk (Options.Replay: per worker, varints of the class, then of
-// each distinct term's local id and count), and Counter.RoundTwo counts
-// round two from that cache instead of the documents, as VW's --cache
+// each distinct term's local id, and its count unless 1), and
+// Counter.RoundTwo counts round two from that cache instead of the
+// documents, as VW's --cache
 // spares later passes the parsing: the ids are mapped to the vocabulary's,
 // pruned terms dropped, each row sorted by id, and from there it is
 // counted as Vectorize's row of the document would be, to the same bits.

@@ -21,7 +21,9 @@ import (
 // Each worker writes the rows it counts to a segment file of its own, in
 // the local term ids of its TermCounter: per document, a varint byte
 // length, then varints: the class id, the number of terms, and per term
-// its local id and its count. A segment ends when its worker's table is
+// its local id shifted left by one, the low bit set when a count other
+// than 1 follows (most terms of a document occur once, so most take no
+// count). A segment ends when its worker's table is
 // emptied (a spill, or the end of the round), and keeps that
 // TermCounter's terms, which name its ids. Round two maps each segment's
 // local ids to vocabulary ids (dropping pruned terms), sorts each row by
@@ -66,7 +68,11 @@ func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
 	b := binary.AppendUvarint(c.buf[:0], uint64(k))
 	b = binary.AppendUvarint(b, uint64(len(ids)))
 	for j, id := range ids {
-		b = binary.AppendUvarint(b, uint64(id))
+		if vals[j] == 1 {
+			b = binary.AppendUvarint(b, uint64(id)<<1)
+			continue
+		}
+		b = binary.AppendUvarint(b, uint64(id)<<1|1)
 		b = binary.AppendUvarint(b, uint64(vals[j]))
 	}
 	c.buf = b
@@ -124,6 +130,7 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 	}
 	c2.names = slices.Clone(c.names)
 	c2.classDocs = make([]int64, len(c.names))
+	c2.total = make([]int64, len(c.names))
 	for i, n := range c.names {
 		c2.classes[n] = int32(i)
 	}
@@ -145,6 +152,7 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 		}
 		for k, d := range w.docs {
 			c2.classDocs[k] += d
+			c2.total[k] += d
 		}
 	}
 	for i := range c.segments {
@@ -167,6 +175,7 @@ func (w *worker) replay(s *segment) error {
 	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.f.Name(), err) }
 	var buf []byte
 	var pairs []uint64
+	rs := newRowSorter(len(w.vocab.Terms))
 	var ind []int32
 	var val []float32
 	for {
@@ -193,16 +202,19 @@ func (w *worker) replay(s *segment) error {
 		w.docs[k]++
 		pairs = pairs[:0]
 		for range m {
-			id, ok1 := next(&row)
-			cnt, ok2 := next(&row)
-			if !ok1 || !ok2 || id >= uint64(len(idmap)) || cnt >= 1<<32 {
+			id, ok := next(&row)
+			cnt := uint64(1)
+			if ok && id&1 == 1 {
+				cnt, ok = next(&row)
+			}
+			if id >>= 1; !ok || id >= uint64(len(idmap)) || cnt >= 1<<32 {
 				return bad(errors.New("a damaged row"))
 			}
 			if vid := idmap[id]; vid >= 0 {
 				pairs = append(pairs, uint64(vid)<<32|cnt)
 			}
 		}
-		slices.Sort(pairs)
+		rs.sort(pairs)
 		ind, val = ind[:0], val[:0]
 		for _, p := range pairs {
 			ind = append(ind, int32(p>>32))

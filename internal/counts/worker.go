@@ -48,6 +48,9 @@ type worker struct {
 	cache *cacheWriter // round one with Options.Replay: the open segment
 	docs  []int64      // replaying: the documents of each class
 	named bool         // hashed terms, which carry bucket names (names.go)
+	// pooled: round one counts every class in the column of class 0
+	// (Options.VocabOnly); the row cache still records the class.
+	pooled bool
 }
 
 func newWorker(tok vectorize.Settings, vocab *vectorize.Vocabulary) *worker {
@@ -110,8 +113,12 @@ func columnOf[T any](cols []column[T], k int32, n int) (column[T], []column[T]) 
 // countRow adds the row of text, of class k, in round one.
 func (w *worker) countRow(k int32, text string) {
 	ids, vals := w.tc.Row(text)
+	ck := k
+	if w.pooled {
+		ck = 0
+	}
 	var col column[cell]
-	col, w.cols = columnOf(w.cols, k, w.tc.Len())
+	col, w.cols = columnOf(w.cols, ck, w.tc.Len())
 	for j, id := range ids {
 		c := col.at(id)
 		c.docs++
