@@ -29,6 +29,9 @@ const (
 	// refitFactor pads the expected time of refitting a member on all the
 	// documents (tokenizing, then fitting k/(k-1) times a split's rows).
 	refitFactor = 1.5
+	// ensembleShare is the part of the whole budget that fillLibrary
+	// leaves for refitting the ensemble's members.
+	ensembleShare = 0.15
 	// probFloor clips the probabilities of the log-loss, as scikit-learn's
 	// log_loss does.
 	probFloor = 1e-15
@@ -193,6 +196,40 @@ func (r *runner) buildEnsemble(res *Result, deciding int) {
 		e.Why = "the ensemble did not score better than the best single candidate"
 	default:
 		e.Used = true
+	}
+}
+
+// fillLibrary spends the time a race left on the ensemble's library: the
+// best ensemblePool candidates on the first split are scored on more
+// splits, up to splits (the deciding rung's), one level of the race (3^r
+// splits) at a time, so that the library shares more held-out documents
+// and the selection overfits them less. No job starts that is expected to
+// end later than the deadline less ensembleShare of the budget, the time
+// kept for refitting the members.
+func (r *runner) fillLibrary(splits int) error {
+	if r.oof == nil {
+		return nil
+	}
+	var pool []*Candidate
+	for _, c := range r.cands {
+		if r.scored(c) >= 1 && r.hasOOF(c, 1) {
+			pool = append(pool, c)
+		}
+	}
+	r.rank(pool, 1)
+	pool = pool[:min(len(pool), ensemblePool)]
+	var end time.Time
+	if !r.opt.Deadline.IsZero() {
+		end = r.opt.Deadline.Add(-seconds(ensembleShare * r.opt.Deadline.Sub(r.start).Seconds()))
+	}
+	for upto := eta; ; upto *= eta {
+		upto = min(upto, splits)
+		if cut, err := r.runRung(pool, upto, end, nil); cut || err != nil {
+			return err
+		}
+		if upto == splits {
+			return nil
+		}
 	}
 }
 

@@ -204,6 +204,9 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 	if deciding < 0 {
 		return nil, errors.New("the budget ran out before any candidate was scored on the first fold: raise --budget")
 	}
+	if err := r.fillLibrary(res.Rungs[deciding].Splits); err != nil {
+		return nil, err
+	}
 	res.Rungs[deciding].Deciding = true
 	res.Leaderboard = r.leaderboard(cands, res.Rungs[deciding].Splits)
 	res.Scored = len(res.Leaderboard)
