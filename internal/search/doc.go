@@ -61,7 +61,11 @@
 //     the same folds, each document scored by models that did not see it.
 //     Successive halving leaves few, and alike, candidates in its last
 //     rungs; the first split alone is a holdout every scored candidate
-//     shares, as auto-sklearn's ensemble builder has. Each one's
+//     shares, as auto-sklearn's ensemble builder has. Time the race
+//     leaves goes to the library first (fillLibrary): its 20 best on the
+//     first split are scored on more splits, a level of the race at a
+//     time, up to the deciding rung's, until the deadline less 15% of the
+//     budget, so that the selection sees more held-out documents. Each one's
 //     probabilities are softmax(τ·score), τ fitted on its own held-out
 //     scores (the temperature scaling of train's calibration; logistic
 //     regression keeps τ = 1), and SelectEnsemble greedily averages them,
