@@ -110,11 +110,7 @@ func fitNB(kind Kind, p Params, classDocs, counts []float64, C int) (W, B []floa
 		copy(B, lp)
 		// Most counts are 0: their weight and log(1-θ) depend on the
 		// class only, so they are computed once per class.
-		zw, zl := make([]float64, C), make([]float64, C)
-		zreq := make([]bool, C)
-		for c := range C {
-			zw[c], zl[c], zreq[c] = bernoulliTerm(0, classDocs[c], p.Alpha, p.Beta)
-		}
+		zw, zl, zreq := bernoulliZero(p, classDocs)
 		sum1m := make([]float64, C) // Σ_d log(1-θ_cd), required terms left out
 		for d := 0; d < V; d++ {
 			for c := 0; c < C; c++ {
@@ -133,38 +129,14 @@ func fitNB(kind Kind, p Params, classDocs, counts []float64, C int) (W, B []floa
 		}
 	case Multinomial:
 		copy(B, lp)
-		tot := make([]float64, C)
-		for d := 0; d < V; d++ {
-			for c := 0; c < C; c++ {
-				tot[c] += counts[d*C+c]
-			}
-		}
 		// W[d,c] = log(count_cd + α) - log(den_c): log(den_c) once per
 		// class, and the weight of a zero count (most of them) once per
 		// class too. The same operations on the same operands as a
 		// direct evaluation, so the same bits.
-		logDen, zero := make([]float64, C), make([]float64, C)
-		limit := make([]bool, C)
-		for c := range C {
-			den := tot[c] + p.Alpha*float64(V)
-			if den > 0 {
-				logDen[c] = math.Log(den)
-				zero[c] = math.Log(0+p.Alpha) - logDen[c]
-			} else {
-				limit[c] = true
-				zero[c] = -math.Log(float64(V)) // limit α → 0 of α/(α|V|)
-			}
-		}
+		logDen, zero, limit := multinomialDen(p, counts, C, V)
 		parallelRange(V, func(lo, hi int) {
 			for d := lo; d < hi; d++ {
-				row, out := counts[d*C:d*C+C], W[d*C:d*C+C]
-				for c, x := range row {
-					if x == 0 || limit[c] {
-						out[c] = zero[c]
-					} else {
-						out[c] = math.Log(x+p.Alpha) - logDen[c]
-					}
-				}
+				multinomialRow(counts[d*C:d*C+C], p.Alpha, logDen, zero, limit, W[d*C:d*C+C])
 			}
 		})
 	case Complement:
@@ -200,6 +172,16 @@ func parallelRange(n int, fn func(lo, hi int)) {
 	wg.Wait()
 }
 
+// bernoulliZero returns bernoulliTerm of a zero count in each class.
+func bernoulliZero(p Params, classDocs []float64) (w, log1m []float64, required []bool) {
+	C := len(classDocs)
+	w, log1m, required = make([]float64, C), make([]float64, C), make([]bool, C)
+	for c, nc := range classDocs {
+		w[c], log1m[c], required[c] = bernoulliTerm(0, nc, p.Alpha, p.Beta)
+	}
+	return w, log1m, required
+}
+
 // bernoulliTerm returns, for one term and class of a Bernoulli model, the
 // weight log θ - log(1-θ), log(1-θ), and whether θ = 1 (the class requires
 // the term; the weight is then 0 and log(1-θ) = -Inf is left out of B).
@@ -231,19 +213,10 @@ func fitComplement(W []float64, p Params, counts []float64, C, V int) {
 	// seen only in class c has a complement count of exactly α.
 	// tot[c] = Σ_d comp[c], summed in term order in the same pass.
 	comp := W // θ̃ numerators, then weights, in place
-	pre := make([]float64, C+1)
 	tot := make([]float64, C)
 	for d := 0; d < V; d++ {
-		row := counts[d*C : d*C+C]
-		for c, x := range row {
-			pre[c+1] = pre[c] + x
-		}
-		suf := 0.0
 		out := comp[d*C : d*C+C]
-		for c := C - 1; c >= 0; c-- {
-			out[c] = pre[c] + suf + p.Alpha
-			suf += row[c]
-		}
+		complementRow(counts[d*C:d*C+C], p.Alpha, out)
 		for c, x := range out {
 			tot[c] += x
 		}

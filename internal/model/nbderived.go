@@ -1,0 +1,197 @@
+package model
+
+import (
+	"math"
+	"sync/atomic"
+)
+
+// derivedNB reports whether fitNB(m.Kind, m.Params, m.ClassDocs, m.Counts,
+// C) gives m.W and m.B, bit for bit: then the file can leave the weights
+// out and Decode computes them again. It is the comparison of a full
+// refit made one term at a time, so that saving a model does not
+// need a second V×C matrix: it computes every weight with the same
+// operations on the same operands, in the same order where a sum depends
+// on it, as fitNB. Should the two ever part (a change to one and not the
+// other), derivedNB answers false and the file stores the weights: it
+// costs space, never correctness. m holds valid NB statistics (m.validate).
+func derivedNB(m *Model) bool {
+	C := len(m.Classes)
+	p, counts, classDocs := m.Params, m.Counts, m.ClassDocs
+	if C == 0 || len(counts)%C != 0 || len(m.W) != len(counts) || len(m.B) != C || len(classDocs) != C {
+		return false
+	}
+	V := len(counts) / C
+	t := p.Temperature
+	scale := func(x float64) float64 {
+		if t > 0 && t != 1 {
+			return x * t
+		}
+		return x
+	}
+	lp := logPrior(p, classDocs, C)
+	B := make([]float64, C)
+	switch m.Kind {
+	case Bernoulli:
+		// fitNB's loop is sequential (B sums over the terms in order); so
+		// is this one.
+		copy(B, lp)
+		zw, zl, zreq := bernoulliZero(p, classDocs)
+		sum1m := make([]float64, C)
+		for d := 0; d < V; d++ {
+			for c := 0; c < C; c++ {
+				w, l1m, req := zw[c], zl[c], zreq[c]
+				if x := counts[d*C+c]; x != 0 {
+					w, l1m, req = bernoulliTerm(x, classDocs[c], p.Alpha, p.Beta)
+				}
+				if !sameBit(scale(w), m.W[d*C+c]) {
+					return false
+				}
+				if !req {
+					sum1m[c] += l1m
+				}
+			}
+		}
+		for c := range B {
+			B[c] += sum1m[c]
+		}
+	case Multinomial:
+		copy(B, lp)
+		logDen, zero, limit := multinomialDen(p, counts, C, V)
+		if !rowsMatch(V, C, m.W, func(d int, out []float64) {
+			multinomialRow(counts[d*C:d*C+C], p.Alpha, logDen, zero, limit, out)
+			for c, w := range out {
+				out[c] = scale(w)
+			}
+		}) {
+			return false
+		}
+	case Complement:
+		// B is 0. The normaliser sums every weight in term order first:
+		// a first pass of logarithms here, where fitNB keeps them in W.
+		tot := make([]float64, C)
+		comp := make([]float64, C)
+		for d := 0; d < V; d++ {
+			complementRow(counts[d*C:d*C+C], p.Alpha, comp)
+			for c, x := range comp {
+				tot[c] += x
+			}
+		}
+		logTot := make([]float64, C)
+		for c, x := range tot {
+			logTot[c] = math.Log(x)
+		}
+		weight := func(c int, x float64) float64 {
+			if tot[c] == 0 {
+				return -math.Log(float64(V))
+			}
+			return math.Log(x) - logTot[c]
+		}
+		norm := make([]float64, C)
+		for c := range norm {
+			norm[c] = 1
+		}
+		if !p.NoWeightNorm {
+			sum := make([]float64, C)
+			for d := 0; d < V; d++ {
+				complementRow(counts[d*C:d*C+C], p.Alpha, comp)
+				for c, x := range comp {
+					if w := weight(c, x); !math.IsInf(w, 0) {
+						sum[c] += math.Abs(w)
+					}
+				}
+			}
+			for c, x := range sum {
+				if x > 0 {
+					norm[c] = x
+				}
+			}
+		}
+		if !rowsMatch(V, C, m.W, func(d int, out []float64) {
+			complementRow(counts[d*C:d*C+C], p.Alpha, out)
+			for c, x := range out {
+				out[c] = scale(-weight(c, x) / norm[c])
+			}
+		}) {
+			return false
+		}
+	}
+	for c := range B {
+		B[c] = scale(B[c])
+	}
+	return sameBits(B, m.B)
+}
+
+// multinomialDen returns, for multinomial NB, log(Σ_d count_cd + α|V|) of
+// each class, the weight of a zero count, and whether the class takes the
+// limit α → 0 of an empty class; see fitNB.
+func multinomialDen(p Params, counts []float64, C, V int) (logDen, zero []float64, limit []bool) {
+	tot := make([]float64, C)
+	for d := 0; d < V; d++ {
+		for c := 0; c < C; c++ {
+			tot[c] += counts[d*C+c]
+		}
+	}
+	logDen, zero = make([]float64, C), make([]float64, C)
+	limit = make([]bool, C)
+	for c := range C {
+		den := tot[c] + p.Alpha*float64(V)
+		if den > 0 {
+			logDen[c] = math.Log(den)
+			zero[c] = math.Log(0+p.Alpha) - logDen[c]
+		} else {
+			limit[c] = true
+			zero[c] = -math.Log(float64(V)) // limit α → 0 of α/(α|V|)
+		}
+	}
+	return logDen, zero, limit
+}
+
+// multinomialRow sets out to the multinomial weights of one term with
+// counts r; see fitNB.
+func multinomialRow(r []float64, alpha float64, logDen, zero []float64, limit []bool, out []float64) {
+	for c, x := range r {
+		if x == 0 || limit[c] {
+			out[c] = zero[c]
+		} else {
+			out[c] = math.Log(x+alpha) - logDen[c]
+		}
+	}
+}
+
+// rowsMatch computes the weights of every term d < V with row (into a
+// C-long slice), the terms in parallel, and reports whether they are W's,
+// bit for bit.
+func rowsMatch(V, C int, W []float64, row func(d int, out []float64)) bool {
+	var differ atomic.Bool
+	parallelRange(V, func(lo, hi int) {
+		out := make([]float64, C)
+		for d := lo; d < hi; d++ {
+			if row(d, out); !sameBits(out, W[d*C:d*C+C]) {
+				differ.Store(true)
+				return
+			}
+			if d%4096 == 0 && differ.Load() {
+				return
+			}
+		}
+	})
+	return !differ.Load()
+}
+
+// complementRow sets out[c] = Σ_{c'≠c} r[c'] + α, the complement count of
+// one term, as fitComplement computes it: a prefix plus a suffix sum.
+func complementRow(r []float64, alpha float64, out []float64) {
+	pre := 0.0
+	for c, x := range r {
+		out[c] = pre
+		pre += x
+	}
+	suf := 0.0
+	for c := len(r) - 1; c >= 0; c-- {
+		out[c] = out[c] + suf + alpha
+		suf += r[c]
+	}
+}
+
+// sameBit reports whether a and b have the same float64 bit pattern.
+func sameBit(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
