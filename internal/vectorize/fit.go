@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -226,8 +227,18 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 			pos[q] = int32(i)
 		}
 	}
+	ngrams := false
 	for _, w := range ws { // the n-gram indexes are done with: let them go
+		ngrams = ngrams || w.pairs != nil
 		w.words, w.pairs, w.filter = nil, nil, nil
+	}
+	if ngrams {
+		// They are the largest garbage of the fit (every n-gram seen, with
+		// its bytes), and sorting, merging and assembling allocate about
+		// as much again: collect them first and return their pages, so
+		// that the peak is the larger of the two, not their sum plus the
+		// collector's headroom.
+		debug.FreeOSMemory()
 	}
 	// Statistics of each worker's terms, then their sorted order.
 	var wg sync.WaitGroup
@@ -287,6 +298,16 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 
 	var m *Matrix
 	if wantMatrix {
+		// The vocabulary holds copies: the workers' sorted terms and
+		// their union are garbage, as big as the matrix when there are
+		// n-grams. Collect them before assembling allocates it.
+		for _, w := range ws {
+			w.sorted, w.sortedDF, w.sortedCF, w.sortedCDF = nil, nil, nil, nil
+		}
+		g.terms, g.df, g.cf, g.cdf = nil, nil, nil, nil
+		if ngrams {
+			runtime.GC()
+		}
 		m = assemble(batches, g.local, final, df, n, order, pos, workers)
 	}
 	return v, m, nil
