@@ -453,6 +453,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		p = t.Apply(p)
 	}
 	if X != nil {
+		c.DropTexts() // vectorized, and tuned on: only the labels are read below
 		train.ReleaseBeforeFit(X.Cols, len(c.Labels))
 	}
 	m, cal, err := train.FitWithFields(kind, X, y, c.Labels, vocab, p, train.Options{
