@@ -110,20 +110,8 @@ func fitNB(kind Kind, p Params, classDocs, counts []float64, C int) (W, B []floa
 		copy(B, lp)
 		// Most counts are 0: their weight and log(1-θ) depend on the
 		// class only, so they are computed once per class.
-		zw, zl, zreq := bernoulliZero(p, classDocs)
 		sum1m := make([]float64, C) // Σ_d log(1-θ_cd), required terms left out
-		for d := 0; d < V; d++ {
-			for c := 0; c < C; c++ {
-				w, l1m, req := zw[c], zl[c], zreq[c]
-				if x := counts[d*C+c]; x != 0 {
-					w, l1m, req = bernoulliTerm(x, classDocs[c], p.Alpha, p.Beta)
-				}
-				W[d*C+c] = w
-				if !req {
-					sum1m[c] += l1m
-				}
-			}
-		}
+		bernoulliRows(p, classDocs, counts, bernoulliZero(p, classDocs), W, sum1m)
 		for c := range B {
 			B[c] += sum1m[c]
 		}
@@ -172,14 +160,40 @@ func parallelRange(n int, fn func(lo, hi int)) {
 	wg.Wait()
 }
 
+// bernoulliZeros holds bernoulliTerm of a zero count in each class.
+type bernoulliZeros struct {
+	w, log1m []float64
+	required []bool
+}
+
 // bernoulliZero returns bernoulliTerm of a zero count in each class.
-func bernoulliZero(p Params, classDocs []float64) (w, log1m []float64, required []bool) {
+func bernoulliZero(p Params, classDocs []float64) bernoulliZeros {
 	C := len(classDocs)
-	w, log1m, required = make([]float64, C), make([]float64, C), make([]bool, C)
+	z := bernoulliZeros{make([]float64, C), make([]float64, C), make([]bool, C)}
 	for c, nc := range classDocs {
-		w[c], log1m[c], required[c] = bernoulliTerm(0, nc, p.Alpha, p.Beta)
+		z.w[c], z.log1m[c], z.required[c] = bernoulliTerm(0, nc, p.Alpha, p.Beta)
 	}
-	return w, log1m, required
+	return z
+}
+
+// bernoulliRows sets W to the Bernoulli weights of the terms whose counts
+// are counts (len(W) = len(counts), C per term) and adds each term's
+// log(1-θ_cd) to sum1m[c], required terms left out, in term order: called
+// on consecutive blocks of terms, it sums as one call on all of them.
+func bernoulliRows(p Params, classDocs, counts []float64, z bernoulliZeros, W, sum1m []float64) {
+	C := len(classDocs)
+	for d := 0; d < len(counts); d += C {
+		for c, x := range counts[d : d+C] {
+			w, l1m, req := z.w[c], z.log1m[c], z.required[c]
+			if x != 0 {
+				w, l1m, req = bernoulliTerm(x, classDocs[c], p.Alpha, p.Beta)
+			}
+			W[d+c] = w
+			if !req {
+				sum1m[c] += l1m
+			}
+		}
+	}
 }
 
 // bernoulliTerm returns, for one term and class of a Bernoulli model, the
@@ -212,23 +226,12 @@ func fitComplement(W []float64, p Params, counts []float64, C, V int) {
 	// suffix sum rather than (Σ_c' count_c'd) - count_cd, so that a term
 	// seen only in class c has a complement count of exactly α.
 	// tot[c] = Σ_d comp[c], summed in term order in the same pass.
-	comp := W // θ̃ numerators, then weights, in place
-	tot := make([]float64, C)
-	for d := 0; d < V; d++ {
-		out := comp[d*C : d*C+C]
-		complementRow(counts[d*C:d*C+C], p.Alpha, out)
-		for c, x := range out {
-			tot[c] += x
-		}
-	}
+	// W holds the θ̃ numerators, then the weights, in place.
+	tot, logTot := complementTotals(p.Alpha, counts, C, W, C)
 	// w_cd = log θ̃_cd = log comp_cd - log tot_c ≤ 0, maybe -Inf; an empty
 	// complement without smoothing (tot_c = 0) takes the limit θ̃ = 1/|V|.
 	// A term seen in one class only has the same complement count in
 	// every other class, so within a row the last log is reused.
-	logTot := make([]float64, C)
-	for c, t := range tot {
-		logTot[c] = math.Log(t)
-	}
 	parallelRange(V, func(lo, hi int) {
 		for d := lo; d < hi; d++ {
 			row := W[d*C : d*C+C]
@@ -245,32 +248,59 @@ func fitComplement(W []float64, p Params, counts []float64, C, V int) {
 			}
 		}
 	})
-	// Normalise: Σ_d |w_cd| over the finite weights of each class, summed
-	// in term order.
-	norm := make([]float64, C)
-	for c := range norm {
-		norm[c] = 1
-	}
-	if !p.NoWeightNorm {
-		sum := make([]float64, C)
-		for d := 0; d < V; d++ {
-			for c, w := range W[d*C : d*C+C] {
-				if !math.IsInf(w, 0) {
-					sum[c] += math.Abs(w)
-				}
-			}
-		}
-		for c, x := range sum {
-			if x > 0 {
-				norm[c] = x
-			}
-		}
-	}
+	norm := complementNorm(p, C, V, func(d int) []float64 { return W[d*C : d*C+C] })
 	for d := 0; d < V; d++ {
 		for c, w := range W[d*C : d*C+C] {
 			W[d*C+c] = -w / norm[c]
 		}
 	}
+}
+
+// complementTotals computes the complement counts of every term
+// (complementRow) into comp[d*stride:], stride C to keep them all, 0 to
+// keep only the last in comp[:C], and returns tot[c] = Σ_d comp_cd, summed
+// in term order, and its logarithm.
+func complementTotals(alpha float64, counts []float64, C int, comp []float64, stride int) (tot, logTot []float64) {
+	tot = make([]float64, C)
+	for d := 0; d < len(counts)/C; d++ {
+		out := comp[d*stride : d*stride+C]
+		complementRow(counts[d*C:d*C+C], alpha, out)
+		for c, x := range out {
+			tot[c] += x
+		}
+	}
+	logTot = make([]float64, C)
+	for c, t := range tot {
+		logTot[c] = math.Log(t)
+	}
+	return tot, logTot
+}
+
+// complementNorm returns the normaliser of each class's complement NB
+// weights: Σ_d |w_cd| over its finite weights, summed in term order, with
+// w(d) the weights of term d; 1 with p.NoWeightNorm, or when the sum is 0.
+func complementNorm(p Params, C, V int, w func(d int) []float64) []float64 {
+	norm := make([]float64, C)
+	for c := range norm {
+		norm[c] = 1
+	}
+	if p.NoWeightNorm {
+		return norm
+	}
+	sum := make([]float64, C)
+	for d := 0; d < V; d++ {
+		for c, x := range w(d) {
+			if !math.IsInf(x, 0) {
+				sum[c] += math.Abs(x)
+			}
+		}
+	}
+	for c, x := range sum {
+		if x > 0 {
+			norm[c] = x
+		}
+	}
+	return norm
 }
 
 // NewLinear builds a model from weights fitted elsewhere (logistic

@@ -35,19 +35,17 @@ func derivedNB(m *Model) bool {
 		// fitNB's loop is sequential (B sums over the terms in order); so
 		// is this one.
 		copy(B, lp)
-		zw, zl, zreq := bernoulliZero(p, classDocs)
+		z := bernoulliZero(p, classDocs)
 		sum1m := make([]float64, C)
-		for d := 0; d < V; d++ {
-			for c := 0; c < C; c++ {
-				w, l1m, req := zw[c], zl[c], zreq[c]
-				if x := counts[d*C+c]; x != 0 {
-					w, l1m, req = bernoulliTerm(x, classDocs[c], p.Alpha, p.Beta)
-				}
-				if !sameBit(scale(w), m.W[d*C+c]) {
+		const block = 1024 // terms
+		out := make([]float64, min(V, block)*C)
+		for d := 0; d < V; d += block {
+			e := min(d+block, V)
+			w := out[:(e-d)*C]
+			bernoulliRows(p, classDocs, counts[d*C:e*C], z, w, sum1m)
+			for i, x := range w {
+				if !sameBit(scale(x), m.W[d*C+i]) {
 					return false
-				}
-				if !req {
-					sum1m[c] += l1m
 				}
 			}
 		}
@@ -68,44 +66,21 @@ func derivedNB(m *Model) bool {
 	case Complement:
 		// B is 0. The normaliser sums every weight in term order first:
 		// a first pass of logarithms here, where fitNB keeps them in W.
-		tot := make([]float64, C)
 		comp := make([]float64, C)
-		for d := 0; d < V; d++ {
-			complementRow(counts[d*C:d*C+C], p.Alpha, comp)
-			for c, x := range comp {
-				tot[c] += x
-			}
-		}
-		logTot := make([]float64, C)
-		for c, x := range tot {
-			logTot[c] = math.Log(x)
-		}
+		tot, logTot := complementTotals(p.Alpha, counts, C, comp, 0)
 		weight := func(c int, x float64) float64 {
 			if tot[c] == 0 {
 				return -math.Log(float64(V))
 			}
 			return math.Log(x) - logTot[c]
 		}
-		norm := make([]float64, C)
-		for c := range norm {
-			norm[c] = 1
-		}
-		if !p.NoWeightNorm {
-			sum := make([]float64, C)
-			for d := 0; d < V; d++ {
-				complementRow(counts[d*C:d*C+C], p.Alpha, comp)
-				for c, x := range comp {
-					if w := weight(c, x); !math.IsInf(w, 0) {
-						sum[c] += math.Abs(w)
-					}
-				}
+		norm := complementNorm(p, C, V, func(d int) []float64 {
+			complementRow(counts[d*C:d*C+C], p.Alpha, comp)
+			for c, x := range comp {
+				comp[c] = weight(c, x)
 			}
-			for c, x := range sum {
-				if x > 0 {
-					norm[c] = x
-				}
-			}
-		}
+			return comp
+		})
 		if !rowsMatch(V, C, m.W, func(d int, out []float64) {
 			complementRow(counts[d*C:d*C+C], p.Alpha, out)
 			for c, x := range out {
