@@ -234,18 +234,7 @@ func fitComplement(W []float64, p Params, counts []float64, C, V int) {
 	// every other class, so within a row the last log is reused.
 	parallelRange(V, func(lo, hi int) {
 		for d := lo; d < hi; d++ {
-			row := W[d*C : d*C+C]
-			last, lastLog := math.NaN(), 0.0
-			for c, x := range row {
-				if tot[c] == 0 {
-					row[c] = -math.Log(float64(V))
-					continue
-				}
-				if x != last {
-					last, lastLog = x, math.Log(x)
-				}
-				row[c] = lastLog - logTot[c]
-			}
+			complementLogs(W[d*C:d*C+C], tot, logTot, V)
 		}
 	})
 	norm := complementNorm(p, C, V, func(d int) []float64 { return W[d*C : d*C+C] })
@@ -274,6 +263,24 @@ func complementTotals(alpha float64, counts []float64, C int, comp []float64, st
 		logTot[c] = math.Log(t)
 	}
 	return tot, logTot
+}
+
+// complementLogs turns the complement counts of one term, row, into its
+// weights before normalisation, in place: w_cd = log comp_cd - log tot_c.
+// A term seen in one class only has the same complement count in every
+// other class, so the last logarithm is reused.
+func complementLogs(row, tot, logTot []float64, V int) {
+	last, lastLog := math.NaN(), 0.0
+	for c, x := range row {
+		if tot[c] == 0 {
+			row[c] = -math.Log(float64(V))
+			continue
+		}
+		if x != last {
+			last, lastLog = x, math.Log(x)
+		}
+		row[c] = lastLog - logTot[c]
+	}
 }
 
 // complementNorm returns the normaliser of each class's complement NB

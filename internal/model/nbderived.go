@@ -5,11 +5,16 @@ import (
 	"sync/atomic"
 )
 
+// complementRefitBytes is the size of a complement model's weights below
+// which derivedNB refits them whole: two passes of logarithms cost more
+// than one, and memory of that size is cheap.
+var complementRefitBytes = 32 << 20
+
 // derivedNB reports whether fitNB(m.Kind, m.Params, m.ClassDocs, m.Counts,
 // C) gives m.W and m.B, bit for bit: then the file can leave the weights
 // out and Decode computes them again. It is the comparison of a full
-// refit made one term at a time, so that saving a model does not
-// need a second V×C matrix: it computes every weight with the same
+// refit made one term at a time (but for small complement models), so that
+// saving a model does not need a second V×C matrix: it computes every weight with the same
 // operations on the same operands, in the same order where a sum depends
 // on it, as fitNB. Should the two ever part (a change to one and not the
 // other), derivedNB answers false and the file stores the weights: it
@@ -64,27 +69,26 @@ func derivedNB(m *Model) bool {
 			return false
 		}
 	case Complement:
-		// B is 0. The normaliser sums every weight in term order first:
-		// a first pass of logarithms here, where fitNB keeps them in W.
+		if 8*len(counts) < complementRefitBytes {
+			// The normaliser needs every weight before the first can be
+			// compared: a small model is refitted whole, once.
+			W, B := fitNB(m.Kind, p, classDocs, counts, C)
+			return sameBits(W, m.W) && sameBits(B, m.B)
+		}
+		// B is 0. The normaliser sums every weight in term order first: a
+		// first pass of logarithms, where fitNB keeps them in W.
 		comp := make([]float64, C)
 		tot, logTot := complementTotals(p.Alpha, counts, C, comp, 0)
-		weight := func(c int, x float64) float64 {
-			if tot[c] == 0 {
-				return -math.Log(float64(V))
-			}
-			return math.Log(x) - logTot[c]
-		}
 		norm := complementNorm(p, C, V, func(d int) []float64 {
 			complementRow(counts[d*C:d*C+C], p.Alpha, comp)
-			for c, x := range comp {
-				comp[c] = weight(c, x)
-			}
+			complementLogs(comp, tot, logTot, V)
 			return comp
 		})
 		if !rowsMatch(V, C, m.W, func(d int, out []float64) {
 			complementRow(counts[d*C:d*C+C], p.Alpha, out)
-			for c, x := range out {
-				out[c] = scale(-weight(c, x) / norm[c])
+			complementLogs(out, tot, logTot, V)
+			for c, w := range out {
+				out[c] = scale(-w / norm[c])
 			}
 		}) {
 			return false

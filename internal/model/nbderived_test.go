@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // refitMatches is what Save checked before derivedNB: a whole refit,
@@ -36,6 +38,17 @@ func TestDerivedNBIsTheRefit(t *testing.T) {
 		{Alpha: 1, Prior: "given", Priors: []float64{.1, .2, .3, .4}, Temperature: 0.37},
 		{Alpha: 0.5, NoWeightNorm: true, Temperature: 3},
 	}
+	defer func(b int) { complementRefitBytes = b }(complementRefitBytes)
+	for _, refit := range []int{0, complementRefitBytes} { // complement term by term, then whole
+		complementRefitBytes = refit
+		derivedKinds(t, vocab, docs, labels, params)
+	}
+}
+
+// derivedKinds is TestDerivedNBIsTheRefit for each kind and params, on 4
+// classes.
+func derivedKinds(t *testing.T, vocab *vectorize.Vocabulary, docs []doc, labels []int, params []Params) {
+	V, C := vocab.Len(), 4
 	for _, kind := range []Kind{Bernoulli, Multinomial, Complement} {
 		for _, p := range params {
 			cd, cn := countNB(docs, labels, V, C, kind == Bernoulli)
