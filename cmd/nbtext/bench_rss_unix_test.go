@@ -31,7 +31,7 @@ func TestRunChild(t *testing.T) {
 
 // benchPeakRSS runs one command line b.N times, each in a child process
 // (this test binary, see TestRunChild), and reports the largest peak RSS
-// of the children in MB (getrusage's ru_maxrss; the test binary adds a few
+// of the children in MiB (getrusage's ru_maxrss; the test binary adds a few
 // MB of code to nbtext's), their median wall seconds and CPU seconds.
 func benchPeakRSS(b *testing.B, args ...string) {
 	b.Helper()
@@ -52,7 +52,7 @@ func benchPeakRSS(b *testing.B, args ...string) {
 		peak = max(peak, int64(ru.Maxrss)) // KiB on Linux
 		cpus = append(cpus, float64(ru.Utime.Sec+ru.Stime.Sec)+float64(ru.Utime.Usec+ru.Stime.Usec)/1e6)
 	}
-	b.ReportMetric(float64(peak)/1024, "peak-MB")
+	b.ReportMetric(float64(peak)/1024, "peak-MiB")
 	b.ReportMetric(median(walls), "s/run")
 	b.ReportMetric(median(cpus), "cpu-s/run")
 }
