@@ -452,6 +452,10 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		writeTuning(s.Out, t)
 		p = t.Apply(p)
 	}
+	if X != nil {
+		c.DropTexts() // vectorized, and tuned on: only the labels are read below
+		train.ReleaseBeforeFit(X.Cols, len(c.Labels))
+	}
 	m, cal, err := train.FitWithFields(kind, X, y, c.Labels, vocab, p, train.Options{
 		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"), Init: init,
 	}, recs)

@@ -182,6 +182,15 @@ func (c *Corpus) LabelIDs() []int {
 	return ids
 }
 
+// DropTexts empties the text of every document and keeps the rest (IDs,
+// labels, fields): for a caller that has vectorized the texts and is about
+// to allocate a model, so that the collector can free them.
+func (c *Corpus) DropTexts() {
+	for i := range c.Docs {
+		c.Docs[i].Text = ""
+	}
+}
+
 // Texts returns the documents' texts in order.
 func (c *Corpus) Texts() []string {
 	t := make([]string, len(c.Docs))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -589,6 +590,31 @@ func TestCleanName(t *testing.T) {
 	} {
 		if got := cleanName(in); got != want {
 			t.Errorf("cleanName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestDropTexts: DropTexts empties the texts and keeps everything else.
+func TestDropTexts(t *testing.T) {
+	c, err := Read("testdata/tree", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := *c
+	before.Docs = slices.Clone(c.Docs)
+	labels := c.LabelIDs()
+	c.DropTexts()
+	if len(c.Docs) != len(before.Docs) || !slices.Equal(c.LabelIDs(), labels) || !slices.Equal(c.Labels, before.Labels) {
+		t.Fatalf("DropTexts changed the documents or labels")
+	}
+	for i, d := range c.Docs {
+		want := before.Docs[i]
+		want.Text = ""
+		if !reflect.DeepEqual(d, want) {
+			t.Errorf("document %d: %+v, want %+v", i, d, want)
+		}
+		if before.Docs[i].Text == "" {
+			t.Errorf("document %d had no text to drop", i)
 		}
 	}
 }

@@ -146,8 +146,7 @@ func newEncoding(m *Model) (*encoding, error) {
 	if e.stats {
 		e.countSection = sparseCounts(m.Counts, V, C)
 		e.n += 8*uint64(C) + 8 + uint64(len(e.countSection)) + 1
-		W, B := fitNB(m.Kind, m.Params, m.ClassDocs, m.Counts, C)
-		if e.derived = sameBits(W, m.W) && sameBits(B, m.B); !e.derived {
+		if e.derived = derivedNB(m); !e.derived {
 			e.n += 8*uint64(V*C) + 8*uint64(C)
 		}
 	} else {
@@ -323,10 +322,17 @@ func (e *encoder) flush(force bool) {
 	}
 }
 
-func (e *encoder) bytes(b []byte) { e.flush(true); e.buf = append(e.buf, b...); e.flush(true) }
-func (e *encoder) u16(x uint16)   { e.buf = binary.LittleEndian.AppendUint16(e.buf, x); e.flush(false) }
-func (e *encoder) u32(x uint32)   { e.buf = binary.LittleEndian.AppendUint32(e.buf, x); e.flush(false) }
-func (e *encoder) u64(x uint64)   { e.buf = binary.LittleEndian.AppendUint64(e.buf, x); e.flush(false) }
+// bytes writes b through, past the buffer (it may be the megabytes of
+// the sparse counts).
+func (e *encoder) bytes(b []byte) {
+	if e.flush(true); e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
+}
+
+func (e *encoder) u16(x uint16) { e.buf = binary.LittleEndian.AppendUint16(e.buf, x); e.flush(false) }
+func (e *encoder) u32(x uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, x); e.flush(false) }
+func (e *encoder) u64(x uint64) { e.buf = binary.LittleEndian.AppendUint64(e.buf, x); e.flush(false) }
 
 // f64s appends xs a buffer-full at a time.
 func (e *encoder) f64s(xs []float64) {

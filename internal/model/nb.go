@@ -110,61 +110,21 @@ func fitNB(kind Kind, p Params, classDocs, counts []float64, C int) (W, B []floa
 		copy(B, lp)
 		// Most counts are 0: their weight and log(1-θ) depend on the
 		// class only, so they are computed once per class.
-		zw, zl := make([]float64, C), make([]float64, C)
-		zreq := make([]bool, C)
-		for c := range C {
-			zw[c], zl[c], zreq[c] = bernoulliTerm(0, classDocs[c], p.Alpha, p.Beta)
-		}
 		sum1m := make([]float64, C) // Σ_d log(1-θ_cd), required terms left out
-		for d := 0; d < V; d++ {
-			for c := 0; c < C; c++ {
-				w, l1m, req := zw[c], zl[c], zreq[c]
-				if x := counts[d*C+c]; x != 0 {
-					w, l1m, req = bernoulliTerm(x, classDocs[c], p.Alpha, p.Beta)
-				}
-				W[d*C+c] = w
-				if !req {
-					sum1m[c] += l1m
-				}
-			}
-		}
+		bernoulliRows(p, classDocs, counts, bernoulliZero(p, classDocs), W, sum1m)
 		for c := range B {
 			B[c] += sum1m[c]
 		}
 	case Multinomial:
 		copy(B, lp)
-		tot := make([]float64, C)
-		for d := 0; d < V; d++ {
-			for c := 0; c < C; c++ {
-				tot[c] += counts[d*C+c]
-			}
-		}
 		// W[d,c] = log(count_cd + α) - log(den_c): log(den_c) once per
 		// class, and the weight of a zero count (most of them) once per
 		// class too. The same operations on the same operands as a
 		// direct evaluation, so the same bits.
-		logDen, zero := make([]float64, C), make([]float64, C)
-		limit := make([]bool, C)
-		for c := range C {
-			den := tot[c] + p.Alpha*float64(V)
-			if den > 0 {
-				logDen[c] = math.Log(den)
-				zero[c] = math.Log(0+p.Alpha) - logDen[c]
-			} else {
-				limit[c] = true
-				zero[c] = -math.Log(float64(V)) // limit α → 0 of α/(α|V|)
-			}
-		}
+		logDen, zero, limit := multinomialDen(p, counts, C, V)
 		parallelRange(V, func(lo, hi int) {
 			for d := lo; d < hi; d++ {
-				row, out := counts[d*C:d*C+C], W[d*C:d*C+C]
-				for c, x := range row {
-					if x == 0 || limit[c] {
-						out[c] = zero[c]
-					} else {
-						out[c] = math.Log(x+p.Alpha) - logDen[c]
-					}
-				}
+				multinomialRow(counts[d*C:d*C+C], p.Alpha, logDen, zero, limit, W[d*C:d*C+C])
 			}
 		})
 	case Complement:
@@ -200,6 +160,42 @@ func parallelRange(n int, fn func(lo, hi int)) {
 	wg.Wait()
 }
 
+// bernoulliZeros holds bernoulliTerm of a zero count in each class.
+type bernoulliZeros struct {
+	w, log1m []float64
+	required []bool
+}
+
+// bernoulliZero returns bernoulliTerm of a zero count in each class.
+func bernoulliZero(p Params, classDocs []float64) bernoulliZeros {
+	C := len(classDocs)
+	z := bernoulliZeros{make([]float64, C), make([]float64, C), make([]bool, C)}
+	for c, nc := range classDocs {
+		z.w[c], z.log1m[c], z.required[c] = bernoulliTerm(0, nc, p.Alpha, p.Beta)
+	}
+	return z
+}
+
+// bernoulliRows sets W to the Bernoulli weights of the terms whose counts
+// are counts (len(W) = len(counts), C per term) and adds each term's
+// log(1-θ_cd) to sum1m[c], required terms left out, in term order: called
+// on consecutive blocks of terms, it sums as one call on all of them.
+func bernoulliRows(p Params, classDocs, counts []float64, z bernoulliZeros, W, sum1m []float64) {
+	C := len(classDocs)
+	for d := 0; d < len(counts); d += C {
+		for c, x := range counts[d : d+C] {
+			w, l1m, req := z.w[c], z.log1m[c], z.required[c]
+			if x != 0 {
+				w, l1m, req = bernoulliTerm(x, classDocs[c], p.Alpha, p.Beta)
+			}
+			W[d+c] = w
+			if !req {
+				sum1m[c] += l1m
+			}
+		}
+	}
+}
+
 // bernoulliTerm returns, for one term and class of a Bernoulli model, the
 // weight log θ - log(1-θ), log(1-θ), and whether θ = 1 (the class requires
 // the term; the weight is then 0 and log(1-θ) = -Inf is left out of B).
@@ -230,74 +226,88 @@ func fitComplement(W []float64, p Params, counts []float64, C, V int) {
 	// suffix sum rather than (Σ_c' count_c'd) - count_cd, so that a term
 	// seen only in class c has a complement count of exactly α.
 	// tot[c] = Σ_d comp[c], summed in term order in the same pass.
-	comp := W // θ̃ numerators, then weights, in place
-	pre := make([]float64, C+1)
-	tot := make([]float64, C)
-	for d := 0; d < V; d++ {
-		row := counts[d*C : d*C+C]
-		for c, x := range row {
-			pre[c+1] = pre[c] + x
-		}
-		suf := 0.0
-		out := comp[d*C : d*C+C]
-		for c := C - 1; c >= 0; c-- {
-			out[c] = pre[c] + suf + p.Alpha
-			suf += row[c]
-		}
-		for c, x := range out {
-			tot[c] += x
-		}
-	}
+	// W holds the θ̃ numerators, then the weights, in place.
+	tot, logTot := complementTotals(p.Alpha, counts, C, W, C)
 	// w_cd = log θ̃_cd = log comp_cd - log tot_c ≤ 0, maybe -Inf; an empty
 	// complement without smoothing (tot_c = 0) takes the limit θ̃ = 1/|V|.
 	// A term seen in one class only has the same complement count in
 	// every other class, so within a row the last log is reused.
-	logTot := make([]float64, C)
-	for c, t := range tot {
-		logTot[c] = math.Log(t)
-	}
 	parallelRange(V, func(lo, hi int) {
 		for d := lo; d < hi; d++ {
-			row := W[d*C : d*C+C]
-			last, lastLog := math.NaN(), 0.0
-			for c, x := range row {
-				if tot[c] == 0 {
-					row[c] = -math.Log(float64(V))
-					continue
-				}
-				if x != last {
-					last, lastLog = x, math.Log(x)
-				}
-				row[c] = lastLog - logTot[c]
-			}
+			complementLogs(W[d*C:d*C+C], tot, logTot, V)
 		}
 	})
-	// Normalise: Σ_d |w_cd| over the finite weights of each class, summed
-	// in term order.
-	norm := make([]float64, C)
-	for c := range norm {
-		norm[c] = 1
-	}
-	if !p.NoWeightNorm {
-		sum := make([]float64, C)
-		for d := 0; d < V; d++ {
-			for c, w := range W[d*C : d*C+C] {
-				if !math.IsInf(w, 0) {
-					sum[c] += math.Abs(w)
-				}
-			}
-		}
-		for c, x := range sum {
-			if x > 0 {
-				norm[c] = x
-			}
-		}
-	}
+	norm := complementNorm(p, C, V, func(d int) []float64 { return W[d*C : d*C+C] })
 	for d := 0; d < V; d++ {
 		for c, w := range W[d*C : d*C+C] {
 			W[d*C+c] = -w / norm[c]
 		}
 	}
+}
+
+// complementTotals computes the complement counts of every term
+// (complementRow) into comp[d*stride:], stride C to keep them all, 0 to
+// keep only the last in comp[:C], and returns tot[c] = Σ_d comp_cd, summed
+// in term order, and its logarithm.
+func complementTotals(alpha float64, counts []float64, C int, comp []float64, stride int) (tot, logTot []float64) {
+	tot = make([]float64, C)
+	for d := 0; d < len(counts)/C; d++ {
+		out := comp[d*stride : d*stride+C]
+		complementRow(counts[d*C:d*C+C], alpha, out)
+		for c, x := range out {
+			tot[c] += x
+		}
+	}
+	logTot = make([]float64, C)
+	for c, t := range tot {
+		logTot[c] = math.Log(t)
+	}
+	return tot, logTot
+}
+
+// complementLogs turns the complement counts of one term, row, into its
+// weights before normalisation, in place: w_cd = log comp_cd - log tot_c.
+// A term seen in one class only has the same complement count in every
+// other class, so the last logarithm is reused.
+func complementLogs(row, tot, logTot []float64, V int) {
+	last, lastLog := math.NaN(), 0.0
+	for c, x := range row {
+		if tot[c] == 0 {
+			row[c] = -math.Log(float64(V))
+			continue
+		}
+		if x != last {
+			last, lastLog = x, math.Log(x)
+		}
+		row[c] = lastLog - logTot[c]
+	}
+}
+
+// complementNorm returns the normaliser of each class's complement NB
+// weights: Σ_d |w_cd| over its finite weights, summed in term order, with
+// w(d) the weights of term d; 1 with p.NoWeightNorm, or when the sum is 0.
+func complementNorm(p Params, C, V int, w func(d int) []float64) []float64 {
+	norm := make([]float64, C)
+	for c := range norm {
+		norm[c] = 1
+	}
+	if p.NoWeightNorm {
+		return norm
+	}
+	sum := make([]float64, C)
+	for d := 0; d < V; d++ {
+		for c, x := range w(d) {
+			if !math.IsInf(x, 0) {
+				sum[c] += math.Abs(x)
+			}
+		}
+	}
+	for c, x := range sum {
+		if x > 0 {
+			norm[c] = x
+		}
+	}
+	return norm
 }
 
 // NewLinear builds a model from weights fitted elsewhere (logistic

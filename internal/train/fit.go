@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -105,4 +106,23 @@ func PrepareWith(vocab *vectorize.Vocabulary, texts []string, workers int) *vect
 	X := vocab.Transform(texts, workers)
 	vocab.Weight(X)
 	return X
+}
+
+// releaseBytes is the size of one V×C matrix from which ReleaseBeforeFit
+// returns the freed memory to the operating system.
+const releaseBytes = 32 << 20
+
+// ReleaseBeforeFit prepares a process to fit one model of V terms and C
+// classes on a matrix it has just built (train, not cross-validation):
+// when the model's V×C arrays are large, it collects the vectorizer's
+// garbage and returns the freed pages to the operating system
+// (debug.FreeOSMemory). The fit then allocates the model's arrays in fresh
+// pages rather than beside the vectorizer's freed but still resident
+// ones, which the collector cannot hand out as one large block: the peak
+// is the larger of the two phases, not their sum. Small models skip it
+// (it costs a collection and page faults).
+func ReleaseBeforeFit(V, C int) {
+	if 8*V*C >= releaseBytes {
+		debug.FreeOSMemory()
+	}
 }
