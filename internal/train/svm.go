@@ -285,11 +285,13 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) 
 			ind, val := X.Row(i)
 			val = val[:len(ind)]
 			switch {
-			case len(act) == G && s != nil:
-				// Active in every problem (the common case: few
-				// documents leave one-vs-rest problems): all sums at once.
+			case 2*len(act) >= G && s != nil:
+				// Active in most problems (the common case: few
+				// documents leave one-vs-rest problems): all sums at
+				// once, those of the inactive problems unused. Reading
+				// a term's weights costs more than summing them.
 				rowScores32(z[:G], w32, ind, nil)
-			case len(act) == G:
+			case 2*len(act) >= G:
 				rowScores32(z[:G], w32, ind, val)
 			case s != nil:
 				for _, t := range ind {
