@@ -40,6 +40,7 @@ type FitStream struct {
 	// that leaves out the n-grams below MinDF.
 	sketches []*dfSketch
 	texts    [][]string // by batch
+	filtered bool       // the last count left out n-grams below MinDF
 }
 
 // streamSketchBits is the size, in bits, of a FitStream's n-gram
@@ -196,25 +197,45 @@ func (f *FitStream) finish(order []int, labels []int, nClasses int, wantMatrix b
 	}
 	ws, batches := f.ws, f.batches
 	f.ws, f.batches = nil, nil
-	if f.sketches != nil {
-		f.countFiltered(ws, batches)
+	if f.sketches == nil {
+		return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
 	}
-	return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
-}
-
-// countFiltered is the second pass of a filtering FitStream: it merges the
-// workers' sketches and counts every batch, leaving out the n-grams whose
-// bound is below MinDF. With RelaxMinDF, whose lowered MinDF would need
-// them, nothing is left out.
-func (f *FitStream) countFiltered(ws []*fitWorker, batches []*batch) {
 	sk := f.sketches[0]
 	for _, o := range f.sketches[1:] {
 		sk.merge(o)
 	}
 	f.sketches = nil
-	if f.relax {
-		sk = nil
+	texts := f.texts
+	if s.MinDF < f.s.MinDF { // lowered above: the filter would drop terms it keeps
+		f.count(ws, batches, nil)
+		return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
 	}
+	f.count(ws, batches, sk)
+	if !f.relax {
+		return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, false)
+	}
+	// RelaxMinDF lowers MinDF to 1 only when no term is within the
+	// document-frequency bounds, and the filter leaves out only n-grams
+	// below MinDF: so a vocabulary that keeps a term is the same with
+	// or without the filter and relaxing. Finish strictly first, and
+	// count again without the filter only when that keeps no term (a
+	// tiny corpus), which the lowered MinDF needs every n-gram of.
+	if v, X, err := finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, false); err == nil {
+		return v, X, nil
+	}
+	for w := range ws {
+		ws[w] = newFitWorker(f.s, w)
+	}
+	f.texts = texts
+	f.count(ws, batches, nil)
+	return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, true)
+}
+
+// count is the second pass of a filtering FitStream: it counts every
+// batch, leaving out the n-grams whose bound in the workers' merged
+// sketch sk is below MinDF (nil: none).
+func (f *FitStream) count(ws []*fitWorker, batches []*batch, sk *dfSketch) {
+	f.filtered = sk != nil
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for _, w := range ws {
