@@ -205,30 +205,60 @@ func (f *FitStream) finish(order []int, labels []int, nClasses int, wantMatrix b
 		sk.merge(o)
 	}
 	f.sketches = nil
-	texts := f.texts
 	if s.MinDF < f.s.MinDF { // lowered above: the filter would drop terms it keeps
 		f.count(ws, batches, nil)
-		return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
+	} else {
+		f.count(ws, batches, sk)
+		// RelaxMinDF lowers MinDF to 1 only when no term is within the
+		// document-frequency bounds, and the filter leaves out only
+		// n-grams below MinDF, so a term of MinDF documents or more
+		// (and no max_df, every document kept) rules that out and the
+		// filtered counts give the relaxed vocabulary. Otherwise (a tiny
+		// corpus) count again without the filter: a lowered MinDF keeps
+		// every n-gram.
+		if f.relax && !(s.MaxDF >= 1 && anyTermReaches(ws, s.MinDF, order, f.n)) {
+			for w := range ws {
+				ws[w] = newFitWorker(f.s, w)
+			}
+			f.count(ws, batches, nil)
+		}
 	}
-	f.count(ws, batches, sk)
-	if !f.relax {
-		return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, false)
+	f.texts = nil
+	return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
+}
+
+// anyTermReaches reports whether some term is in at least minDF of the
+// documents kept (numbers order holds; nil: all n) in the counts of a
+// single worker of ws (so in at least minDF overall). A row holds each
+// of its terms once, and frequent words reach minDF within the first
+// documents.
+func anyTermReaches(ws []*fitWorker, minDF int, order []int, n int) bool {
+	var kept []bool
+	if order != nil {
+		kept = make([]bool, n)
+		for _, q := range order {
+			if q >= 0 && q < n {
+				kept[q] = true
+			}
+		}
 	}
-	// RelaxMinDF lowers MinDF to 1 only when no term is within the
-	// document-frequency bounds, and the filter leaves out only n-grams
-	// below MinDF: so a vocabulary that keeps a term is the same with
-	// or without the filter and relaxing. Finish strictly first, and
-	// count again without the filter only when that keeps no term (a
-	// tiny corpus), which the lowered MinDF needs every n-gram of.
-	if v, X, err := finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, false); err == nil {
-		return v, X, nil
+	for _, w := range ws {
+		df := make(map[int32]int)
+		for _, b := range w.batches {
+			for r := range b.end {
+				if kept != nil && !kept[b.first+r] {
+					continue
+				}
+				lo, hi := b.row(r)
+				for _, id := range b.ids[lo:hi] {
+					if df[id]++; df[id] >= minDF {
+						return true
+					}
+				}
+			}
+		}
 	}
-	for w := range ws {
-		ws[w] = newFitWorker(f.s, w)
-	}
-	f.texts = texts
-	f.count(ws, batches, nil)
-	return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, true)
+	return false
 }
 
 // count is the second pass of a filtering FitStream: it counts every
@@ -256,5 +286,4 @@ func (f *FitStream) count(ws []*fitWorker, batches []*batch, sk *dfSketch) {
 	for _, w := range ws {
 		w.filter = nil
 	}
-	f.texts = nil
 }
