@@ -126,6 +126,19 @@ func BenchmarkTrainLogReg(b *testing.B) {
 	benchRun(b, nil, "train", tb, "--split", "train", "--model", "logreg", "-q", "-o", filepath.Join(b.TempDir(), "m.nbm"))
 }
 
+// BenchmarkTrainSVM: archive to model file with the SVM's defaults, word
+// bigrams (target ≤ 1.5 s).
+func BenchmarkTrainSVM(b *testing.B) {
+	tb := tarball(b)
+	benchRun(b, nil, "train", tb, "--split", "train", "--model", "svm", "-q", "-o", filepath.Join(b.TempDir(), "m.nbm"))
+}
+
+// BenchmarkTrainNBLR: the same for NB-LR (target ≤ 2 s).
+func BenchmarkTrainNBLR(b *testing.B) {
+	tb := tarball(b)
+	benchRun(b, nil, "train", tb, "--split", "train", "--model", "nblr", "-q", "-o", filepath.Join(b.TempDir(), "m.nbm"))
+}
+
 // trainedModel trains a model of kind once per benchmark.
 func trainedModel(b *testing.B, kind string) string {
 	tb := tarball(b)
