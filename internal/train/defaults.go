@@ -38,7 +38,8 @@ import (
 // split's bigrams takes 'nbtext train' to a peak RSS of 637 MB (limit
 // 300 MB; complement, 4.3 s against 0.7 s): they stay an option (--ngram
 // 1,2 --min-df 2) and a dimension of 'train --auto' until bigrams are
-// pruned while counting.
+// pruned while counting. (Logistic regression, the SVM and NB-LR took them
+// later, by the same rule: see "word bigrams" below.)
 //
 // Smoothing and regularization, no stop words (20NG / IMDB; the chosen
 // value ←, and its loss against each corpus's best, in points):
