@@ -28,9 +28,12 @@ func TestLearningCurveDeterministicAcrossWorkers(t *testing.T) {
 	var first *CurveResult
 	for _, w := range []int{1, 2, 3} {
 		cfg := smallCurveConfig(model.Bernoulli, model.Multinomial, model.LogReg)
-		// Give logreg multinomial's pruning, so that equal subsets must show
-		// as equal vocabularies below (their defaults differ in min_df).
-		cfg.Models[2].Settings.MinDF = cfg.Models[1].Settings.MinDF
+		// Give logreg multinomial's n-grams and pruning, so that equal
+		// subsets must show as equal vocabularies below (their defaults
+		// differ in both).
+		ms := cfg.Models[1].Settings
+		cfg.Models[2].Settings.NGramMin, cfg.Models[2].Settings.NGramMax = ms.NGramMin, ms.NGramMax
+		cfg.Models[2].Settings.MinDF = ms.MinDF
 		cfg.Workers = w
 		calls, last := 0, 0
 		cfg.Progress = func(done, total int) { calls++; last = done; _ = total }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +66,12 @@ func smallSpace() Space {
 
 func TestCandidatesSpace(t *testing.T) {
 	sp := DefaultSpace(true)
+	var lrValues []float64
+	for _, ks := range sp.Kinds {
+		if ks.Kind == model.LogReg {
+			lrValues = ks.Values
+		}
+	}
 	cands, err := sp.Candidates("")
 	if err != nil {
 		t.Fatal(err)
@@ -95,8 +102,13 @@ func TestCandidatesSpace(t *testing.T) {
 		if c.Spec.Kind == model.LogReg {
 			if c.lead == nil {
 				pilots++
-				if c.Value != 10 || len(c.followers) != 3 {
-					t.Errorf("logreg pilot %s: C = %g with %d followers, want the default C = 10 and 3", c.Describe(), c.Value, len(c.followers))
+				// The default C when the grid has it, else the grid's middle.
+				want := 30.0
+				if _, p := train.Defaults(model.LogReg); slices.Contains(lrValues, p.C) {
+					want = p.C
+				}
+				if c.Value != want || len(c.followers) != 3 {
+					t.Errorf("logreg pilot %s: C = %g with %d followers, want C = %g and 3", c.Describe(), c.Value, len(c.followers), want)
 				}
 			} else {
 				followers++

@@ -70,7 +70,7 @@ func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 		tau, cal := p.Temperature, (*Calibration)(nil)
 		if tau == 0 && !opt.NoCalibrate {
 			copt := opt
-			copt.calibEps, copt.calibIter = CalibrationSVMEps, CalibrationSVMIter
+			copt.calibEps, copt.calibIter = CalibrationSVMEps, calibrationIter(kind)
 			if cal, err = calibrateCrossFit(fitWith(copt), X, y, len(classes), p.Seed, opt.workers()); err != nil {
 				return nil, nil, err
 			}

@@ -285,25 +285,14 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) 
 			ind, val := X.Row(i)
 			val = val[:len(ind)]
 			switch {
-			case len(act) == G && s != nil:
-				// Active in every problem (the common case: few
-				// documents leave one-vs-rest problems): a plain loop.
-				z := z[:G]
-				for _, t := range ind {
-					o := int(t) * G
-					for k, v := range w32[o : o+G : o+G] {
-						z[k] += v
-					}
-				}
-			case len(act) == G:
-				z := z[:G]
-				for j, t := range ind {
-					o := int(t) * G
-					x := val[j]
-					for k, v := range w32[o : o+G : o+G] {
-						z[k] += v * x
-					}
-				}
+			case 2*len(act) >= G && s != nil:
+				// Active in most problems (the common case: few
+				// documents leave one-vs-rest problems): all sums at
+				// once, those of the inactive problems unused. Reading
+				// a term's weights costs more than summing them.
+				rowScores32(z[:G], w32, ind, nil)
+			case 2*len(act) >= G:
+				rowScores32(z[:G], w32, ind, val)
 			case s != nil:
 				for _, t := range ind {
 					o := int(t) * G
@@ -363,6 +352,15 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) 
 					wt := w32[o : o+G : o+G]
 					for k, dk := range d {
 						wt[k] += dk * x
+					}
+				}
+			case len(mv) == G && s != nil:
+				d := d32[:G]
+				for _, t := range ind {
+					o := int(t) * G
+					wt, st := w32[o:o+G:o+G], s[o:o+G:o+G]
+					for k, dk := range d {
+						wt[k] += dk * st[k] * st[k]
 					}
 				}
 			case s != nil:

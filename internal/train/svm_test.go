@@ -248,3 +248,14 @@ func TestCalibrationPassCap(t *testing.T) {
 		t.Errorf("a fit capped at 1 pass: equal to 1 epoch %v, to the uncapped fit %v", slices.Equal(capped.W, one.W), slices.Equal(capped.W, full.W))
 	}
 }
+
+// TestCalibrationIter checks each kind's pass cap of the calibration fold
+// fits: 2 for the SVM, 3 for NB-LR (defaults.go).
+func TestCalibrationIter(t *testing.T) {
+	if got := calibrationIter(model.SVM); got != 2 {
+		t.Errorf("svm: %d passes, want 2", got)
+	}
+	if got := calibrationIter(model.NBLR); got != 3 {
+		t.Errorf("nblr: %d passes, want 3", got)
+	}
+}

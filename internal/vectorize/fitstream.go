@@ -40,6 +40,7 @@ type FitStream struct {
 	// that leaves out the n-grams below MinDF.
 	sketches []*dfSketch
 	texts    [][]string // by batch
+	filtered bool       // the last count left out n-grams below MinDF
 }
 
 // streamSketchBits is the size, in bits, of a FitStream's n-gram
@@ -196,25 +197,75 @@ func (f *FitStream) finish(order []int, labels []int, nClasses int, wantMatrix b
 	}
 	ws, batches := f.ws, f.batches
 	f.ws, f.batches = nil, nil
-	if f.sketches != nil {
-		f.countFiltered(ws, batches)
+	if f.sketches == nil {
+		return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
 	}
-	return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
-}
-
-// countFiltered is the second pass of a filtering FitStream: it merges the
-// workers' sketches and counts every batch, leaving out the n-grams whose
-// bound is below MinDF. With RelaxMinDF, whose lowered MinDF would need
-// them, nothing is left out.
-func (f *FitStream) countFiltered(ws []*fitWorker, batches []*batch) {
 	sk := f.sketches[0]
 	for _, o := range f.sketches[1:] {
 		sk.merge(o)
 	}
 	f.sketches = nil
-	if f.relax {
-		sk = nil
+	if s.MinDF < f.s.MinDF { // lowered above: the filter would drop terms it keeps
+		f.count(ws, batches, nil)
+	} else {
+		f.count(ws, batches, sk)
+		// RelaxMinDF lowers MinDF to 1 only when no term is within the
+		// document-frequency bounds, and the filter leaves out only
+		// n-grams below MinDF, so a term of MinDF documents or more
+		// (and no max_df, every document kept) rules that out and the
+		// filtered counts give the relaxed vocabulary. Otherwise (a tiny
+		// corpus) count again without the filter: a lowered MinDF keeps
+		// every n-gram.
+		if f.relax && !(s.MaxDF >= 1 && anyTermReaches(ws, s.MinDF, order, f.n)) {
+			for w := range ws {
+				ws[w] = newFitWorker(f.s, w)
+			}
+			f.count(ws, batches, nil)
+		}
 	}
+	f.texts = nil
+	return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
+}
+
+// anyTermReaches reports whether some term is in at least minDF of the
+// documents kept (numbers order holds; nil: all n) in the counts of a
+// single worker of ws (so in at least minDF overall). A row holds each
+// of its terms once, and frequent words reach minDF within the first
+// documents.
+func anyTermReaches(ws []*fitWorker, minDF int, order []int, n int) bool {
+	var kept []bool
+	if order != nil {
+		kept = make([]bool, n)
+		for _, q := range order {
+			if q >= 0 && q < n {
+				kept[q] = true
+			}
+		}
+	}
+	for _, w := range ws {
+		df := make(map[int32]int)
+		for _, b := range w.batches {
+			for r := range b.end {
+				if kept != nil && !kept[b.first+r] {
+					continue
+				}
+				lo, hi := b.row(r)
+				for _, id := range b.ids[lo:hi] {
+					if df[id]++; df[id] >= minDF {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// count is the second pass of a filtering FitStream: it counts every
+// batch, leaving out the n-grams whose bound in the workers' merged
+// sketch sk is below MinDF (nil: none).
+func (f *FitStream) count(ws []*fitWorker, batches []*batch, sk *dfSketch) {
+	f.filtered = sk != nil
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for _, w := range ws {
@@ -235,5 +286,4 @@ func (f *FitStream) countFiltered(ws []*fitWorker, batches []*batch) {
 	for _, w := range ws {
 		w.filter = nil
 	}
-	f.texts = nil
 }

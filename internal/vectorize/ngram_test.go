@@ -211,6 +211,28 @@ func TestFitStreamNGramFilterExact(t *testing.T) {
 		t.Fatalf("%d terms, want the %d of Fit without the filter", got.Len(), want.Len())
 	}
 
+	// Relaxed (a default min-df, as 'nbtext train' gives), with terms
+	// above it: the filter still leaves the rare n-grams out, and the
+	// result is the exact one.
+	f, err = NewFitStream(s, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.RelaxMinDF()
+	for _, text := range texts {
+		f.Add(text)
+	}
+	got, gotM, err = f.Finish(order, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.filtered || got.Settings.MinDF != 2 {
+		t.Errorf("relaxed with terms above min-df: filtered %v, min-df %d; want the filter and min-df 2", f.filtered, got.Settings.MinDF)
+	}
+	if !reflect.DeepEqual(got.Terms, want.Terms) || !reflect.DeepEqual(got.DF, want.DF) || !reflect.DeepEqual(gotM, wantM) {
+		t.Fatalf("relaxed: %d terms, want the %d of Fit without the filter", got.Len(), want.Len())
+	}
+
 	// Two documents share no n-gram and no word: min-df 2 keeps nothing,
 	// and a relaxed stream must then count every n-gram.
 	s.MinDF = 2
@@ -225,7 +247,7 @@ func TestFitStreamNGramFilterExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Len() != 12 || v.Settings.MinDF != 1 {
-		t.Fatalf("relaxed: %d terms %q with min-df %d, want all 12 with min-df 1", v.Len(), v.Terms, v.Settings.MinDF)
+	if v.Len() != 12 || v.Settings.MinDF != 1 || f.filtered {
+		t.Fatalf("relaxed: %d terms %q with min-df %d (filtered %v), want all 12 with min-df 1, unfiltered", v.Len(), v.Terms, v.Settings.MinDF, f.filtered)
 	}
 }
