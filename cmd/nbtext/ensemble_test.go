@@ -17,7 +17,7 @@ func TestEnsembleFileCommands(t *testing.T) {
 	var members []*model.Model
 	for _, kind := range []string{"multinomial", "logreg"} {
 		out := filepath.Join(dir, kind+".nbm")
-		check(t, nbtext(t, "", "train", corpus, "--model", kind, "--ngram", map[string]string{"multinomial": "1,1", "logreg": "1,2"}[kind], "-q", "-o", out), 0)
+		check(t, nbtext(t, "", "train", corpus, "--model", kind, "--ngram", map[string]string{"multinomial": "1,1", "logreg": "1,2"}[kind], "--min-df", "1", "-q", "-o", out), 0)
 		m, err := model.Load(out)
 		if err != nil {
 			t.Fatal(err)
