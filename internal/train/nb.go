@@ -3,9 +3,6 @@ package train
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/counts"
@@ -96,24 +93,9 @@ func wholeValues(X *vectorize.Matrix) bool {
 // cell in one array; when it reports false, the caller starts again in
 // fixed point (which also reports the invalid values).
 func addExactCounts(X *vectorize.Matrix, y []int, classDocs, stats []float64) bool {
-	var inexact atomic.Bool
-	byClasses(X, y, len(classDocs), func(lo, hi int) {
-		if !addExactRange(X, y, lo, hi, classDocs, stats) {
-			inexact.Store(true)
-		}
-	})
-	return !inexact.Load()
-}
-
-// addExactRange is addExactCounts for the documents of the classes in
-// [lo, hi).
-func addExactRange(X *vectorize.Matrix, y []int, lo, hi int, classDocs, stats []float64) bool {
 	C := len(classDocs)
 	exact := true
 	for i, c := range y {
-		if c < lo || c >= hi {
-			continue
-		}
 		classDocs[c]++
 		ind, val := X.Row(i)
 		val = val[:len(ind)]
@@ -133,39 +115,6 @@ func addExactRange(X *vectorize.Matrix, y []int, lo, hi int, classDocs, stats []
 		}
 	}
 	return exact
-}
-
-// byClasses runs fn(lo, hi) on contiguous ranges of the C classes in
-// parallel, one per core, each with about as many non-zeros of X in its
-// documents' rows (y gives each row's class), and waits. A function that
-// adds each row of its classes, in row order, into cells of those classes
-// only (stats[t*C+c], classDocs[c]) then computes what one sequential pass
-// computes, to the bit, and no cell has two writers.
-func byClasses(X *vectorize.Matrix, y []int, C int, fn func(lo, hi int)) {
-	w := min(runtime.GOMAXPROCS(0), C)
-	nnz := len(X.Indices)
-	if w <= 1 || nnz < 1<<16 {
-		fn(0, C)
-		return
-	}
-	per := make([]int, C)
-	for i, c := range y {
-		per[c] += X.Indptr[i+1] - X.Indptr[i]
-	}
-	var wg sync.WaitGroup
-	lo, sum, k := 0, 0, 1
-	for c := 0; c < C; c++ {
-		sum += per[c]
-		if c == C-1 || sum*w >= nnz*k { // the range holds its share of the work
-			wg.Add(1)
-			go func(lo, hi int) {
-				defer wg.Done()
-				fn(lo, hi)
-			}(lo, c+1)
-			lo, k = c+1, k+1
-		}
-	}
-	wg.Wait()
 }
 
 // addFixedCounts adds the statistics of every row of X to classDocs and
@@ -202,28 +151,8 @@ func addFixedCounts(X *vectorize.Matrix, y []int, classDocs, stats []float64) er
 
 // addCounts adds the statistics of the rows of X listed in rows (all rows
 // when rows is nil), in the order given, to classDocs and stats, a
-// document of class c weighing cw[c] (cw nil: 1). On invalid values it
-// fails on the first row, in that order, that holds one.
+// document of class c weighing cw[c] (cw nil: 1).
 func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, cw []float64, classDocs, stats []float64) error {
-	var mu sync.Mutex
-	first, firstErr := -1, error(nil)
-	byClasses(X, y, len(classDocs), func(lo, hi int) {
-		k, err := addCountsRange(kind, X, y, rows, cw, lo, hi, classDocs, stats)
-		if err != nil {
-			mu.Lock()
-			if first < 0 || k < first {
-				first, firstErr = k, err
-			}
-			mu.Unlock()
-		}
-	})
-	return firstErr
-}
-
-// addCountsRange is addCounts for the documents of the classes in
-// [lo, hi); on an invalid value it returns the position in rows (or the
-// row) where it failed.
-func addCountsRange(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, cw []float64, lo, hi int, classDocs, stats []float64) (int, error) {
 	C := len(classDocs)
 	presence := kind == model.Bernoulli
 	n := len(rows)
@@ -236,9 +165,6 @@ func addCountsRange(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, c
 			i = rows[k]
 		}
 		c := y[i]
-		if c < lo || c >= hi {
-			continue
-		}
 		wc := 1.0
 		if cw != nil {
 			wc = cw[c]
@@ -252,7 +178,7 @@ func addCountsRange(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, c
 			case v == 0:
 				continue
 			default:
-				return k, fmt.Errorf("document %d, term %d: feature value %g is not a finite non-negative number (naive bayes needs counts or non-negative weights)", i, t, v)
+				return fmt.Errorf("document %d, term %d: feature value %g is not a finite non-negative number (naive bayes needs counts or non-negative weights)", i, t, v)
 			}
 			if presence {
 				stats[int(t)*C+c] += wc
@@ -261,7 +187,7 @@ func addCountsRange(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, c
 			}
 		}
 	}
-	return 0, nil
+	return nil
 }
 
 // checkData verifies that X, y, classes and vocab describe one training set:

@@ -1,10 +1,8 @@
 package train
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -152,92 +150,4 @@ func TestExactCountsEqualFixedCounts(t *testing.T) {
 // sameFloatBits reports whether a and b hold the same float64 bit patterns.
 func sameFloatBits(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
-}
-
-// TestCountsInParallelAreSequential: nbCounts split over ranges of classes
-// on several cores gives the bits of one sequential pass (sums that round,
-// exact sums, presence, class weights), and on invalid values the error of
-// the first bad row.
-func TestCountsInParallelAreSequential(t *testing.T) {
-	const n, V, C = 4000, 90, 7
-	rng := rand.New(rand.NewPCG(9, 10))
-	X := &vectorize.Matrix{Indptr: []int{0}, Cols: V}
-	y := make([]int, n)
-	for i := range n {
-		y[i] = min(rng.IntN(C+3), C-1) // unbalanced: the last class is big
-		for tm := range V {
-			if rng.IntN(3) == 0 {
-				X.Indices = append(X.Indices, int32(tm))
-				X.Values = append(X.Values, float32(math.Pow(10, rng.Float64()*12-9)))
-			}
-		}
-		X.Indptr = append(X.Indptr, len(X.Indices))
-	}
-	if len(X.Indices) < 1<<16 {
-		t.Fatalf("%d non-zeros: too few for the parallel path", len(X.Indices))
-	}
-	cw := []float64{1, 0.3, 2.5, 1, 1, 0.7, 1.1}
-	count := func(procs int, kind model.Kind, w []float64) ([]float64, []float64, error) {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		return nbCounts(kind, X, y, C, w)
-	}
-	for _, kind := range []model.Kind{model.Multinomial, model.Bernoulli} {
-		for _, w := range [][]float64{nil, cw} {
-			wantDocs, want, err := count(1, kind, w)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, procs := range []int{2, 3, 8} {
-				docs, got, err := count(procs, kind, w)
-				if err != nil || !sameFloats(docs, wantDocs) || !sameFloats(got, want) {
-					t.Errorf("%s, weights %v, %d cores: counts differ from one pass (err %v)", kind, w != nil, procs, err)
-				}
-			}
-		}
-	}
-	// Whole numbers are summed by addExactCounts.
-	ones := *X
-	ones.Values = make([]float32, len(X.Values))
-	for i := range ones.Values {
-		ones.Values[i] = float32(1 + i%3)
-	}
-	seqDocs, seq := make([]float64, C), make([]float64, V*C)
-	par := [2][]float64{make([]float64, C), make([]float64, V*C)}
-	func() {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-		if !addExactCounts(&ones, y, seqDocs, seq) {
-			t.Fatal("whole numbers: not exact")
-		}
-	}()
-	if !addExactCounts(&ones, y, par[0], par[1]) || !sameFloats(par[0], seqDocs) || !sameFloats(par[1], seq) {
-		t.Error("addExactCounts on several cores differs from one pass")
-	}
-	// Two bad rows in classes of different ranges: the first is named.
-	bad := *X
-	bad.Values = slices.Clone(X.Values)
-	first, last := X.Indptr[n/3], X.Indptr[n-2]
-	bad.Values[last], bad.Values[first] = -1, float32(math.Inf(1))
-	y2 := slices.Clone(y)
-	y2[n/3], y2[n-2] = C-1, 0
-	for _, procs := range []int{1, 2, 8} {
-		func() {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-			_, _, err := nbCounts(model.Bernoulli, &bad, y2, C, nil)
-			if want := fmt.Sprintf("document %d, term %d:", n/3, bad.Indices[first]); err == nil || !strings.HasPrefix(err.Error(), want) {
-				t.Errorf("%d cores: error %v, want one starting %q", procs, err, want)
-			}
-		}()
-	}
-}
-
-func sameFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
 }
