@@ -120,9 +120,14 @@ const releaseBytes = 32 << 20
 // pages rather than beside the vectorizer's freed but still resident
 // ones, which the collector cannot hand out as one large block: the peak
 // is the larger of the two phases, not their sum. Small models skip it
-// (it costs a collection and page faults).
-func ReleaseBeforeFit(V, C int) {
+// (it costs a collection and page faults). drop, when not nil, is called
+// first, only for a large model: it lets go of what the caller no longer
+// needs (the texts), so that the collection frees it too.
+func ReleaseBeforeFit(V, C int, drop func()) {
 	if 8*V*C >= releaseBytes {
+		if drop != nil {
+			drop()
+		}
 		debug.FreeOSMemory()
 	}
 }
