@@ -56,7 +56,8 @@
 //     rounds): the ensemble selection of Caruana et al. (2004), as
 //     auto-sklearn runs it. The jobs keep each candidate's raw scores of
 //     its held-out documents (float32, C per document). After the race,
-//     the library is the search's choice and the best others, 20 in all,
+//     the library is the search's choice and the best others, 20 in all
+//     (at most a quarter of one model kind while other kinds are left),
 //     on the most splits (up to the deciding rung's) that so many share:
 //     the same folds, each document scored by models that did not see it.
 //     Successive halving leaves few, and alike, candidates in its last

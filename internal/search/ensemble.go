@@ -26,6 +26,9 @@ const (
 	// ensemblePool bounds the library: the best candidates of the deciding
 	// rung (auto-sklearn's ensemble_nbest plays this part).
 	ensemblePool = 20
+	// kindShare: at most 1/kindShare of the library is of one model kind
+	// while candidates of other kinds are left (spread).
+	kindShare = 4
 	// refitFactor pads the expected time of refitting a member on all the
 	// documents (tokenizing, then fitting k/(k-1) times a split's rows).
 	refitFactor = 1.5
@@ -121,7 +124,7 @@ func (r *runner) buildEnsemble(res *Result, deciding int) {
 	best := res.Best()
 	lib, n := r.library(res.Leaderboard, deciding)
 	lib = slices.DeleteFunc(lib, func(c *Candidate) bool { return c == best })
-	lib = append([]*Candidate{best}, lib[:min(len(lib), ensemblePool-1)]...)
+	lib = spread(append([]*Candidate{best}, lib...), ensemblePool)
 	rank := map[*Candidate]int{}
 	for _, en := range res.Leaderboard {
 		rank[en.cand] = en.Rank
@@ -217,7 +220,7 @@ func (r *runner) fillLibrary(splits int) error {
 		}
 	}
 	r.rank(pool, 1)
-	pool = pool[:min(len(pool), ensemblePool)]
+	pool = spread(pool, ensemblePool)
 	var end time.Time
 	if !r.opt.Deadline.IsZero() {
 		end = r.opt.Deadline.Add(-seconds(ensembleShare * r.opt.Deadline.Sub(r.start).Seconds()))
@@ -231,6 +234,41 @@ func (r *runner) fillLibrary(splits int) error {
 			return nil
 		}
 	}
+}
+
+// spread returns the first size of the ranked candidates cs, in their
+// order, taking at most size/kindShare of one model kind while others are
+// left: an ensemble gains from members that err differently, and the best
+// candidates of a corpus are often variants of one kind (auto-sklearn's
+// libraries mix model families for the same reason). Kinds with too few
+// candidates leave their places to the best of the others.
+func spread(cs []*Candidate, size int) []*Candidate {
+	if len(cs) <= size {
+		return cs
+	}
+	per := map[model.Kind]int{}
+	take := make([]bool, len(cs))
+	n := 0
+	for i, c := range cs {
+		if n < size && per[c.Spec.Kind] < max(1, size/kindShare) {
+			take[i] = true
+			per[c.Spec.Kind]++
+			n++
+		}
+	}
+	for i := range cs {
+		if n < size && !take[i] {
+			take[i] = true
+			n++
+		}
+	}
+	out := make([]*Candidate, 0, size)
+	for i, c := range cs {
+		if take[i] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // library returns the candidates of the ensemble's library, best first by

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -312,5 +313,40 @@ func TestLibrarySplits(t *testing.T) {
 				t.Errorf("library out of order: %v before %v", m0, m1)
 			}
 		}
+	}
+}
+
+// TestSpread checks that the library takes at most a quarter of one kind
+// while others are left, keeps the ranking's order, and fills its places
+// from the best left out when the other kinds run short.
+func TestSpread(t *testing.T) {
+	var cs []*Candidate
+	for i := range 30 {
+		k := model.NBLR
+		if i%10 == 9 { // ranks 9, 19, 29: svm
+			k = model.SVM
+		}
+		cs = append(cs, &Candidate{ID: i, Spec: eval.ModelSpec{Kind: k}})
+	}
+	got := spread(cs, 20)
+	if len(got) != 20 {
+		t.Fatalf("library of %d, want 20", len(got))
+	}
+	per := map[model.Kind]int{}
+	for i, c := range got {
+		per[c.Spec.Kind]++
+		if i > 0 && got[i-1].ID > c.ID {
+			t.Errorf("out of rank order: %d before %d", got[i-1].ID, c.ID)
+		}
+	}
+	// 3 svm, then 5 nblr by the cap and 12 more nblr to fill the places.
+	if per[model.SVM] != 3 || per[model.NBLR] != 17 {
+		t.Errorf("kinds %v, want every svm (3) and 17 nblr", per)
+	}
+	if got[0].ID != 0 || got[19].ID != 29 {
+		t.Errorf("first %d, last %d: want the best first and the last svm (29) kept", got[0].ID, got[19].ID)
+	}
+	if short := spread(cs[:5], 20); len(short) != 5 {
+		t.Errorf("spread of 5 gave %d", len(short))
 	}
 }
