@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -174,15 +173,5 @@ func (e *EnsembleScorer) Explain(class, n int) []Contribution {
 			out = append(out, Contribution{Term: t, TermID: -1, Value: v, Against: o})
 		}
 	}
-	sort.Slice(out, func(a, b int) bool {
-		x, y := math.Abs(out[a].Value), math.Abs(out[b].Value)
-		if x != y {
-			return x > y
-		}
-		return out[a].Term < out[b].Term
-	})
-	if len(out) > n {
-		out = out[:n:n]
-	}
-	return out
+	return strongest(out, n, func(a, b Contribution) bool { return a.Term < b.Term })
 }

@@ -90,12 +90,18 @@ func (s *Scorer) ExplainAgainst(ind []int32, val []float32, class, o, n int) []C
 		}
 		out = append(out, c)
 	}
+	return strongest(out, n, func(a, b Contribution) bool { return a.TermID < b.TermID })
+}
+
+// strongest sorts out by the magnitude of the contributions, largest
+// first, ties by tie, and keeps the first n.
+func strongest(out []Contribution, n int, tie func(a, b Contribution) bool) []Contribution {
 	sort.SliceStable(out, func(a, b int) bool {
 		x, y := math.Abs(out[a].Value), math.Abs(out[b].Value)
 		if x != y {
 			return x > y
 		}
-		return out[a].TermID < out[b].TermID
+		return tie(out[a], out[b])
 	})
 	if len(out) > n {
 		out = out[:n:n]
