@@ -310,16 +310,23 @@ func (w *fitWorker) countNGrams(text string, start int, head bool) {
 	if head {
 		w.fields = tok.appendFields(text, w.fields[:0])
 		for _, term := range w.fields {
-			key, h := keyHash(term, t.seed)
-			i, ok := t.find(term, key, h)
-			if !ok {
-				i = int(t.insertAt(i, w.keep(term), key, h))
-				w.seen = append(w.seen, seen{})
-			}
-			w.addToRow(int32(i), start)
+			w.addToRow(w.tableID(term), start)
 		}
 	}
 	w.prev, w.cur2, w.wid = prev, cur, wid
+}
+
+// tableID returns the local id of term in w.table, entering a new term
+// (with its entry in w.seen).
+func (w *fitWorker) tableID(term string) int32 {
+	t := w.table
+	key, h := keyHash(term, t.seed)
+	i, ok := t.find(term, key, h)
+	if !ok {
+		i = int(t.insertAt(i, w.keep(term), key, h))
+		w.seen = append(w.seen, seen{})
+	}
+	return int32(i)
 }
 
 // gramHash returns the hash of the n-gram of the words with ids wid in

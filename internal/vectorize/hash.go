@@ -288,17 +288,7 @@ func (w *fitWorker) countHashed(text string, start int, head bool) {
 }
 
 // bucketID returns the local id of term's bucket, adding the bucket.
-func (w *fitWorker) bucketID(term string) int32 {
-	t := w.table
-	name := w.hash.h.name(term)
-	key, h := keyHash(name, t.seed)
-	i, ok := t.find(name, key, h)
-	if !ok {
-		i = int(t.insertAt(i, w.keep(name), key, h))
-		w.seen = append(w.seen, seen{})
-	}
-	return int32(i)
-}
+func (w *fitWorker) bucketID(term string) int32 { return w.tableID(w.hash.h.name(term)) }
 
 // localNames returns, by local id of the worker's table (a bucket), the
 // MaxBucketNames most frequent terms the worker counted in it, exactly;
