@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // collectTerms is the number of distinct terms (n-grams included) the
@@ -290,17 +289,11 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 	terms := make([]string, len(keep))
 	df := make([]int32, len(keep))
 	cf := make([]int64, len(keep))
-	size := 0
-	for _, id := range keep {
-		size += len(g.terms[id])
-	}
-	buf := make([]byte, 0, size) // one block for the kept terms, so the vocabulary holds no worker memory
 	for i, id := range keep {
 		final[id] = int32(i)
-		n0 := len(buf)
-		buf = append(buf, g.terms[id]...)
-		terms[i], df[i], cf[i] = unsafe.String(unsafe.SliceData(buf[n0:]), len(buf)-n0), g.df[id], g.cf[id]
+		terms[i], df[i], cf[i] = g.terms[id], g.df[id], g.cf[id]
 	}
+	packStrings(terms) // so the vocabulary holds no worker memory
 	v := newVocabulary(s, terms, df, cf, n)
 	if s.HashBits > 0 {
 		v.Names = bucketNames(ws, g, keep)

@@ -3,6 +3,7 @@ package vectorize
 import (
 	"math"
 	"sync"
+	"unsafe"
 )
 
 // This file holds the last steps of Fit: merging the workers' terms in
@@ -103,6 +104,22 @@ func mergeTerms(ws []*fitWorker, nc int) *globalTerms {
 		}
 	}
 	return g
+}
+
+// packStrings copies the bytes of ss, in order, into one new block and
+// points the strings of ss there: they then hold none of the memory they
+// pointed into, and neighbours are neighbours in memory.
+func packStrings(ss []string) {
+	size := 0
+	for _, s := range ss {
+		size += len(s)
+	}
+	buf := make([]byte, 0, size)
+	for i, s := range ss {
+		n0 := len(buf)
+		buf = append(buf, s...)
+		ss[i] = unsafe.String(unsafe.SliceData(buf[n0:]), len(s))
+	}
 }
 
 // sortStrings returns the indices of ss in ascending order of ss[i]

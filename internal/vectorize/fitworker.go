@@ -102,23 +102,16 @@ func (w *fitWorker) sortTerms() {
 	if nc > 0 {
 		w.sortedCDF = make([]int32, n*nc)
 	}
-	size := 0
-	for _, t := range w.table.terms[w.nstop:] {
-		size += len(t)
-	}
-	// The bytes too, in order, in one block: the merge compares
-	// neighbouring terms, which would otherwise be scattered over the
-	// chunks in order of first sight, a cache miss each.
-	buf := make([]byte, 0, size)
 	for i, id := range w.order {
-		t := w.table.terms[id]
-		n0 := len(buf)
-		buf = append(buf, t...)
-		w.sorted[i], w.sortedDF[i], w.sortedCF[i] = unsafe.String(unsafe.SliceData(buf[n0:]), len(t)), w.df[id], w.cf[id]
+		w.sorted[i], w.sortedDF[i], w.sortedCF[i] = w.table.terms[id], w.df[id], w.cf[id]
 		if nc > 0 {
 			copy(w.sortedCDF[i*nc:(i+1)*nc], w.cdf[int(id)*nc:int(id+1)*nc])
 		}
 	}
+	// The bytes too, in order, in one block: the merge compares
+	// neighbouring terms, which would otherwise be scattered over the
+	// chunks in order of first sight, a cache miss each.
+	packStrings(w.sorted)
 	// What is left of the counting is done with: let it go before the
 	// merge allocates. The batches stay in Fit's hands, for assemble.
 	w.table, w.chunk, w.df, w.cf, w.cdf = nil, nil, nil, nil, nil
