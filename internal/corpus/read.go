@@ -172,7 +172,6 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 type opened struct {
 	r        io.Reader // the content: a *bufio.Reader past any BOM for record formats
 	format   string
-	codec    string
 	stop     func()
 	progress func(final bool) // nil unless opts.Progress is set
 }
@@ -216,7 +215,7 @@ func openFormat(src string, r io.Reader, size int64, format string, fallbackTSV 
 	if format != FormatTar {
 		skipBOM(br)
 	}
-	return &opened{r: s, format: format, codec: codec, stop: stop, progress: progress}, nil
+	return &opened{r: s, format: format, stop: stop, progress: progress}, nil
 }
 
 // openSource decompresses the stream r named src (see decompress) and
