@@ -111,11 +111,8 @@ func spool(src string, r io.Reader) (*fsutil.Scratch, error) {
 }
 
 // streamRecords streams the records of the opened record file o, keeping
-// those of opts.Classes.
+// those of opts.Classes (openFormat has refused opts.Split).
 func streamRecords(src string, o *opened, opts *Options, fn func(Document) error) error {
-	if opts.Split != "" {
-		return fmt.Errorf("%s: --split applies to folder trees and archives, not to %s", src, o.format)
-	}
 	keep := classSet(opts.Classes)
 	seen := map[string]bool{}
 	n := 0
