@@ -157,9 +157,6 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 		docs, seqs, err := readTar(src, o.r, opts, o.progress, st)
 		return docs, seqs, o.format, err
 	}
-	if opts.Split != "" {
-		return nil, nil, "", fmt.Errorf("%s: --split applies to folder trees and archives, not to %s", src, o.format)
-	}
 	var docs []Document
 	err = scanRecords(src, o.format, o.r.(*bufio.Reader), opts, o.progress, func(d Document) error {
 		docs = append(docs, d)
@@ -172,14 +169,13 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 type opened struct {
 	r        io.Reader // the content: a *bufio.Reader past any BOM for record formats
 	format   string
-	codec    string
 	stop     func()
 	progress func(final bool) // nil unless opts.Progress is set
 }
 
 // openFormat decompresses the stream r named src (size bytes when known,
-// else 0) and finds its format as readSource says. The caller calls stop
-// once done with the stream.
+// else 0) and finds its format as readSource says; opts.Split is an error
+// for a record format. The caller calls stop once done with the stream.
 func openFormat(src string, r io.Reader, size int64, format string, fallbackTSV bool, opts *Options) (*opened, error) {
 	s, stop, codec, progress, err := openSource(src, r, size, opts)
 	if err != nil {
@@ -214,9 +210,12 @@ func openFormat(src string, r io.Reader, size int64, format string, fallbackTSV 
 		}
 	}
 	if format != FormatTar {
+		if opts.Split != "" {
+			return fail(fmt.Errorf("%s: --split applies to folder trees and archives, not to %s", src, format))
+		}
 		skipBOM(br)
 	}
-	return &opened{r: s, format: format, codec: codec, stop: stop, progress: progress}, nil
+	return &opened{r: s, format: format, stop: stop, progress: progress}, nil
 }
 
 // openSource decompresses the stream r named src (see decompress) and

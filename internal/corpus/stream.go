@@ -79,13 +79,13 @@ func streamSource(src string, r io.Reader, size int64, format string, fallbackTS
 		return streamRecords(src, o, opts, fn)
 	}
 	if file == nil {
-		var done func()
-		file, done, err = spool(src, o.r)
+		sp, err := spool(src, o.r)
 		o.stop()
 		if err != nil {
 			return err
 		}
-		defer done()
+		defer sp.Close()
+		file = sp.File
 		fi, err := file.Stat()
 		if err != nil {
 			return pathError(file.Name(), err)
@@ -97,28 +97,22 @@ func streamSource(src string, r io.Reader, size int64, format string, fallbackTS
 	return streamTar(src, file, size, opts, fn)
 }
 
-// spool copies r to a new temporary file, unlinked at once where the
-// system allows it, and returns it with the function that closes and
-// removes it.
-func spool(src string, r io.Reader) (*os.File, func(), error) {
+// spool copies r to a new scratch file, which the caller closes.
+func spool(src string, r io.Reader) (*fsutil.Scratch, error) {
 	f, err := fsutil.NewScratch("", "nbtext-spool-*")
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: spool: %w", src, err)
+		return nil, fmt.Errorf("%s: spool: %w", src, err)
 	}
-	done := func() { f.Close() }
 	if _, err := io.Copy(f, r); err != nil {
-		done()
-		return nil, nil, fmt.Errorf("%s: spool to %s: %w", src, f.Name(), err)
+		f.Close()
+		return nil, fmt.Errorf("%s: spool to %s: %w", src, f.Name(), err)
 	}
-	return f.File, done, nil
+	return f, nil
 }
 
 // streamRecords streams the records of the opened record file o, keeping
-// those of opts.Classes.
+// those of opts.Classes (openFormat has refused opts.Split).
 func streamRecords(src string, o *opened, opts *Options, fn func(Document) error) error {
-	if opts.Split != "" {
-		return fmt.Errorf("%s: --split applies to folder trees and archives, not to %s", src, o.format)
-	}
 	keep := classSet(opts.Classes)
 	seen := map[string]bool{}
 	n := 0
