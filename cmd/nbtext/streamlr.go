@@ -40,11 +40,13 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	if settings, err = resolveSettings(settings, fixed, &o.vec, &co); err != nil {
 		return err
 	}
-	if len(args) == 1 && args[0] == "-" {
-		if args, err = spoolArgs(s); err != nil {
+	if len(args) == 1 && args[0] == "-" { // read twice: spool it
+		spool, err := spoolStdin(s.In)
+		if err != nil {
 			return err
 		}
-		defer os.Remove(args[0])
+		defer os.Remove(spool)
+		args = []string{spool}
 	}
 	vocab, classes, err := streamVocabulary(s, args, &co, o, settings, init)
 	if err != nil {
@@ -160,16 +162,6 @@ func loadInit(path string, kind model.Kind, vocab *vectorize.Vocabulary, vocabNa
 		}
 	}
 	return m, nil
-}
-
-// spoolArgs spools stdin to a temporary file, so that it can be read
-// twice, and returns it as the corpus arguments; the caller removes it.
-func spoolArgs(s streams) ([]string, error) {
-	spool, err := spoolStdin(s.In)
-	if err != nil {
-		return nil, err
-	}
-	return []string{spool}, nil
 }
 
 // resolveSettings returns the vectorizer settings of a command: those of

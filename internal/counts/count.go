@@ -331,16 +331,21 @@ func (m *merged) write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// parts drains the workers and opens the spilled runs and the workers'
-// tables for merging. The caller closes the result.
-func (c *Counter) parts() (*merged, error) {
+// parts drains the workers and opens the spilled runs (with withRuns;
+// draining can spill one more) and the workers' tables for merging. The
+// caller closes the result.
+func (c *Counter) parts(withRuns bool) (*merged, error) {
 	if err := c.drain(); err != nil {
 		return nil, err
+	}
+	var runs []string
+	if withRuns {
+		runs = c.runs
 	}
 	m := &merged{}
 	var hs []*Header
 	var names []string
-	for _, p := range c.runs {
+	for _, p := range runs {
 		f, err := os.Open(p)
 		if err != nil {
 			m.close()
@@ -364,9 +369,9 @@ func (c *Counter) parts() (*merged, error) {
 		m.close()
 		return nil, err
 	}
-	m.h, m.remap = h, remap[:len(c.runs)]
-	if len(remap) > len(c.runs) {
-		mem := remap[len(c.runs)]
+	m.h, m.remap = h, remap[:len(runs)]
+	if len(remap) > len(runs) {
+		mem := remap[len(runs)]
 		toSum := make([]int32, len(idx))
 		for k, i := range idx {
 			toSum[k] = -1
@@ -391,7 +396,7 @@ func (c *Counter) spill() error {
 		return fmt.Errorf("spill the count table: %w", err)
 	}
 	name := f.Name()
-	m, err := c.memParts()
+	m, err := c.parts(false) // the workers' tables alone
 	if err == nil {
 		err = m.write(f)
 		m.close()
@@ -407,14 +412,6 @@ func (c *Counter) spill() error {
 	return nil
 }
 
-// memParts is parts without the spilled runs: the workers' tables alone.
-func (c *Counter) memParts() (*merged, error) {
-	runs := c.runs
-	c.runs = nil
-	defer func() { c.runs = runs }()
-	return c.parts()
-}
-
 // Runs returns the number of runs spilled so far.
 func (c *Counter) Runs() int { return len(c.runs) }
 
@@ -427,7 +424,7 @@ func (c *Counter) Counts() (*Counts, error) {
 	if len(c.runs) > 0 {
 		return nil, errors.New("the count table was spilled to disk: write it with WriteFile")
 	}
-	m, err := c.parts()
+	m, err := c.parts(true)
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +447,7 @@ func (c *Counter) WriteFile(path string) (*Header, error) {
 	if err := fsutil.CheckOutput(path); err != nil {
 		return nil, err
 	}
-	m, err := c.parts()
+	m, err := c.parts(true)
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +491,7 @@ func (c *Counter) Vocabulary() (*vectorize.Vocabulary, *Header, error) {
 
 // feed merges every part into a new statsSink.
 func (c *Counter) feed(nb, presence bool) (*statsSink, error) {
-	m, err := c.parts()
+	m, err := c.parts(true)
 	if err != nil {
 		return nil, err
 	}

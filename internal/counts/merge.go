@@ -113,9 +113,8 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 		names []vectorize.TermCount
 	}
 	ns, named := dst.(namedSink)
-	if named && !hashedSources(srcs) {
-		named = false
-	}
+	named = named && hashedSources(srcs)
+	round2 := named && weighted(srcs) // how names merge (mergeTermNames)
 	heads := make([]head, len(srcs))
 	// A min-heap of the sources with terms left, by next term, ties by
 	// source.
@@ -157,7 +156,7 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 		for h.Len() > 0 && heads[h.ids[0]].term == term {
 			i := h.ids[0]
 			if named {
-				names = mergeTermNames(names, heads[i].names, weighted(srcs))
+				names = mergeTermNames(names, heads[i].names, round2)
 			}
 			for _, c := range heads[i].cells {
 				k := remap[i][c.Class]

@@ -219,6 +219,8 @@ func (g *Generator) WriteTSV(w io.Writer) (int64, error) {
 			}
 		}()
 	}
+	// quit is closed when a write fails: then draw and spell no more.
+	quit := make(chan struct{})
 	go func() { // draw, in order
 		defer close(ordered)
 		defer close(todo)
@@ -231,7 +233,11 @@ func (g *Generator) WriteTSV(w io.Writer) (int64, error) {
 					b.draws = append(b.draws, g.rng.Uint64())
 				}
 			}
-			todo <- b
+			select {
+			case todo <- b:
+			case <-quit:
+				return
+			}
 			ordered <- b
 		}
 	}()
@@ -242,6 +248,9 @@ func (g *Generator) WriteTSV(w io.Writer) (int64, error) {
 		if err == nil {
 			_, err = w.Write(b.out)
 			total += b.text
+			if err != nil {
+				close(quit)
+			}
 		}
 	}
 	wg.Wait()
