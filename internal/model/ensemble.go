@@ -20,20 +20,27 @@ const Ensemble Kind = 10
 // (in the same order) and their Remove setting, and be text models of one
 // label each: no ensemble, no multi-label model, no record fields.
 func NewEnsemble(members []*Model, weights []float64, meta Meta) (*Model, error) {
+	return newEnsemble(members, weights, meta, false)
+}
+
+// newEnsemble is NewEnsemble; validMembers says that each member was
+// validated already (decodeBytes did), so that only what the ensemble adds
+// is checked.
+func newEnsemble(members []*Model, weights []float64, meta Meta, validMembers bool) (*Model, error) {
 	if len(members) == 0 {
 		return nil, errors.New("ensemble: no members")
 	}
 	m := &Model{Kind: Ensemble, Classes: slices.Clone(members[0].Classes), Meta: meta,
 		Members: members, Weights: slices.Clone(weights)}
-	if err := m.validateEnsemble(); err != nil {
+	if err := m.validateEnsemble(validMembers); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// validateEnsemble checks an ensemble: its members, their weights and
-// that they agree.
-func (m *Model) validateEnsemble() error {
+// validateEnsemble checks an ensemble: its members (each one's validate
+// unless validMembers), their weights and that they agree.
+func (m *Model) validateEnsemble(validMembers bool) error {
 	if len(m.Members) == 0 {
 		return errors.New("ensemble: no members")
 	}
@@ -56,8 +63,10 @@ func (m *Model) validateEnsemble() error {
 		if mem == nil || mem.Kind == Ensemble || mem.MultiLabel || mem.Fields != nil {
 			return fmt.Errorf("ensemble: member %d: not a text model of one label per document", k+1)
 		}
-		if err := mem.validate(); err != nil {
-			return fmt.Errorf("ensemble: member %d: %w", k+1, err)
+		if !validMembers {
+			if err := mem.validate(); err != nil {
+				return fmt.Errorf("ensemble: member %d: %w", k+1, err)
+			}
 		}
 		if !slices.Equal(mem.Classes, m.Classes) {
 			return fmt.Errorf("ensemble: member %d has other classes", k+1)

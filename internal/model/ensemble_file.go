@@ -63,7 +63,7 @@ func newEnsembleEncoding(m *Model) (*ensembleEncoding, error) {
 	}
 	e.n = 4 + uint64(len(e.hdr))
 	for _, mem := range m.Members {
-		enc, err := newEncoding(mem)
+		enc, err := newValidEncoding(mem) // m.validate validated it
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +145,7 @@ func decodeEnsemble(name string, payload []byte) (*Model, error) {
 	if len(c.b) > 0 {
 		return nil, errors.New("data after the last member")
 	}
-	m, err := NewEnsemble(members, h.Weights, Meta{Version: h.Version, CreatedBy: h.CreatedBy, Auto: h.Auto})
+	m, err := newEnsemble(members, h.Weights, Meta{Version: h.Version, CreatedBy: h.CreatedBy, Auto: h.Auto}, true) // decodeBytes validated the members
 	if err != nil {
 		return nil, err
 	}

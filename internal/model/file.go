@@ -125,6 +125,11 @@ func newEncoding(m *Model) (*encoding, error) {
 	if err := m.validate(); err != nil {
 		return nil, fmt.Errorf("encode model: %w", err)
 	}
+	return newValidEncoding(m)
+}
+
+// newValidEncoding is newEncoding of a model validated already.
+func newValidEncoding(m *Model) (*encoding, error) {
 	V, C := m.Vocab.Len(), len(m.Classes)
 	e := &encoding{m: m, stats: m.Kind.IsNB() && !m.MultiLabel, hashed: m.formatVersion() == hashedVersion}
 	var err error

@@ -103,7 +103,7 @@ func (m *Model) validate() error {
 		return errors.New("nil model")
 	}
 	if m.Kind == Ensemble {
-		return m.validateEnsemble()
+		return m.validateEnsemble(false)
 	}
 	if !m.Kind.Valid() {
 		return fmt.Errorf("unknown model kind %d", uint8(m.Kind))

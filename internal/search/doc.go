@@ -51,7 +51,12 @@
 //     it keeps only the terms of the lowest min_df among them. A rung, and
 //     each phase of rung 0, drops the tokenizations that neither its jobs
 //     nor the pilots that would go on to rung 1 so far use (a later rung
-//     that needs one again tokenizes anew).
+//     that needs one again tokenizes anew). The ensemble's held-out
+//     scores grow with the candidates scored, C float32 per held-out
+//     document of each split a candidate was scored on (at most
+//     candidates × documents × C); the library's selection frees those of
+//     the others, then turns the library's into probabilities one
+//     candidate at a time, and the search drops them all when it returns.
 //   - Ensemble (Options.EnsembleRounds > 0; 'train --auto' asks for 25
 //     rounds): the ensemble selection of Caruana et al. (2004), as
 //     auto-sklearn runs it. The jobs keep each candidate's raw scores of
@@ -75,8 +80,9 @@
 //     refitting its members on all the documents is expected to end within
 //     the deadline (members of equal settings share one preparation of the
 //     documents); the search itself keeps no more time than for the single
-//     fit. FitEnsemble refits the members, the search's choice first, and
-//     falls back to it when the next member would overrun the deadline.
+//     fit. FitEnsemble refits the members, the search's choice first and
+//     the others grouped by settings (one matrix of the documents at a
+//     time), and falls back to it when the next member would overrun the deadline.
 //     The model is a model.Ensemble.
 //   - Determinism. The folds, the candidate order, SGD seeds and tie-breaks
 //     (the earlier candidate in the space's order) depend on the seed only:

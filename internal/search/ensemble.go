@@ -146,6 +146,7 @@ func (r *runner) buildEnsemble(res *Result, deciding int) {
 	}
 	e.Docs = len(y)
 	C := len(r.classes)
+	r.keepOOF(lib)
 	probs := make([][]float32, len(lib))
 	taus := make([]float64, len(lib))
 	prep := make([]float64, len(lib))
@@ -318,10 +319,24 @@ func (r *runner) dropOOF() {
 	r.oof = nil
 }
 
+// keepOOF frees the held-out scores of the candidates outside lib, so that
+// the library's probabilities are not made beside every scored candidate's
+// scores.
+func (r *runner) keepOOF(lib []*Candidate) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	kept := make([][][]float32, len(r.oof))
+	for _, c := range lib {
+		kept[c.ID] = r.oof[c.ID]
+	}
+	r.oof = kept
+}
+
 // oofProbs returns c's held-out class probabilities over the first n
 // splits (row-major, len(y) documents of labels y) with the temperature τ
 // that minimizes their log-loss (train.FitTemperature; 1 for logistic
-// regression, whose softmax is its fitted model), and τ.
+// regression, whose softmax is its fitted model), and τ. It frees c's
+// held-out scores, which the probabilities replace.
 func (r *runner) oofProbs(c *Candidate, n int, y []int) ([]float32, float64) {
 	C := len(r.classes)
 	r.mu.Lock()
@@ -331,6 +346,7 @@ func (r *runner) oofProbs(c *Candidate, n int, y []int) ([]float32, float64) {
 			raw = append(raw, float64(v))
 		}
 	}
+	r.oof[c.ID] = nil
 	r.mu.Unlock()
 	tau := 1.0
 	if c.Spec.Kind != model.LogReg {

@@ -27,23 +27,28 @@ func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers
 	if e == nil || !e.Used || len(e.Members) == 0 {
 		return nil, errors.New("the search chose no ensemble")
 	}
+	// The best single candidate first, then the members grouped by
+	// settings (in the order of their best rank), so that one matrix of
+	// the documents is held at a time.
 	order := slices.Clone(e.Members)
 	slices.SortStableFunc(order, func(a, b Member) int { return a.Rank - b.Rank })
-	type prepared struct {
+	first := map[vectorize.Settings]int{} // the best rank of each settings' members
+	for _, mem := range order {
+		if _, ok := first[mem.cand.Spec.Settings]; !ok {
+			first[mem.cand.Spec.Settings] = mem.Rank
+		}
+	}
+	slices.SortStableFunc(order, func(a, b Member) int { return first[a.cand.Spec.Settings] - first[b.cand.Spec.Settings] })
+	fitted := map[int]*model.Model{}
+	var (
 		vocab *vectorize.Vocabulary
 		X     *vectorize.Matrix
-	}
-	fitted := map[int]*model.Model{}
-	prep := map[vectorize.Settings]prepared{} // shared by members of equal settings
-	uses := map[vectorize.Settings]int{}      // members left to fit, by settings
-	for _, mem := range order {
-		uses[mem.cand.Spec.Settings]++
-	}
+	)
 	for i, mem := range order {
 		c := mem.cand
-		pr, ok := prep[c.Spec.Settings]
+		fresh := i == 0 || c.Spec.Settings != order[i-1].cand.Spec.Settings
 		expect := mem.Fit
-		if !ok {
+		if fresh {
 			expect += mem.Prepare
 		}
 		if i > 0 && !deadline.IsZero() && time.Now().Add(seconds(expect)).After(deadline) {
@@ -51,15 +56,13 @@ func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers
 			e.Why = fmt.Sprintf("refitting its %d members was not expected to end within the budget", len(order))
 			return fitted[order[0].Rank], nil
 		}
-		if !ok {
-			vocab, X, err := train.Prepare(texts, y, len(classes), c.Spec.Settings, workers, nil)
-			if err != nil {
+		if fresh {
+			vocab, X = nil, nil // the last settings' matrix is not needed any more
+			var err error
+			if vocab, X, err = train.Prepare(texts, y, len(classes), c.Spec.Settings, workers, nil); err != nil {
 				return nil, err
 			}
-			pr = prepared{vocab, X}
-			prep[c.Spec.Settings] = pr
 		}
-		vocab, X := pr.vocab, pr.X
 		p := c.Spec.Params
 		if c.Spec.Kind != model.LogReg && mem.Temperature != 1 {
 			p.Temperature = mem.Temperature
@@ -69,9 +72,6 @@ func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers
 			return nil, fmt.Errorf("%s: %w", c.Describe(), err)
 		}
 		fitted[mem.Rank] = m
-		if uses[c.Spec.Settings]--; uses[c.Spec.Settings] == 0 {
-			delete(prep, c.Spec.Settings) // its matrix is not needed any more
-		}
 	}
 	members := make([]*model.Model, len(e.Members))
 	weights := make([]float64, len(e.Members))
