@@ -26,7 +26,10 @@ type Options struct {
 	TempDir string
 	// Replay keeps, in round one, every document's row in a cache on disk
 	// (in TempDir), so that RoundTwo can count round two without reading
-	// the documents again.
+	// the documents again. Each spill under Mem keeps its workers' term
+	// tables in memory until RoundTwo, to read its part of the cache: with
+	// Mem, Replay's memory grows with the number of spills (train --stream,
+	// the one user of Replay, sets no Mem).
 	Replay bool
 	// VocabOnly says the Counter is read only for its Vocabulary (and,
 	// with Replay, RoundTwo): round one then counts each term's documents
