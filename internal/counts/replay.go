@@ -175,6 +175,8 @@ func (w *worker) replay(s *segment) error {
 	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.f.Name(), err) }
 	var buf []byte
 	var pairs []uint64
+	var lids []int32
+	var cnts []uint32
 	rs := newRowSorter(len(w.vocab.Terms))
 	var ind []int32
 	var val []float32
@@ -200,7 +202,10 @@ func (w *worker) replay(s *segment) error {
 			return bad(errors.New("a damaged row"))
 		}
 		w.docs[k]++
-		pairs = pairs[:0]
+		// Decode the row, then map its ids: idmap's entries for rare
+		// terms are cache misses, which a loop of loads alone overlaps
+		// (see touchCells).
+		lids, cnts = lids[:0], cnts[:0]
 		for range m {
 			id, ok := next(&row)
 			cnt := uint64(1)
@@ -210,8 +215,13 @@ func (w *worker) replay(s *segment) error {
 			if id >>= 1; !ok || id >= uint64(len(idmap)) || cnt >= 1<<32 {
 				return bad(errors.New("a damaged row"))
 			}
+			lids, cnts = append(lids, int32(id)), append(cnts, uint32(cnt))
+		}
+		w.touched += int64(touch(idmap, lids))
+		pairs = pairs[:0]
+		for j, id := range lids {
 			if vid := idmap[id]; vid >= 0 {
-				pairs = append(pairs, uint64(vid)<<32|cnt)
+				pairs = append(pairs, uint64(vid)<<32|uint64(cnts[j]))
 			}
 		}
 		rs.sort(pairs)

