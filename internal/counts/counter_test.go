@@ -2,6 +2,7 @@ package counts
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -165,6 +166,59 @@ func TestRoundTwoReplay(t *testing.T) {
 	v, _, _ := c.Vocabulary()
 	if _, err := c.RoundTwo(v); err == nil || !strings.Contains(err.Error(), "Replay") {
 		t.Errorf("RoundTwo without a row cache: %v", err)
+	}
+}
+
+// TestRoundTwoReplayParts: the row cache gathers rows by partition (class
+// id mod cacheParts) in chunks; with more classes than partitions, many
+// chunks per partition and a document whose row outgrows a chunk, round
+// two from the cache is still the round two of the documents.
+func TestRoundTwoReplayParts(t *testing.T) {
+	texts, labels := docs(3000, 15)
+	for i := range labels {
+		labels[i] = fmt.Sprintf("%s-%d", labels[i], i%(2*cacheParts+3))
+	}
+	var long strings.Builder
+	for i := range 50000 { // distinct terms: a row of over 100 KiB of varints
+		fmt.Fprintf(&long, "v%d ", i)
+	}
+	texts, labels = append(texts, long.String(), long.String()+long.String()), append(labels, "long", "alpha-1")
+	s := settings()
+	s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+	r1 := countAll(t, s, nil, texts, labels, Options{})
+	v, _, err := r1.Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := encode(t, countAll(t, s, v, texts, labels, Options{}))
+	c := counter(t, s, nil, texts, labels, Options{Workers: 2, Replay: true, VocabOnly: true, TempDir: t.TempDir()})
+	v1, _, err := c.Vocabulary() // v, as its documents are v's
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, most := 0, 0
+	for _, sg := range c.segments {
+		for _, ch := range sg.chunks {
+			if len(ch) > 0 {
+				parts++
+			}
+			most = max(most, len(ch))
+		}
+	}
+	if parts < cacheParts || most < 2 {
+		t.Errorf("the row cache has %d non-empty partitions, at most %d chunks in one: want ≥ %d and ≥ 2", parts, most, cacheParts)
+	}
+	c2, err := c.RoundTwo(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	cs, err := c2.Counts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := encode(t, cs); !bytes.Equal(got, want) {
+		t.Error("round two from a partitioned row cache differs from counting the documents")
 	}
 }
 

@@ -41,7 +41,9 @@
 //
 // In one process (train --stream), round one can keep each document's
 // row on disk (Options.Replay: per worker, varints of the class, then of
-// each distinct term's local id, and its count unless 1), and
+// each distinct term's local id, and its count unless 1; gathered in
+// chunks by class modulo 16, so that round two replays a few classes'
+// rows at a time and their columns share the caches), and
 // Counter.RoundTwo counts round two from that cache instead of the
 // documents, as VW's --cache
 // spares later passes the parsing: the ids are mapped to the vocabulary's,

@@ -1,12 +1,9 @@
 package counts
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"runtime"
 	"slices"
 
@@ -23,19 +20,37 @@ import (
 // length, then varints: the class id, the number of terms, and per term
 // its local id shifted left by one, the low bit set when a count other
 // than 1 follows (most terms of a document occur once, so most take no
-// count). A segment ends when its worker's table is
-// emptied (a spill, or the end of the round), and keeps that
-// TermCounter's terms, which name its ids. Round two maps each segment's
-// local ids to vocabulary ids (dropping pruned terms), sorts each row by
-// them, and from there counts it as a row from Vectorize: the same ids,
-// the same counts, so the same weighted values and sums.
+// count). The rows are gathered by partition, the class id modulo
+// cacheParts, in buffers of cacheChunk bytes written out as chunks, so
+// that round two replays the rows of a few classes at a time: their
+// columns of cells, not every class's, share the processor's caches. A
+// segment ends when its worker's table is emptied (a spill, or the end of
+// the round), and keeps that TermCounter's terms, which name its ids.
+// Round two maps each segment's local ids to vocabulary ids (dropping
+// pruned terms), sorts each row by them, and from there counts it as a
+// row from Vectorize: the same ids, the same counts, so the same weighted
+// values and sums.
 
-// segment is one finished cache file, open for reading, and the terms of
-// its ids.
+// cacheParts is the number of partitions of a segment: a row goes to
+// partition class id mod cacheParts.
+const cacheParts = 16
+
+// cacheChunk is the size of a partition's buffer, and so of most chunks.
+const cacheChunk = 128 << 10
+
+// chunk is a range of a segment's file holding whole rows of one
+// partition.
+type chunk struct{ off, n int64 }
+
+// segment is one finished cache file, open for reading, the chunks of
+// each partition, and the terms of its ids.
 type segment struct {
-	f    *fsutil.Scratch
-	size int64
-	tc   *vectorize.TermCounter
+	f      *fsutil.Scratch
+	chunks [cacheParts][]chunk
+	tc     *vectorize.TermCounter
+	// idmap maps the local ids to vocabulary ids (-1: pruned), for the
+	// partitions' replays to share (RoundTwo).
+	idmap []int32
 }
 
 // release closes and removes the segment's file.
@@ -44,11 +59,12 @@ func (s *segment) release() { s.f.Close() }
 // cacheWriter is a worker's open segment, a scratch file (nothing is left
 // behind however the process ends) read back through the open file.
 type cacheWriter struct {
-	f    *fsutil.Scratch
-	w    *bufio.Writer
-	size int64
-	buf  []byte
-	err  error
+	f      *fsutil.Scratch
+	size   int64
+	buf    []byte              // the row being encoded
+	parts  [cacheParts][]byte  // each partition's rows not yet written
+	chunks [cacheParts][]chunk // each partition's rows written
+	err    error
 }
 
 // newCacheWriter creates a segment file in dir.
@@ -57,7 +73,7 @@ func newCacheWriter(dir string) (*cacheWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("row cache: %w", err)
 	}
-	return &cacheWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}, nil
+	return &cacheWriter{f: f}, nil
 }
 
 // add writes the row ids, vals of class k.
@@ -76,27 +92,46 @@ func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
 		b = binary.AppendUvarint(b, uint64(vals[j]))
 	}
 	c.buf = b
-	var n [binary.MaxVarintLen64]byte
-	ln := n[:binary.PutUvarint(n[:], uint64(len(b)))]
-	if _, err := c.w.Write(ln); err != nil {
+	p := int(k) % cacheParts
+	if len(c.parts[p])+binary.MaxVarintLen64+len(b) > cacheChunk {
+		c.flush(p)
+	}
+	if c.parts[p] == nil {
+		c.parts[p] = make([]byte, 0, cacheChunk)
+	}
+	c.parts[p] = binary.AppendUvarint(c.parts[p], uint64(len(b)))
+	c.parts[p] = append(c.parts[p], b...)
+	if len(c.parts[p]) >= cacheChunk { // a row longer than a buffer: a chunk of its own
+		c.flush(p)
+		c.parts[p] = nil
+	}
+}
+
+// flush writes the rows of partition p to the file, as a chunk.
+func (c *cacheWriter) flush(p int) {
+	b := c.parts[p]
+	if len(b) == 0 || c.err != nil {
+		return
+	}
+	if _, err := c.f.Write(b); err != nil {
 		c.err = err
 		return
 	}
-	_, c.err = c.w.Write(b)
-	c.size += int64(len(ln) + len(b))
+	c.chunks[p] = append(c.chunks[p], chunk{off: c.size, n: int64(len(b))})
+	c.size += int64(len(b))
+	c.parts[p] = b[:0]
 }
 
-// finish flushes the segment and returns it, still open, for reading; on
-// error the segment is released.
+// finish writes the rows left and returns the segment, still open, for
+// reading; on error the segment is released.
 func (c *cacheWriter) finish(tc *vectorize.TermCounter) (segment, error) {
-	s := segment{f: c.f, size: c.size, tc: tc}
-	err := c.err
-	if ferr := c.w.Flush(); err == nil {
-		err = ferr
+	for p := range c.parts {
+		c.flush(p)
 	}
-	if err != nil {
+	s := segment{f: c.f, chunks: c.chunks, tc: tc}
+	if c.err != nil {
 		s.release()
-		return segment{}, fmt.Errorf("row cache %s: %w", c.f.Name(), err)
+		return segment{}, fmt.Errorf("row cache %s: %w", c.f.Name(), c.err)
 	}
 	return s, nil
 }
@@ -141,8 +176,21 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 		w.docs = make([]int64, len(c.names))
 	}
 	for i := range c.segments {
-		c2.pending.Add(1)
-		c2.queue <- &work{seg: &c.segments[i]}
+		s := &c.segments[i]
+		s.idmap = make([]int32, s.tc.Len())
+		for id := range s.idmap {
+			vid, ok := vocab.Lookup(s.tc.Term(int32(id)))
+			if !ok {
+				vid = -1
+			}
+			s.idmap[id] = vid
+		}
+		for p, chunks := range s.chunks {
+			if len(chunks) > 0 {
+				c2.pending.Add(1)
+				c2.queue <- &work{seg: s, part: p}
+			}
+		}
 	}
 	c2.pending.Wait()
 	for _, w := range c2.workers {
@@ -156,22 +204,14 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 		}
 	}
 	for i := range c.segments {
-		c.segments[i].tc = nil // the names are mapped: let them go
+		c.segments[i].tc, c.segments[i].idmap = nil, nil // mapped and counted: let them go
 	}
 	return c2, nil
 }
 
-// replay counts the rows of segment s in round two.
-func (w *worker) replay(s *segment) error {
-	idmap := make([]int32, s.tc.Len())
-	for id := range idmap {
-		vid, ok := w.vocab.Lookup(s.tc.Term(int32(id)))
-		if !ok {
-			vid = -1
-		}
-		idmap[id] = vid
-	}
-	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, s.size), 1<<20)
+// replay counts the rows of partition p of segment s in round two.
+func (w *worker) replay(s *segment, p int) error {
+	idmap := s.idmap
 	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.f.Name(), err) }
 	var buf []byte
 	var pairs []uint64
@@ -180,60 +220,59 @@ func (w *worker) replay(s *segment) error {
 	rs := newRowSorter(len(w.vocab.Terms))
 	var ind []int32
 	var val []float32
-	for {
-		n, err := binary.ReadUvarint(r)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
+	for _, ch := range s.chunks[p] {
+		buf = slices.Grow(buf[:0], int(ch.n))[:ch.n]
+		if _, err := s.f.ReadAt(buf, ch.off); err != nil {
 			return bad(err)
 		}
-		if n > math.MaxInt32 {
-			return bad(errors.New("a row too long"))
-		}
-		buf = slices.Grow(buf[:0], int(n))[:n]
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return bad(err)
-		}
-		row := buf // next consumes it; buf keeps its capacity
-		k, ok1 := next(&row)
-		m, ok2 := next(&row)
-		if !ok1 || !ok2 || k >= uint64(len(w.docs)) {
-			return bad(errors.New("a damaged row"))
-		}
-		w.docs[k]++
-		// Decode the row, then map its ids: idmap's entries for rare
-		// terms are cache misses, which a loop of loads alone overlaps
-		// (see touchCells).
-		lids, cnts = lids[:0], cnts[:0]
-		for range m {
-			id, ok := next(&row)
-			cnt := uint64(1)
-			if ok && id&1 == 1 {
-				cnt, ok = next(&row)
-			}
-			if id >>= 1; !ok || id >= uint64(len(idmap)) || cnt >= 1<<32 {
+		rows := buf
+		for len(rows) > 0 {
+			n, ok := next(&rows)
+			if !ok || n > uint64(len(rows)) {
 				return bad(errors.New("a damaged row"))
 			}
-			lids, cnts = append(lids, int32(id)), append(cnts, uint32(cnt))
-		}
-		w.touched += int64(touch(idmap, lids))
-		pairs = pairs[:0]
-		for j, id := range lids {
-			if vid := idmap[id]; vid >= 0 {
-				pairs = append(pairs, uint64(vid)<<32|uint64(cnts[j]))
+			row := rows[:n]
+			rows = rows[n:]
+			k, ok1 := next(&row)
+			m, ok2 := next(&row)
+			if !ok1 || !ok2 || k >= uint64(len(w.docs)) || int(k)%cacheParts != p {
+				return bad(errors.New("a damaged row"))
+			}
+			w.docs[k]++
+			// Decode the row, then map its ids: idmap's entries for rare
+			// terms are cache misses, which a loop of loads alone overlaps
+			// (see touchCells).
+			lids, cnts = lids[:0], cnts[:0]
+			for range m {
+				id, ok := next(&row)
+				cnt := uint64(1)
+				if ok && id&1 == 1 {
+					cnt, ok = next(&row)
+				}
+				if id >>= 1; !ok || id >= uint64(len(idmap)) || cnt >= 1<<32 {
+					return bad(errors.New("a damaged row"))
+				}
+				lids, cnts = append(lids, int32(id)), append(cnts, uint32(cnt))
+			}
+			w.touched += int64(touch(idmap, lids))
+			pairs = pairs[:0]
+			for j, id := range lids {
+				if vid := idmap[id]; vid >= 0 {
+					pairs = append(pairs, uint64(vid)<<32|uint64(cnts[j]))
+				}
+			}
+			rs.sort(pairs)
+			ind, val = ind[:0], val[:0]
+			for _, p := range pairs {
+				ind = append(ind, int32(p>>32))
+				val = append(val, float32(uint32(p)))
+			}
+			if err := w.sumRow(int32(k), ind, val); err != nil {
+				return err
 			}
 		}
-		rs.sort(pairs)
-		ind, val = ind[:0], val[:0]
-		for _, p := range pairs {
-			ind = append(ind, int32(p>>32))
-			val = append(val, float32(uint32(p)))
-		}
-		if err := w.sumRow(int32(k), ind, val); err != nil {
-			return err
-		}
 	}
+	return nil
 }
 
 // next decodes a varint from the front of *b.

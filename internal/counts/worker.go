@@ -16,7 +16,8 @@ type work struct {
 	texts   []string
 	classes []int32
 	size    int
-	seg     *segment // or a segment of the row cache to replay
+	seg     *segment // or a segment of the row cache to replay,
+	part    int      // the partition of seg to replay
 }
 
 // cell is a worker's running statistics of one term in one class.
@@ -73,7 +74,7 @@ func (w *worker) process(b *work) {
 		return
 	}
 	if b.seg != nil {
-		w.err = w.replay(b.seg)
+		w.err = w.replay(b.seg, b.part)
 		return
 	}
 	for i, text := range b.texts {
