@@ -43,7 +43,9 @@
 // row on disk (Options.Replay: per worker, varints of the class, then of
 // each distinct term's local id, and its count unless 1; gathered in
 // chunks by class modulo 16, so that round two replays a few classes'
-// rows at a time and their columns share the caches), and
+// rows at a time and their columns share the caches; the partitions are
+// shared out among the workers by size, so that each class's columns
+// are in one worker's table, and an idle worker helps the others), and
 // Counter.RoundTwo counts round two from that cache instead of the
 // documents, as VW's --cache
 // spares later passes the parsing: the ids are mapped to the vocabulary's,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -185,14 +186,23 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 			}
 			s.idmap[id] = vid
 		}
-		for p, chunks := range s.chunks {
-			if len(chunks) > 0 {
-				c2.pending.Add(1)
-				c2.queue <- &work{seg: s, part: p}
-			}
-		}
 	}
-	c2.pending.Wait()
+	sched := newSchedule(c.segments, len(c2.workers))
+	var wg sync.WaitGroup
+	for i, w := range c2.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for w.err == nil {
+				it, ok := sched.next(i)
+				if !ok {
+					return
+				}
+				w.err = w.replay(it.seg, it.part, it.chunks)
+			}
+		}()
+	}
+	wg.Wait()
 	for _, w := range c2.workers {
 		if w.err != nil {
 			c2.Close()
@@ -209,8 +219,10 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 	return c2, nil
 }
 
-// replay counts the rows of partition p of segment s in round two.
-func (w *worker) replay(s *segment, p int) error {
+// replay counts in round two the rows of chunks, of partition p of
+// segment s. It runs in a goroutine of RoundTwo's (schedule), not of the
+// worker's queue.
+func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 	idmap := s.idmap
 	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.f.Name(), err) }
 	var buf []byte
@@ -220,7 +232,7 @@ func (w *worker) replay(s *segment, p int) error {
 	rs := newRowSorter(len(w.vocab.Terms))
 	var ind []int32
 	var val []float32
-	for _, ch := range s.chunks[p] {
+	for _, ch := range chunks {
 		buf = slices.Grow(buf[:0], int(ch.n))[:ch.n]
 		if _, err := s.f.ReadAt(buf, ch.off); err != nil {
 			return bad(err)

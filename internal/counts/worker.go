@@ -16,8 +16,6 @@ type work struct {
 	texts   []string
 	classes []int32
 	size    int
-	seg     *segment // or a segment of the row cache to replay,
-	part    int      // the partition of seg to replay
 }
 
 // cell is a worker's running statistics of one term in one class.
@@ -71,10 +69,6 @@ func newWorker(tok vectorize.Settings, vocab *vectorize.Vocabulary) *worker {
 // process counts the documents of b.
 func (w *worker) process(b *work) {
 	if w.err != nil {
-		return
-	}
-	if b.seg != nil {
-		w.err = w.replay(b.seg, b.part)
 		return
 	}
 	for i, text := range b.texts {
