@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -290,9 +291,9 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) 
 				// documents leave one-vs-rest problems): all sums at
 				// once, those of the inactive problems unused. Reading
 				// a term's weights costs more than summing them.
-				rowScores32(z[:G], w32, ind, nil)
+				kernel.Sums32(z[:G], w32, G, ind, nil)
 			case 2*len(act) >= G:
-				rowScores32(z[:G], w32, ind, val)
+				kernel.Sums32(z[:G], w32, G, ind, val)
 			case s != nil:
 				for _, t := range ind {
 					o := int(t) * G
@@ -345,24 +346,9 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) 
 			}
 			switch {
 			case len(mv) == G && s == nil:
-				d := d32[:G]
-				for j, t := range ind {
-					o := int(t) * G
-					x := val[j]
-					wt := w32[o : o+G : o+G]
-					for k, dk := range d {
-						wt[k] += dk * x
-					}
-				}
+				kernel.AddSteps32(w32, G, d32[:G], ind, val)
 			case len(mv) == G && s != nil:
-				d := d32[:G]
-				for _, t := range ind {
-					o := int(t) * G
-					wt, st := w32[o:o+G:o+G], s[o:o+G:o+G]
-					for k, dk := range d {
-						wt[k] += dk * st[k] * st[k]
-					}
-				}
+				kernel.AddScaledSteps32(w32, s, G, d32[:G], ind)
 			case s != nil:
 				for _, t := range ind {
 					o := int(t) * G
