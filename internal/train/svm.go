@@ -3,7 +3,6 @@ package train
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
@@ -418,20 +417,28 @@ func wide(m, G int) bool { return 10*m >= G }
 // byFrequency returns perm, which numbers the terms of X by falling
 // document frequency (ties by id), and X with its term ids renumbered
 // (term t becomes perm[t]; within a row they are no longer ascending).
+// The order is a counting sort: the terms of each document frequency take
+// consecutive numbers, in the order of their ids.
 func byFrequency(X *vectorize.Matrix) ([]int32, *vectorize.Matrix) {
 	nnz := X.Indptr[X.Rows()]
-	df := make([]int, X.Cols)
+	df := make([]int32, X.Cols)
+	maxDF := int32(0)
 	for _, t := range X.Indices[:nnz] {
 		df[t]++
+		maxDF = max(maxDF, df[t])
 	}
-	ids := make([]int32, X.Cols)
-	for t := range ids {
-		ids[t] = int32(t)
+	// first[maxDF-f] is the first number of the terms of frequency f.
+	first := make([]int32, maxDF+2)
+	for _, f := range df {
+		first[maxDF-f+1]++
 	}
-	slices.SortStableFunc(ids, func(a, b int32) int { return df[b] - df[a] })
-	perm := make([]int32, X.Cols)
-	for u, t := range ids {
-		perm[t] = int32(u)
+	for i := 1; i < len(first); i++ {
+		first[i] += first[i-1]
+	}
+	perm := df // each term's frequency is read once, then its number is written
+	for t, f := range df {
+		perm[t] = first[maxDF-f]
+		first[maxDF-f]++
 	}
 	ind := make([]int32, nnz)
 	for j, t := range X.Indices[:nnz] {
