@@ -1,22 +1,23 @@
 package kernel
 
 // The packed SSE kernels of kernel32_amd64.s: blocks of eight problems in
-// two four-lane registers, one pass over a document's terms per block,
+// two four-lane registers, the last block with a tail of up to six more
+// (tail8), one pass over a document's terms per block,
 // the same operations lane by lane as the loops of Sums32, AddSteps32 and
 // AddScaledSteps32 in Go (so the same bits). They check the term ids, as
 // Go's bounds checks would.
 
 //go:noescape
-func sum8f32(z *float32, w *float32, ind *int32, val *float32, n int, stride int, nf int) (k int)
+func sum8f32(z *float32, w *float32, ind *int32, val *float32, n int, stride int, nf int, tail int) (k int)
 
 //go:noescape
-func sum8p32(z *float32, w *float32, ind *int32, n int, stride int, nf int) (k int)
+func sum8p32(z *float32, w *float32, ind *int32, n int, stride int, nf int, tail int) (k int)
 
 //go:noescape
-func add8f32(w *float32, d *float32, ind *int32, val *float32, n int, stride int, nf int) (k int)
+func add8f32(w *float32, d *float32, ind *int32, val *float32, n int, stride int, nf int, tail int) (k int)
 
 //go:noescape
-func add8s32(w *float32, s *float32, d *float32, ind *int32, n int, stride int, nf int) (k int)
+func add8s32(w *float32, s *float32, d *float32, ind *int32, n int, stride int, nf int, tail int) (k int)
 
 // sums32Blocks does Sums32 for the problems [0, k) of z, the blocks of
 // eight it can, and returns k. val is nil or as long as ind.
@@ -26,14 +27,16 @@ func sums32Blocks(z, W []float32, S int, ind []int32, val []float32) int {
 		return 0
 	}
 	k := 0
-	for ; k+8 <= G; k += 8 {
+	for k+8 <= G {
+		tail := tail8(k, G)
 		var j int
 		if val == nil {
-			j = sum8p32(&z[k], &W[k], &ind[0], n, S, nf)
+			j = sum8p32(&z[k], &W[k], &ind[0], n, S, nf, tail)
 		} else {
-			j = sum8f32(&z[k], &W[k], &ind[0], &val[0], n, S, nf)
+			j = sum8f32(&z[k], &W[k], &ind[0], &val[0], n, S, nf, tail)
 		}
 		checkTerm(j, ind, nf)
+		k += 8 + tail
 	}
 	return k
 }
@@ -46,8 +49,10 @@ func addSteps32Blocks(W []float32, S int, d []float32, ind []int32, val []float3
 		return 0
 	}
 	k := 0
-	for ; k+8 <= G; k += 8 {
-		checkTerm(add8f32(&W[k], &d[k], &ind[0], &val[0], n, S, nf), ind, nf)
+	for k+8 <= G {
+		tail := tail8(k, G)
+		checkTerm(add8f32(&W[k], &d[k], &ind[0], &val[0], n, S, nf, tail), ind, nf)
+		k += 8 + tail
 	}
 	return k
 }
@@ -60,8 +65,21 @@ func addScaledSteps32Blocks(W, Sc []float32, S int, d []float32, ind []int32) in
 		return 0
 	}
 	k := 0
-	for ; k+8 <= G; k += 8 {
-		checkTerm(add8s32(&W[k], &Sc[k], &d[k], &ind[0], n, S, nf), ind, nf)
+	for k+8 <= G {
+		tail := tail8(k, G)
+		checkTerm(add8s32(&W[k], &Sc[k], &d[k], &ind[0], n, S, nf, tail), ind, nf)
+		k += 8 + tail
 	}
 	return k
+}
+
+// tail8 returns the tail of the block of eight problems from k of a group
+// of G: 0 when another block of eight follows, else the even number of
+// problems left after it, up to 6 (an odd last one is left to Go).
+func tail8(k, G int) int {
+	rest := G - k - 8
+	if rest >= 8 {
+		return 0
+	}
+	return min(rest, 6) &^ 1
 }
