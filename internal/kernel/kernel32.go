@@ -156,6 +156,28 @@ func AddScaledSteps32(W, Sc []float32, S int, d []float32, ind []int32) {
 	}
 }
 
+// AddSquares32 adds Σ_j float64(Sc[ind[j]*S + k])² to q[k] for every k <
+// len(q), in the order of the terms: the squared norms, in each problem
+// of a group, of a document whose features are scaled by Sc (NB-LR's
+// presences). A float32 widens exactly and its square is exact in
+// float64, so only the sums round. It panics as Sums32.
+func AddSquares32(q []float64, Sc []float32, S int, ind []int32) {
+	G := len(q)
+	checkStride(G, S)
+	k := addSquares32Blocks(q, Sc, S, ind)
+	if k == G {
+		return
+	}
+	q = q[k:G]
+	for _, t := range ind {
+		o := int(t)*S + k
+		st := Sc[o : o+len(q) : o+len(q)]
+		for k, v := range st {
+			q[k] += float64(v) * float64(v)
+		}
+	}
+}
+
 // checkStride panics when a group of G problems does not fit stride S.
 func checkStride(G, S int) {
 	if S < G {

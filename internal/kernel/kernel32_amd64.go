@@ -19,6 +19,9 @@ func add8f32(w *float32, d *float32, ind *int32, val *float32, n int, stride int
 //go:noescape
 func add8s32(w *float32, s *float32, d *float32, ind *int32, n int, stride int, nf int, tail int) (k int)
 
+//go:noescape
+func sq8f32(q *float64, s *float32, ind *int32, n int, stride int, nf int, tail int) (k int)
+
 // sums32Blocks does Sums32 for the problems [0, k) of z, the blocks of
 // eight it can, and returns k. val is nil or as long as ind.
 func sums32Blocks(z, W []float32, S int, ind []int32, val []float32) int {
@@ -82,4 +85,20 @@ func tail8(k, G int) int {
 		return 0
 	}
 	return min(rest, 6) &^ 1
+}
+
+// addSquares32Blocks does AddSquares32 for the problems [0, k) of q, the
+// blocks of eight (with their tails) it can, and returns k.
+func addSquares32Blocks(q []float64, Sc []float32, S int, ind []int32) int {
+	G, n, nf := len(q), len(ind), len(Sc)/S
+	if n == 0 {
+		return 0
+	}
+	k := 0
+	for k+8 <= G {
+		tail := tail8(k, G)
+		checkTerm(sq8f32(&q[k], &Sc[k], &ind[0], n, S, nf, tail), ind, nf)
+		k += 8 + tail
+	}
+	return k
 }

@@ -303,3 +303,96 @@ add8s32done:
 add8s32bad:
 	MOVQ AX, k+64(FP)
 	RET
+
+// func sq8f32(q *float64, s *float32, ind *int32, n int, stride int, nf int, tail int) (k int)
+//
+// sq8f32 adds Σ_j float64(s[ind[j]·stride + c])² to q[c] for the eight
+// problems c of its block and its tail (0, 2, 4 or 6 more): each float32
+// widened exactly (CVTPS2PD), squared and added in float64, in the order
+// of the terms. X0-X3 the block's sums, X4-X6 the tail's.
+TEXT ·sq8f32(SB), NOSPLIT, $0-64
+	MOVQ q+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ ind+16(FP), R8
+	MOVQ n+24(FP), CX
+	MOVQ stride+32(FP), R10
+	MOVQ nf+40(FP), R11
+	MOVQ tail+48(FP), R12
+	SHLQ $2, R10
+	MOVUPD 0(DI), X0
+	MOVUPD 16(DI), X1
+	MOVUPD 32(DI), X2
+	MOVUPD 48(DI), X3
+	CMPQ   R12, $2
+	JLT    sq8f32start
+	MOVUPD 64(DI), X4
+	CMPQ   R12, $4
+	JLT    sq8f32start
+	MOVUPD 80(DI), X5
+	CMPQ   R12, $6
+	JLT    sq8f32start
+	MOVUPD 96(DI), X6
+
+sq8f32start:
+	XORQ AX, AX
+
+sq8f32loop:
+	CMPQ AX, CX
+	JGE  sq8f32done
+	TERM32(sq8f32bad)
+	CVTPS2PD 0(SI)(BX*1), X7
+	CVTPS2PD 8(SI)(BX*1), X8
+	CVTPS2PD 16(SI)(BX*1), X9
+	CVTPS2PD 24(SI)(BX*1), X10
+	MULPD    X7, X7
+	MULPD    X8, X8
+	MULPD    X9, X9
+	MULPD    X10, X10
+	ADDPD    X7, X0
+	ADDPD    X8, X1
+	ADDPD    X9, X2
+	ADDPD    X10, X3
+	CMPQ     R12, $2
+	JLT      sq8f32next
+	CVTPS2PD 32(SI)(BX*1), X7
+	MULPD    X7, X7
+	ADDPD    X7, X4
+	CMPQ     R12, $4
+	JLT      sq8f32next
+	CVTPS2PD 40(SI)(BX*1), X8
+	MULPD    X8, X8
+	ADDPD    X8, X5
+	CMPQ     R12, $6
+	JLT      sq8f32next
+	CVTPS2PD 48(SI)(BX*1), X9
+	MULPD    X9, X9
+	ADDPD    X9, X6
+
+sq8f32next:
+	INCQ AX
+	JMP  sq8f32loop
+
+sq8f32done:
+	MOVQ CX, k+56(FP)
+
+sq8f32store:
+	MOVUPD X0, 0(DI)
+	MOVUPD X1, 16(DI)
+	MOVUPD X2, 32(DI)
+	MOVUPD X3, 48(DI)
+	CMPQ   R12, $2
+	JLT    sq8f32ret
+	MOVUPD X4, 64(DI)
+	CMPQ   R12, $4
+	JLT    sq8f32ret
+	MOVUPD X5, 80(DI)
+	CMPQ   R12, $6
+	JLT    sq8f32ret
+	MOVUPD X6, 96(DI)
+
+sq8f32ret:
+	RET
+
+sq8f32bad:
+	MOVQ AX, k+56(FP)
+	RET

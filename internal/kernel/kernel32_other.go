@@ -12,3 +12,6 @@ func addSteps32Blocks(W []float32, S int, d []float32, ind []int32, val []float3
 // addScaledSteps32Blocks leaves every problem to AddScaledSteps32's loop
 // in Go.
 func addScaledSteps32Blocks(W, Sc []float32, S int, d []float32, ind []int32) int { return 0 }
+
+// addSquares32Blocks leaves every problem to AddSquares32's loop in Go.
+func addSquares32Blocks(q []float64, Sc []float32, S int, ind []int32) int { return 0 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// TestLoops32MatchPlainLoops checks that Sums32, AddSteps32 and
-// AddScaledSteps32, which run over a document's terms once per block of
+// TestLoops32MatchPlainLoops checks that Sums32, AddSteps32,
+// AddScaledSteps32 and AddSquares32, which run over a document's terms once per block of
 // problems, give the same bits as the plain loops over the terms and then
 // the problems (each product rounded before it is added), for every group
 // size up to 21 (blocks of 8, 4, 2, 1 and their mixes), packed (stride G)
@@ -82,6 +82,23 @@ func testLoops32(t *testing.T, rng *rand.Rand, nf, G, S int) {
 	}
 	AddScaledSteps32(got, Sc, S, d, ind)
 	same("AddScaledSteps32", got, want)
+	q, wantQ := make([]float64, G), make([]float64, G)
+	for k := range q {
+		q[k] = rng.Float64() + 0.5
+		wantQ[k] = q[k]
+	}
+	for _, t := range ind {
+		for k := range wantQ {
+			v := float64(Sc[int(t)*S+k])
+			wantQ[k] += v * v
+		}
+	}
+	AddSquares32(q, Sc, S, ind)
+	for k := range wantQ {
+		if math.Float64bits(q[k]) != math.Float64bits(wantQ[k]) {
+			t.Fatalf("G = %d, stride %d, AddSquares32: [%d] = %v, want %v", G, S, k, q[k], wantQ[k])
+		}
+	}
 }
 
 // TestLoops32CheckTermIDs: a term id outside the weights, or a stride
@@ -99,6 +116,7 @@ func TestLoops32CheckTermIDs(t *testing.T) {
 				"AddSteps32":       func() { AddSteps32(W, G, z, ind, val) },
 				"AddScaledSteps32": func() { AddScaledSteps32(W, W, G, z, ind) },
 				"narrow stride":    func() { Sums32(z, W, G-1, ind[:2], val) },
+				"AddSquares32":     func() { AddSquares32(make([]float64, G), W, G, ind) },
 			} {
 				func() {
 					defer func() {

@@ -243,12 +243,7 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) 
 			for k := range q {
 				q[k] = base
 			}
-			for _, t := range ind {
-				st := s[int(t)*G : int(t)*G+G]
-				for k, v := range st {
-					q[k] += float64(v) * float64(v)
-				}
-			}
+			kernel.AddSquares32(q, s, G, ind)
 			continue
 		}
 		for _, v := range val {
