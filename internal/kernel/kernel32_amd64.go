@@ -22,55 +22,19 @@ func add8s32(w *float32, s *float32, d *float32, ind *int32, n int, stride int, 
 //go:noescape
 func sq8f32(q *float64, s *float32, ind *int32, n int, stride int, nf int, tail int) (k int)
 
-// sums32Blocks does Sums32 for the problems [0, k) of z, the blocks of
-// eight it can, and returns k. val is nil or as long as ind.
-func sums32Blocks(z, W []float32, S int, ind []int32, val []float32) int {
-	G, n, nf := len(z), len(ind), len(W)/S
+// blocks8 runs kernel, for a group of G problems and the n terms ind of a
+// document over nf terms, on each block of eight problems from k with
+// its tail (tail8), and returns the first problem it left. kernel returns
+// where it stopped (checkTerm).
+func blocks8(G, nf int, ind []int32, kernel func(k, n, tail int) int) int {
+	n := len(ind)
 	if n == 0 {
 		return 0
 	}
 	k := 0
 	for k+8 <= G {
 		tail := tail8(k, G)
-		var j int
-		if val == nil {
-			j = sum8p32(&z[k], &W[k], &ind[0], n, S, nf, tail)
-		} else {
-			j = sum8f32(&z[k], &W[k], &ind[0], &val[0], n, S, nf, tail)
-		}
-		checkTerm(j, ind, nf)
-		k += 8 + tail
-	}
-	return k
-}
-
-// addSteps32Blocks does AddSteps32 for the problems [0, k) of d, the
-// blocks of eight it can, and returns k. val is as long as ind.
-func addSteps32Blocks(W []float32, S int, d []float32, ind []int32, val []float32) int {
-	G, n, nf := len(d), len(ind), len(W)/S
-	if n == 0 {
-		return 0
-	}
-	k := 0
-	for k+8 <= G {
-		tail := tail8(k, G)
-		checkTerm(add8f32(&W[k], &d[k], &ind[0], &val[0], n, S, nf, tail), ind, nf)
-		k += 8 + tail
-	}
-	return k
-}
-
-// addScaledSteps32Blocks does AddScaledSteps32 for the problems [0, k) of
-// d, the blocks of eight it can, and returns k. Sc is as long as W.
-func addScaledSteps32Blocks(W, Sc []float32, S int, d []float32, ind []int32) int {
-	G, n, nf := len(d), len(ind), len(W)/S
-	if n == 0 {
-		return 0
-	}
-	k := 0
-	for k+8 <= G {
-		tail := tail8(k, G)
-		checkTerm(add8s32(&W[k], &Sc[k], &d[k], &ind[0], n, S, nf, tail), ind, nf)
+		checkTerm(kernel(k, n, tail), ind, nf)
 		k += 8 + tail
 	}
 	return k
@@ -87,18 +51,44 @@ func tail8(k, G int) int {
 	return min(rest, 6) &^ 1
 }
 
+// sums32Blocks does Sums32 for the problems [0, k) of z, the blocks of
+// eight (with their tails) it can, and returns k. val is nil or as long
+// as ind.
+func sums32Blocks(z, W []float32, S int, ind []int32, val []float32) int {
+	nf := len(W) / S
+	return blocks8(len(z), nf, ind, func(k, n, tail int) int {
+		if val == nil {
+			return sum8p32(&z[k], &W[k], &ind[0], n, S, nf, tail)
+		}
+		return sum8f32(&z[k], &W[k], &ind[0], &val[0], n, S, nf, tail)
+	})
+}
+
+// addSteps32Blocks does AddSteps32 for the problems [0, k) of d, the
+// blocks of eight (with their tails) it can, and returns k. val is as
+// long as ind.
+func addSteps32Blocks(W []float32, S int, d []float32, ind []int32, val []float32) int {
+	nf := len(W) / S
+	return blocks8(len(d), nf, ind, func(k, n, tail int) int {
+		return add8f32(&W[k], &d[k], &ind[0], &val[0], n, S, nf, tail)
+	})
+}
+
+// addScaledSteps32Blocks does AddScaledSteps32 for the problems [0, k) of
+// d, the blocks of eight (with their tails) it can, and returns k. Sc is
+// as long as W.
+func addScaledSteps32Blocks(W, Sc []float32, S int, d []float32, ind []int32) int {
+	nf := len(W) / S
+	return blocks8(len(d), nf, ind, func(k, n, tail int) int {
+		return add8s32(&W[k], &Sc[k], &d[k], &ind[0], n, S, nf, tail)
+	})
+}
+
 // addSquares32Blocks does AddSquares32 for the problems [0, k) of q, the
 // blocks of eight (with their tails) it can, and returns k.
 func addSquares32Blocks(q []float64, Sc []float32, S int, ind []int32) int {
-	G, n, nf := len(q), len(ind), len(Sc)/S
-	if n == 0 {
-		return 0
-	}
-	k := 0
-	for k+8 <= G {
-		tail := tail8(k, G)
-		checkTerm(sq8f32(&q[k], &Sc[k], &ind[0], n, S, nf, tail), ind, nf)
-		k += 8 + tail
-	}
-	return k
+	nf := len(Sc) / S
+	return blocks8(len(q), nf, ind, func(k, n, tail int) int {
+		return sq8f32(&q[k], &Sc[k], &ind[0], n, S, nf, tail)
+	})
 }

@@ -38,6 +38,39 @@
 	SHLQ $2, R13 \
 	ADDQ $32, R13
 
+// ZEROSUMS clears the sums of a block and its tail (X0-X3).
+#define ZEROSUMS \
+	XORPS X0, X0 \
+	XORPS X1, X1 \
+	XORPS X2, X2 \
+	XORPS X3, X3
+
+// STORESUMS stores the sums of a block (X0-X1) and of its tail (X2-X3) to
+// z (DI).
+#define STORESUMS \
+	MOVUPS X0, 0(DI) \
+	MOVUPS X1, 16(DI) \
+	TESTQ  $4, R12 \
+	JZ     2(PC) \
+	MOVUPS X2, 32(DI) \
+	TESTQ  $2, R12 \
+	JZ     2(PC) \
+	MOVQ   X3, (DI)(R13*1)
+
+// LOADSTEPS loads the steps d (DI) of a block into X0-X1 and of its tail
+// into X2-X3 (0 in the lanes past the tail).
+#define LOADSTEPS \
+	MOVUPS 0(DI), X0 \
+	MOVUPS 16(DI), X1 \
+	XORPS  X2, X2 \
+	XORPS  X3, X3 \
+	TESTQ  $4, R12 \
+	JZ     2(PC) \
+	MOVUPS 32(DI), X2 \
+	TESTQ  $2, R12 \
+	JZ     2(PC) \
+	MOVQ   (DI)(R13*1), X3
+
 // func sum8f32(z *float32, w *float32, ind *int32, val *float32, n int, stride int, nf int, tail int) (k int)
 TEXT ·sum8f32(SB), NOSPLIT, $0-72
 	MOVQ z+0(FP), DI
@@ -50,10 +83,7 @@ TEXT ·sum8f32(SB), NOSPLIT, $0-72
 	MOVQ tail+56(FP), R12
 	SHLQ $2, R10
 	TAILOFF
-	XORPS X0, X0
-	XORPS X1, X1
-	XORPS X2, X2
-	XORPS X3, X3
+	ZEROSUMS
 	XORQ AX, AX
 
 sum8f32loop:
@@ -86,14 +116,7 @@ sum8f32next:
 	JMP  sum8f32loop
 
 sum8f32done:
-	MOVUPS X0, 0(DI)
-	MOVUPS X1, 16(DI)
-	TESTQ  $4, R12
-	JZ     2(PC)
-	MOVUPS X2, 32(DI)
-	TESTQ  $2, R12
-	JZ     2(PC)
-	MOVQ   X3, (DI)(R13*1)
+	STORESUMS
 	MOVQ   CX, k+64(FP)
 	RET
 
@@ -112,10 +135,7 @@ TEXT ·sum8p32(SB), NOSPLIT, $0-64
 	MOVQ tail+48(FP), R12
 	SHLQ $2, R10
 	TAILOFF
-	XORPS X0, X0
-	XORPS X1, X1
-	XORPS X2, X2
-	XORPS X3, X3
+	ZEROSUMS
 	XORQ AX, AX
 
 sum8p32loop:
@@ -143,14 +163,7 @@ sum8p32next:
 	JMP  sum8p32loop
 
 sum8p32done:
-	MOVUPS X0, 0(DI)
-	MOVUPS X1, 16(DI)
-	TESTQ  $4, R12
-	JZ     2(PC)
-	MOVUPS X2, 32(DI)
-	TESTQ  $2, R12
-	JZ     2(PC)
-	MOVQ   X3, (DI)(R13*1)
+	STORESUMS
 	MOVQ   CX, k+56(FP)
 	RET
 
@@ -170,16 +183,7 @@ TEXT ·add8f32(SB), NOSPLIT, $0-72
 	MOVQ tail+56(FP), R12
 	SHLQ $2, R10
 	TAILOFF
-	MOVUPS 0(DI), X0
-	MOVUPS 16(DI), X1
-	XORPS  X2, X2
-	XORPS  X3, X3
-	TESTQ  $4, R12
-	JZ     2(PC)
-	MOVUPS 32(DI), X2
-	TESTQ  $2, R12
-	JZ     2(PC)
-	MOVQ   (DI)(R13*1), X3
+	LOADSTEPS
 	XORQ AX, AX
 
 add8f32loop:
@@ -239,16 +243,7 @@ TEXT ·add8s32(SB), NOSPLIT, $0-72
 	MOVQ tail+56(FP), R12
 	SHLQ $2, R10
 	TAILOFF
-	MOVUPS 0(DI), X0
-	MOVUPS 16(DI), X1
-	XORPS  X2, X2
-	XORPS  X3, X3
-	TESTQ  $4, R12
-	JZ     2(PC)
-	MOVUPS 32(DI), X2
-	TESTQ  $2, R12
-	JZ     2(PC)
-	MOVQ   (DI)(R13*1), X3
+	LOADSTEPS
 	XORQ AX, AX
 
 add8s32loop:
