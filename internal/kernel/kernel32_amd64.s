@@ -71,6 +71,19 @@
 	JZ     2(PC) \
 	MOVQ   (DI)(R13*1), X3
 
+// PREFETCH32(base, skip) asks for the cache line at base (the weights,
+// or add8s32's scales) of the term
+// PFDIST terms ahead of j, if there is one (a prefetch never faults, so
+// an id out of range does no harm; it is checked when its turn comes).
+#define PFDIST 8
+#define PREFETCH32(base, skip) \
+	LEAQ    PFDIST(AX), R14 \
+	CMPQ    R14, CX \
+	JGE     skip \
+	MOVLQSX (R8)(R14*4), R14 \
+	IMULQ   R10, R14 \
+	PREFETCHT0 (base)(R14*1)
+
 // func sum8f32(z *float32, w *float32, ind *int32, val *float32, n int, stride int, nf int, tail int) (k int)
 TEXT ·sum8f32(SB), NOSPLIT, $0-72
 	MOVQ z+0(FP), DI
@@ -89,6 +102,9 @@ TEXT ·sum8f32(SB), NOSPLIT, $0-72
 sum8f32loop:
 	CMPQ AX, CX
 	JGE  sum8f32done
+	PREFETCH32(SI, sum8f32pf)
+
+sum8f32pf:
 	TERM32(sum8f32bad)
 	VAL32
 	MOVUPS 0(SI)(BX*1), X5
@@ -141,6 +157,9 @@ TEXT ·sum8p32(SB), NOSPLIT, $0-64
 sum8p32loop:
 	CMPQ AX, CX
 	JGE  sum8p32done
+	PREFETCH32(SI, sum8p32pf)
+
+sum8p32pf:
 	TERM32(sum8p32bad)
 	MOVUPS 0(SI)(BX*1), X5
 	MOVUPS 16(SI)(BX*1), X6
@@ -249,6 +268,9 @@ TEXT ·add8s32(SB), NOSPLIT, $0-72
 add8s32loop:
 	CMPQ AX, CX
 	JGE  add8s32done
+	PREFETCH32(DX, add8s32pf)
+
+add8s32pf:
 	TERM32(add8s32bad)
 	MOVUPS 0(DX)(BX*1), X9
 	MOVUPS 16(DX)(BX*1), X10
