@@ -259,3 +259,33 @@ func TestCalibrationIter(t *testing.T) {
 		t.Errorf("nblr: %d passes, want 3", got)
 	}
 }
+
+// TestByFrequency checks byFrequency's numbering against its definition,
+// a stable sort of the term ids by falling document frequency, on a
+// corpus with many ties and terms that no document holds, and that it
+// renumbers every non-zero.
+func TestByFrequency(t *testing.T) {
+	s := makeSynthetic(t, 200, 300, 4, 0.5, 21)
+	X, _ := s.weighted(t, "tfidf", true, "l2")
+	X.Cols += 7 // terms of frequency 0
+	df := make([]int, X.Cols)
+	for _, t := range X.Indices[:X.Indptr[X.Rows()]] {
+		df[t]++
+	}
+	ids := make([]int32, X.Cols)
+	for t := range ids {
+		ids[t] = int32(t)
+	}
+	slices.SortStableFunc(ids, func(a, b int32) int { return df[b] - df[a] })
+	perm, Xp := byFrequency(X)
+	for u, id := range ids {
+		if perm[id] != int32(u) {
+			t.Fatalf("term %d (df %d): number %d, want %d", id, df[id], perm[id], u)
+		}
+	}
+	for j, id := range X.Indices[:X.Indptr[X.Rows()]] {
+		if Xp.Indices[j] != perm[id] {
+			t.Fatalf("non-zero %d: term %d renumbered %d, want %d", j, id, Xp.Indices[j], perm[id])
+		}
+	}
+}
