@@ -40,7 +40,9 @@
 //   - Budget. Options.Deadline bounds the search: no job (one kind and
 //     preprocessing on one fold) starts unless its expected time, measured
 //     on earlier jobs of the same kind and n-gram range, ends before the
-//     deadline less a reserve for the final fit. A rung cut short by the
+//     deadline less a reserve for the final fit (measured on the leading
+//     candidate's own fits: a kind's C grid spans solver times several
+//     times apart). A rung cut short by the
 //     deadline ends the race there: the choice is made among the
 //     candidates of the last rung that finished at least one. Rung 0 may
 //     use 55% of the time left, rung 1 80%; when the later rungs end early,
@@ -71,7 +73,10 @@
 //     leaves goes to the library first (fillLibrary): its 20 best on the
 //     first split are scored on more splits, a level of the race at a
 //     time, up to the deciding rung's, until the deadline less 15% of the
-//     budget, so that the selection sees more held-out documents. Each one's
+//     budget, or less what the refit of the search's choice and of one
+//     member of its cost is expected to take when that is more, so that
+//     the selection sees more held-out documents and can still admit a
+//     member. Each one's
 //     probabilities are softmax(τ·score), τ fitted on its own held-out
 //     scores (the temperature scaling of train's calibration; logistic
 //     regression keeps τ = 1), and SelectEnsemble greedily averages them,

@@ -35,6 +35,10 @@ const (
 	// ensembleShare is the part of the whole budget that fillLibrary
 	// leaves for refitting the ensemble's members.
 	ensembleShare = 0.15
+	// ensembleMargin is the part of the whole budget the refit of the
+	// ensemble's members leaves unplanned (writing the model, and the
+	// refit's estimates).
+	ensembleMargin = 0.5 * reserveShare
 	// probFloor clips the probabilities of the log-loss, as scikit-learn's
 	// log_loss does.
 	probFloor = 1e-15
@@ -157,7 +161,7 @@ func (r *runner) buildEnsemble(res *Result, deciding int) {
 	}
 	avail := math.Inf(1)
 	if !r.opt.Deadline.IsZero() {
-		avail = time.Until(r.opt.Deadline).Seconds() - 0.5*reserveShare*r.opt.Deadline.Sub(r.start).Seconds()
+		avail = time.Until(r.opt.Deadline).Seconds() - ensembleMargin*r.opt.Deadline.Sub(r.start).Seconds()
 	}
 	counts, score, single := SelectEnsemble(probs, y, C, r.metric, rounds, func(i int, in []bool) bool {
 		// Members of equal settings share one preparation of the documents.
@@ -224,7 +228,7 @@ func (r *runner) fillLibrary(splits int) error {
 	pool = spread(pool, ensemblePool)
 	var end time.Time
 	if !r.opt.Deadline.IsZero() {
-		end = r.opt.Deadline.Add(-seconds(ensembleShare * r.opt.Deadline.Sub(r.start).Seconds()))
+		end = r.opt.Deadline.Add(-seconds(r.ensembleKeep()))
 	}
 	for upto := eta; ; upto *= eta {
 		upto = min(upto, splits)
@@ -235,6 +239,20 @@ func (r *runner) fillLibrary(splits int) error {
 			return nil
 		}
 	}
+}
+
+// ensembleKeep returns the seconds fillLibrary leaves before the deadline:
+// ensembleShare of the budget, or, when more, what buildEnsemble needs to
+// admit a member beside the search's choice (the leader) of about its
+// cost, twice its expected refit, beside the margin it keeps.
+func (r *runner) ensembleKeep() float64 {
+	budget := r.opt.Deadline.Sub(r.start).Seconds()
+	keep := ensembleShare * budget
+	if r.leader != nil {
+		prep, fit := r.refitSeconds(r.leader)
+		keep = max(keep, ensembleMargin*budget+2*(prep+fit))
+	}
+	return keep
 }
 
 // spread returns the first size of the ranked candidates cs, in their
@@ -371,7 +389,8 @@ func (r *runner) oofProbs(c *Candidate, n int, y []int) ([]float32, float64) {
 
 // refitSeconds returns the expected times of fitting c on all the
 // documents, padded by refitFactor: preparing them (as long as tokenizing
-// them took in the search) and fitting k/(k-1) times one split's rows.
+// them took in the search) and fitting k/(k-1) times one split's rows, as
+// long as c's own longest fit on a split (fitSecondsLocked).
 func (r *runner) refitSeconds(c *Candidate) (prepare, fit float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -383,7 +402,7 @@ func (r *runner) refitSeconds(c *Candidate) (prepare, fit float64) {
 	if tok == 0 {
 		tok = r.tokTime[jobKey(c)]
 	}
-	return refitFactor * tok, refitFactor * share * r.fitTime[jobKey(c)]
+	return refitFactor * tok, refitFactor * share * r.fitSecondsLocked(c)
 }
 
 func sum(xs []int) int {

@@ -350,3 +350,69 @@ func TestSpread(t *testing.T) {
 		t.Errorf("spread of 5 gave %d", len(short))
 	}
 }
+
+// TestRefitSecondsOwnTime checks that a candidate's expected refit, and the
+// reserve kept for the leader's final fit, come from the candidate's own
+// fits when it has scored a split, not from the slowest candidate of its
+// kind and n-gram range, and from that one before.
+func TestRefitSecondsOwnTime(t *testing.T) {
+	s := vectorize.Settings{NGramMin: 1, NGramMax: 3, MinDF: 2}
+	fast := &Candidate{ID: 0, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
+	slow := &Candidate{ID: 1, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
+	unseen := &Candidate{ID: 2, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
+	start := time.Now()
+	r := &runner{
+		start: start, splits: make([]Split, 5), opt: Options{Deadline: start.Add(100 * time.Second)},
+		candFit: []float64{1, 4, 0},
+		fitTime: map[[2]int]float64{jobKey(fast): 4},
+		tokTime: map[[2]int]float64{jobKey(fast): 2},
+		tokSecs: map[vectorize.Settings]float64{tokKey(s): 2},
+	}
+	for _, tc := range []struct {
+		c         *Candidate
+		wantFit   float64
+		wantReady float64
+	}{{fast, 1, 2}, {slow, 4, 2}, {unseen, 4, 2}} {
+		prep, fit := r.refitSeconds(tc.c)
+		if want := refitFactor * 1.25 * tc.wantFit; math.Abs(fit-want) > 1e-9 {
+			t.Errorf("candidate %d: refit %g s, want %g", tc.c.ID, fit, want)
+		}
+		if want := refitFactor * tc.wantReady; math.Abs(prep-want) > 1e-9 {
+			t.Errorf("candidate %d: preparation %g s, want %g", tc.c.ID, prep, want)
+		}
+	}
+	r.leader = fast
+	if got, want := r.reserve(), reserveShare*100+finalFitFactor*(1+2); math.Abs(got-want) > 1e-6 {
+		t.Errorf("reserve for the fast leader %g s, want %g", got, want)
+	}
+	r.leader = slow
+	if got, want := r.reserve(), reserveShare*100+finalFitFactor*(4+2); math.Abs(got-want) > 1e-6 {
+		t.Errorf("reserve for the slow leader %g s, want %g", got, want)
+	}
+}
+
+// TestEnsembleKeep checks the time fillLibrary leaves for the ensemble's
+// refit: ensembleShare of the budget, or, when the leader's refit is long,
+// room for it and a member of its cost beside the margin.
+func TestEnsembleKeep(t *testing.T) {
+	s := vectorize.Settings{NGramMin: 1, NGramMax: 3, MinDF: 2}
+	c := &Candidate{ID: 0, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
+	start := time.Now()
+	r := &runner{
+		start: start, splits: make([]Split, 5), opt: Options{Deadline: start.Add(60 * time.Second)},
+		candFit: []float64{0.1}, fitTime: map[[2]int]float64{}, tokTime: map[[2]int]float64{},
+		tokSecs: map[vectorize.Settings]float64{tokKey(s): 0.1},
+	}
+	if got := r.ensembleKeep(); math.Abs(got-ensembleShare*60) > 1e-9 {
+		t.Errorf("no leader: keep %g s, want %g", got, ensembleShare*60)
+	}
+	r.leader = c
+	if got := r.ensembleKeep(); math.Abs(got-ensembleShare*60) > 1e-9 {
+		t.Errorf("a quick leader: keep %g s, want %g", got, ensembleShare*60)
+	}
+	r.candFit[0], r.tokSecs[tokKey(s)] = 4, 3
+	prep, fit := r.refitSeconds(c)
+	if got, want := r.ensembleKeep(), ensembleMargin*60+2*(prep+fit); math.Abs(got-want) > 1e-9 || got <= ensembleShare*60 {
+		t.Errorf("a slow leader: keep %g s, want %g (more than %g)", got, want, ensembleShare*60)
+	}
+}
