@@ -80,14 +80,18 @@
 //     probabilities are softmax(τ·score), τ fitted on its own held-out
 //     scores (the temperature scaling of train's calibration; logistic
 //     regression keeps τ = 1), and SelectEnsemble greedily averages them,
-//     with replacement, from the search's choice. The ensemble is used only
-//     when it scores better than that candidate on the same documents and
-//     refitting its members on all the documents is expected to end within
-//     the deadline (members of equal settings share one preparation of the
-//     documents); the search itself keeps no more time than for the single
-//     fit. FitEnsemble refits the members, the search's choice first and
-//     the others grouped by settings (one matrix of the documents at a
-//     time), and falls back to it when the next member would overrun the deadline.
+//     with replacement, from the search's choice, each round adding the
+//     one that lowers the log-loss of the average most, whatever the
+//     metric. The ensemble is used only when it scores better than that
+//     candidate on the same documents and refitting its members on all
+//     the documents is expected to end within the deadline (members of
+//     equal settings share one preparation of the documents; the plan
+//     takes the expected times unpadded, as FitEnsemble checks the members
+//     after the first against the clock); the search itself keeps no more
+//     time than for the single fit. FitEnsemble refits the members, the
+//     search's choice first and the others grouped by settings (one matrix
+//     of the documents at a time), and falls back to it when the next
+//     member would overrun the deadline.
 //     The model is a model.Ensemble.
 //   - Determinism. The folds, the candidate order, SGD seeds and tie-breaks
 //     (the earlier candidate in the space's order) depend on the seed only:
