@@ -40,7 +40,9 @@
 //   - Budget. Options.Deadline bounds the search: no job (one kind and
 //     preprocessing on one fold) starts unless its expected time, measured
 //     on earlier jobs of the same kind and n-gram range, ends before the
-//     deadline less a reserve for the final fit. A rung cut short by the
+//     deadline less a reserve for the final fit (measured on the leading
+//     candidate's own fits: a kind's C grid spans solver times several
+//     times apart). A rung cut short by the
 //     deadline ends the race there: the choice is made among the
 //     candidates of the last rung that finished at least one. Rung 0 may
 //     use 55% of the time left, rung 1 80%; when the later rungs end early,
@@ -71,18 +73,25 @@
 //     leaves goes to the library first (fillLibrary): its 20 best on the
 //     first split are scored on more splits, a level of the race at a
 //     time, up to the deciding rung's, until the deadline less 15% of the
-//     budget, so that the selection sees more held-out documents. Each one's
+//     budget, or less what the refit of the search's choice and of one
+//     member of its cost is expected to take when that is more, so that
+//     the selection sees more held-out documents and can still admit a
+//     member. Each one's
 //     probabilities are softmax(τ·score), τ fitted on its own held-out
 //     scores (the temperature scaling of train's calibration; logistic
 //     regression keeps τ = 1), and SelectEnsemble greedily averages them,
-//     with replacement, from the search's choice. The ensemble is used only
-//     when it scores better than that candidate on the same documents and
-//     refitting its members on all the documents is expected to end within
-//     the deadline (members of equal settings share one preparation of the
-//     documents); the search itself keeps no more time than for the single
-//     fit. FitEnsemble refits the members, the search's choice first and
-//     the others grouped by settings (one matrix of the documents at a
-//     time), and falls back to it when the next member would overrun the deadline.
+//     with replacement, from the search's choice, each round adding the
+//     one that lowers the log-loss of the average most, whatever the
+//     metric. The ensemble is used only when it scores better than that
+//     candidate on the same documents and refitting its members on all
+//     the documents is expected to end within the deadline (members of
+//     equal settings share one preparation of the documents; the plan
+//     takes the expected times unpadded, as FitEnsemble checks the members
+//     after the first against the clock); the search itself keeps no more
+//     time than for the single fit. FitEnsemble refits the members, the
+//     search's choice first and the others grouped by settings (one matrix
+//     of the documents at a time), and falls back to it when the next
+//     member would overrun the deadline.
 //     The model is a model.Ensemble.
 //   - Determinism. The folds, the candidate order, SGD seeds and tie-breaks
 //     (the earlier candidate in the space's order) depend on the seed only:

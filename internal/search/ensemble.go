@@ -35,6 +35,10 @@ const (
 	// ensembleShare is the part of the whole budget that fillLibrary
 	// leaves for refitting the ensemble's members.
 	ensembleShare = 0.15
+	// ensembleMargin is the part of the whole budget the refit of the
+	// ensemble's members leaves unplanned (writing the model, and the
+	// refit's estimates).
+	ensembleMargin = 0.5 * reserveShare
 	// probFloor clips the probabilities of the log-loss, as scikit-learn's
 	// log_loss does.
 	probFloor = 1e-15
@@ -58,6 +62,10 @@ type Ensemble struct {
 	// held-out documents, Single that of the best single candidate.
 	Score  float64 `json:"score"`
 	Single float64 `json:"single"`
+	// LogLoss and SingleLogLoss are the log-losses of the same
+	// probabilities, the selection's objective (SelectEnsemble).
+	LogLoss       float64 `json:"log_loss"`
+	SingleLogLoss float64 `json:"single_log_loss"`
 	// Members are the candidates chosen, by weight (the best single first
 	// on ties).
 	Members []Member `json:"members"`
@@ -157,25 +165,16 @@ func (r *runner) buildEnsemble(res *Result, deciding int) {
 	}
 	avail := math.Inf(1)
 	if !r.opt.Deadline.IsZero() {
-		avail = time.Until(r.opt.Deadline).Seconds() - 0.5*reserveShare*r.opt.Deadline.Sub(r.start).Seconds()
+		avail = time.Until(r.opt.Deadline).Seconds() - ensembleMargin*r.opt.Deadline.Sub(r.start).Seconds()
 	}
 	counts, score, single := SelectEnsemble(probs, y, C, r.metric, rounds, func(i int, in []bool) bool {
-		// Members of equal settings share one preparation of the documents.
-		prepared := map[vectorize.Settings]bool{}
-		total := 0.0
-		for j, ok := range in {
-			if ok || j == i {
-				if s := lib[j].Spec.Settings; !prepared[s] {
-					prepared[s] = true
-					total += prep[j]
-				}
-				total += fit[j]
-			}
-		}
-		return total <= avail
+		return plannedRefit(lib, prep, fit, in, i) <= avail
 	})
-	r.dropOOF()
 	e.Score, e.Single = score, single
+	if counts != nil {
+		e.LogLoss, e.SingleLogLoss = averagedLogLoss(probs, counts, y, C), averagedLogLoss(probs[:1], []int{1}, y, C)
+	}
+	r.dropOOF()
 	for i, k := range counts {
 		if k > 0 {
 			e.Members = append(e.Members, Member{Rank: ranks[i], Candidate: lib[i].Describe(), Weight: float64(k) / float64(sum(counts)),
@@ -224,7 +223,7 @@ func (r *runner) fillLibrary(splits int) error {
 	pool = spread(pool, ensemblePool)
 	var end time.Time
 	if !r.opt.Deadline.IsZero() {
-		end = r.opt.Deadline.Add(-seconds(ensembleShare * r.opt.Deadline.Sub(r.start).Seconds()))
+		end = r.opt.Deadline.Add(-seconds(r.ensembleKeep()))
 	}
 	for upto := eta; ; upto *= eta {
 		upto = min(upto, splits)
@@ -235,6 +234,60 @@ func (r *runner) fillLibrary(splits int) error {
 			return nil
 		}
 	}
+}
+
+// averagedLogLoss returns the log-loss on the documents labelled y of the
+// probabilities probs averaged with the weights counts.
+func averagedLogLoss(probs [][]float32, counts []int, y []int, C int) float64 {
+	acc := make([]float64, len(y)*C)
+	n := 0
+	for i, k := range counts {
+		for j, p := range probs[i] {
+			acc[j] += float64(k) * float64(p)
+		}
+		n += k
+	}
+	ll, _ := newProbEval(y, C, LogLoss).score(acc, make([]float32, len(acc)), 1/float64(n))
+	return ll
+}
+
+// plannedRefit returns the expected seconds of refitting the members in
+// of lib and lib[i] (prep and fit their padded expected times, Member's
+// Prepare and Fit; members of equal settings share one preparation of the
+// documents), without refitFactor's padding: the selection plans with
+// what the refit is expected to take, and FitEnsemble, which refits the
+// search's choice first and falls back to it when the next member's
+// padded time would pass the deadline, checks the others against the
+// clock. Planning with the padded times, a search on the IMDB train
+// reviews under load admitted no member, refusing even the choice alone
+// (expected 12 s and more, refitted in 5 to 6 s).
+func plannedRefit(lib []*Candidate, prep, fit []float64, in []bool, i int) float64 {
+	prepared := map[vectorize.Settings]bool{}
+	total := 0.0
+	for j, ok := range in {
+		if ok || j == i {
+			if s := lib[j].Spec.Settings; !prepared[s] {
+				prepared[s] = true
+				total += prep[j]
+			}
+			total += fit[j]
+		}
+	}
+	return total / refitFactor
+}
+
+// ensembleKeep returns the seconds fillLibrary leaves before the deadline:
+// ensembleShare of the budget, or, when more, what buildEnsemble needs to
+// admit a member beside the search's choice (the leader) of about its
+// cost, twice its planned refit (plannedRefit), beside the margin it keeps.
+func (r *runner) ensembleKeep() float64 {
+	budget := r.opt.Deadline.Sub(r.start).Seconds()
+	keep := ensembleShare * budget
+	if r.leader != nil {
+		prep, fit := r.refitSeconds(r.leader)
+		keep = max(keep, ensembleMargin*budget+2*(prep+fit)/refitFactor)
+	}
+	return keep
 }
 
 // spread returns the first size of the ranked candidates cs, in their
@@ -371,7 +424,8 @@ func (r *runner) oofProbs(c *Candidate, n int, y []int) ([]float32, float64) {
 
 // refitSeconds returns the expected times of fitting c on all the
 // documents, padded by refitFactor: preparing them (as long as tokenizing
-// them took in the search) and fitting k/(k-1) times one split's rows.
+// them took in the search) and fitting k/(k-1) times one split's rows, as
+// long as c's own longest fit on a split (fitSecondsLocked).
 func (r *runner) refitSeconds(c *Candidate) (prepare, fit float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -383,7 +437,7 @@ func (r *runner) refitSeconds(c *Candidate) (prepare, fit float64) {
 	if tok == 0 {
 		tok = r.tokTime[jobKey(c)]
 	}
-	return refitFactor * tok, refitFactor * share * r.fitTime[jobKey(c)]
+	return refitFactor * tok, refitFactor * share * r.fitSecondsLocked(c)
 }
 
 func sum(xs []int) int {

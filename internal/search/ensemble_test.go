@@ -82,6 +82,32 @@ func TestSelectEnsembleBeatsSingle(t *testing.T) {
 	}
 }
 
+// TestSelectEnsembleByLogLoss checks that the rounds add the model that
+// lowers the log-loss of the average, not one that flips a document near
+// the decision at the price of the others' probabilities: on four
+// documents of class 0, model 1 makes the average right on all four but
+// raises its log-loss, model 2 leaves the decisions and lowers it.
+func TestSelectEnsembleByLogLoss(t *testing.T) {
+	y := []int{0, 0, 0, 0}
+	pos := func(ps ...float32) []float32 {
+		var out []float32
+		for _, p := range ps {
+			out = append(out, p, 1-p)
+		}
+		return out
+	}
+	probs := [][]float32{pos(0.6, 0.6, 0.6, 0.45), pos(0.41, 0.41, 0.41, 0.999), pos(0.9, 0.9, 0.9, 0.3)}
+	for _, metric := range []string{Accuracy, MacroF1, LogLoss} {
+		counts, _, single := SelectEnsemble(probs, y, 2, metric, 5, admitAll)
+		if counts == nil || counts[1] != 0 || counts[2] == 0 {
+			t.Errorf("%s: counts %v, want model 2 and never model 1", metric, counts)
+		}
+		if metric == Accuracy && single != 0.75 {
+			t.Errorf("single accuracy %v, want 0.75", single)
+		}
+	}
+}
+
 func TestSelectEnsembleAdmit(t *testing.T) {
 	probs, y := noisyModels(3, 300, 4, 4)
 	counts, _, _ := SelectEnsemble(probs, y, 4, Accuracy, 25, func(i int, in []bool) bool { return i == 0 })
@@ -237,9 +263,11 @@ func TestFitEnsembleBudgetFallback(t *testing.T) {
 
 // TestNestedCVEnsemble runs the nested cross-validation of a search that
 // builds ensembles: a fold whose search chose one evaluates the ensemble.
+// The seed is one under which a fold's ensemble beats its single choice
+// on accuracy, so that the test reaches FitEnsemble.
 func TestNestedCVEnsemble(t *testing.T) {
 	texts, y, classes := hardSynth()
-	res, searches, err := NestedCV(texts, y, classes, smallSpace(), "", 3, 1, Options{Folds: 3, Seed: 1, EnsembleRounds: 25}, 0)
+	res, searches, err := NestedCV(texts, y, classes, smallSpace(), "", 3, 1, Options{Folds: 3, Seed: 4, EnsembleRounds: 25}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,5 +376,114 @@ func TestSpread(t *testing.T) {
 	}
 	if short := spread(cs[:5], 20); len(short) != 5 {
 		t.Errorf("spread of 5 gave %d", len(short))
+	}
+}
+
+// TestRefitSecondsOwnTime checks that a candidate's expected refit, and the
+// reserve kept for the leader's final fit, come from the candidate's own
+// fits when it has scored a split, not from the slowest candidate of its
+// kind and n-gram range, and from that one before.
+func TestRefitSecondsOwnTime(t *testing.T) {
+	s := vectorize.Settings{NGramMin: 1, NGramMax: 3, MinDF: 2}
+	fast := &Candidate{ID: 0, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
+	slow := &Candidate{ID: 1, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
+	unseen := &Candidate{ID: 2, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
+	start := time.Now()
+	r := &runner{
+		start: start, splits: make([]Split, 5), opt: Options{Deadline: start.Add(100 * time.Second)},
+		candFit: []float64{1, 4, 0},
+		fitTime: map[[2]int]float64{jobKey(fast): 4},
+		tokTime: map[[2]int]float64{jobKey(fast): 2},
+		tokSecs: map[vectorize.Settings]float64{tokKey(s): 2},
+	}
+	for _, tc := range []struct {
+		c         *Candidate
+		wantFit   float64
+		wantReady float64
+	}{{fast, 1, 2}, {slow, 4, 2}, {unseen, 4, 2}} {
+		prep, fit := r.refitSeconds(tc.c)
+		if want := refitFactor * 1.25 * tc.wantFit; math.Abs(fit-want) > 1e-9 {
+			t.Errorf("candidate %d: refit %g s, want %g", tc.c.ID, fit, want)
+		}
+		if want := refitFactor * tc.wantReady; math.Abs(prep-want) > 1e-9 {
+			t.Errorf("candidate %d: preparation %g s, want %g", tc.c.ID, prep, want)
+		}
+	}
+	r.leader = fast
+	if got, want := r.reserve(), reserveShare*100+finalFitFactor*(1+2); math.Abs(got-want) > 1e-6 {
+		t.Errorf("reserve for the fast leader %g s, want %g", got, want)
+	}
+	r.leader = slow
+	if got, want := r.reserve(), reserveShare*100+finalFitFactor*(4+2); math.Abs(got-want) > 1e-6 {
+		t.Errorf("reserve for the slow leader %g s, want %g", got, want)
+	}
+}
+
+// TestEnsembleKeep checks the time fillLibrary leaves for the ensemble's
+// refit: ensembleShare of the budget, or, when the leader's refit is long,
+// room for it and a member of its cost beside the margin.
+func TestEnsembleKeep(t *testing.T) {
+	s := vectorize.Settings{NGramMin: 1, NGramMax: 3, MinDF: 2}
+	c := &Candidate{ID: 0, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
+	start := time.Now()
+	r := &runner{
+		start: start, splits: make([]Split, 5), opt: Options{Deadline: start.Add(60 * time.Second)},
+		candFit: []float64{0.1}, fitTime: map[[2]int]float64{}, tokTime: map[[2]int]float64{},
+		tokSecs: map[vectorize.Settings]float64{tokKey(s): 0.1},
+	}
+	if got := r.ensembleKeep(); math.Abs(got-ensembleShare*60) > 1e-9 {
+		t.Errorf("no leader: keep %g s, want %g", got, ensembleShare*60)
+	}
+	r.leader = c
+	if got := r.ensembleKeep(); math.Abs(got-ensembleShare*60) > 1e-9 {
+		t.Errorf("a quick leader: keep %g s, want %g", got, ensembleShare*60)
+	}
+	r.candFit[0], r.tokSecs[tokKey(s)] = 4, 3
+	prep, fit := r.refitSeconds(c)
+	if got, want := r.ensembleKeep(), ensembleMargin*60+2*(prep+fit)/refitFactor; math.Abs(got-want) > 1e-9 || got <= ensembleShare*60 {
+		t.Errorf("a slow leader: keep %g s, want %g (more than %g)", got, want, ensembleShare*60)
+	}
+}
+
+// TestPlannedRefit checks the plan of an ensemble's refit: members of equal
+// settings share one preparation, and the padding of the expected times is
+// left to FitEnsemble's check against the clock.
+func TestPlannedRefit(t *testing.T) {
+	a := vectorize.Settings{NGramMin: 1, NGramMax: 3, MinDF: 2, Weighting: "binary"}
+	b := vectorize.Settings{NGramMin: 1, NGramMax: 2, MinDF: 2, Weighting: "tfidf"}
+	lib := []*Candidate{
+		{ID: 0, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: a}},
+		{ID: 1, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: a}},
+		{ID: 2, Spec: eval.ModelSpec{Kind: model.SVM, Settings: b}},
+	}
+	prep, fit := []float64{6, 6, 3}, []float64{3, 1.5, 1.5}
+	for _, tc := range []struct {
+		in   []bool
+		i    int
+		want float64
+	}{
+		{[]bool{false, false, false}, 0, 9},
+		{[]bool{true, false, false}, 1, 10.5},
+		{[]bool{true, false, false}, 2, 13.5},
+		{[]bool{true, true, false}, 2, 15},
+	} {
+		if got := plannedRefit(lib, prep, fit, tc.in, tc.i); math.Abs(got-tc.want/refitFactor) > 1e-9 {
+			t.Errorf("members %v and %d: planned %g s, want %g", tc.in, tc.i, got, tc.want/refitFactor)
+		}
+	}
+}
+
+// TestAveragedLogLoss checks the log-loss of weighted averaged
+// probabilities that the ensemble's summary reports beside the metric.
+func TestAveragedLogLoss(t *testing.T) {
+	y := []int{0, 1}
+	probs := [][]float32{{0.8, 0.2, 0.4, 0.6}, {0.4, 0.6, 0.2, 0.8}}
+	// Weights 1 and 3: P(y) = (0.8 + 3·0.4)/4 = 0.5 and (0.6 + 3·0.8)/4 = 0.75.
+	want := -(math.Log(0.5) + math.Log(0.75)) / 2
+	if got := averagedLogLoss(probs, []int{1, 3}, y, 2); math.Abs(got-want) > 1e-6 {
+		t.Errorf("log-loss %g, want %g", got, want)
+	}
+	if got, want := averagedLogLoss(probs[:1], []int{1}, y, 2), -(math.Log(0.8)+math.Log(0.6))/2; math.Abs(got-want) > 1e-6 {
+		t.Errorf("single log-loss %g, want %g", got, want)
 	}
 }

@@ -156,6 +156,7 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 		start: start, cands: cands, texts: texts, y: y, classes: classes, splits: splits, metric: metric, opt: opt,
 		scores:  make([][]float64, len(cands)),
 		seconds: make([]float64, len(cands)),
+		candFit: make([]float64, len(cands)),
 		toks:    map[vectorize.Settings]*tokenization{},
 		floors:  minDFFloors(cands),
 		jobTime: map[[2]int]float64{}, fitTime: map[[2]int]float64{}, tokTime: map[[2]int]float64{},
@@ -406,6 +407,7 @@ type runner struct {
 	// each split's held-out documents (heldOutScores), nil until scored.
 	oof     [][][]float32
 	seconds []float64
+	candFit []float64 // per candidate, its longest fit and scoring on one split with the split's preparation
 	// toks holds the tokenizations, built on first use and dropped when a
 	// rung needs them not; floors, the lowest min_df each one serves.
 	toks    map[vectorize.Settings]*tokenization
