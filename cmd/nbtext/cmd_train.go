@@ -404,6 +404,9 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		}
 		y = c.LabelIDs()
 	} else {
+		// The texts are tokenized as they are read; only a supervised
+		// selection tuned inside each fold (below) reads them again.
+		co.dropTexts = settings.Select == "" || (o.fit.alpha != "auto" && o.fit.c != "auto")
 		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, o.vec.softMinDF(), o.workers, o.global.quiet, true); err != nil {
 			return err
 		}

@@ -75,6 +75,7 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 		return err
 	}
 	settings.Remove = remove
+	o.corpus.dropTexts = true // only counted
 	c, _, v, _, err := fitCorpus(s, args, &o.corpus, settings, o.vec.softMinDF(), o.workers, o.global.quiet, false)
 	if err != nil {
 		return err

@@ -38,6 +38,9 @@ type corpusOptions struct {
 	multiLabel  bool
 	labelSep    string
 	defaultText []string
+	// dropTexts: the command needs the texts only as they are read
+	// (corpus.Options.DropTexts).
+	dropTexts bool
 }
 
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
@@ -82,7 +85,8 @@ func (o *corpusOptions) options() (corpus.Options, error) {
 	}
 	opts := corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes,
 		LabelPrefix: o.labelPrefix, Header: o.header, MaxDocBytes: o.maxDocBytes,
-		ExtraFields: o.extra, MultiLabel: o.multiLabel, LabelSep: o.labelSep, TextFields: o.defaultText}
+		ExtraFields: o.extra, MultiLabel: o.multiLabel, LabelSep: o.labelSep, TextFields: o.defaultText,
+		DropTexts: o.dropTexts}
 	if o.fs != nil && o.fs.Lookup("label-field") != nil {
 		switch {
 		case strings.TrimSpace(o.labelPrefix) == "":

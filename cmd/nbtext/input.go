@@ -76,12 +76,7 @@ func loadCorpusStream(s streams, args []string, o *corpusOptions, defaultSplit s
 		if err != nil || emit == nil {
 			return c, nil, err
 		}
-		seq := make([]int, len(c.Docs))
-		for i, d := range c.Docs {
-			emit(d.Text)
-			seq[i] = i
-		}
-		return c, seq, nil
+		return c, corpus.EmitAll(c, emit, opts.DropTexts), nil
 	}
 	return corpus.ReadStream(path, opts, emit)
 }
@@ -107,7 +102,12 @@ func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Se
 			}
 		}()
 	}
+	restore := func() {}
+	if o.dropTexts {
+		restore = relaxGC()
+	}
 	c, seq, err := loadCorpusStream(s, args, o, "train", quiet, fst.Add)
+	restore()
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

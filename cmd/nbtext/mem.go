@@ -38,6 +38,26 @@ func applyMemLimit(mem string) error {
 	return nil
 }
 
+// readGCPercent is the collector's target (debug.SetGCPercent) while a
+// corpus streams into a vectorizer that keeps none of its texts
+// (corpus.Options.DropTexts): the live heap is then the count tables and
+// rows alone, small beside the texts that pass through, so letting the
+// heap grow to 3× of it rather than 2× between collections halves their
+// number and their page faults at a peak below that of keeping the texts
+// (train --model multinomial, 20 Newsgroups: 133 MB against 147 MB, 7%
+// less CPU; see the README's Speed section).
+const readGCPercent = 200
+
+// relaxGC sets the collector's target to readGCPercent, unless GOGC is set
+// (the user's choice stands), and returns the function that restores it.
+func relaxGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(readGCPercent)
+	return func() { debug.SetGCPercent(old) }
+}
+
 // runtimeReserve is about the address space a Go program on linux/amd64
 // reserves besides its heap (page summaries, arena index, stacks). Measured
 // with prlimit --as on train --model complement, 20 Newsgroups: 1e9 bytes

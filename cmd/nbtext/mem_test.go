@@ -52,3 +52,24 @@ func TestApplyMemLimit(t *testing.T) {
 		t.Error("--mem lots accepted")
 	}
 }
+
+// TestRelaxGC: the read's collector target applies until restored, and a
+// GOGC the user set stands.
+func TestRelaxGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "")
+	restore := relaxGC()
+	if got := debug.SetGCPercent(readGCPercent); got != readGCPercent {
+		t.Errorf("GC percent %d while reading, want %d", got, readGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent %d once restored, want 100", got)
+	}
+	t.Setenv("GOGC", "50")
+	debug.SetGCPercent(50)
+	relaxGC()()
+	if got := debug.SetGCPercent(50); got != 50 {
+		t.Errorf("GC percent %d with GOGC=50, want 50", got)
+	}
+}

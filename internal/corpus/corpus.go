@@ -123,6 +123,13 @@ type Options struct {
 	// while unknown (streams); the last call has done == total. Nil
 	// reports nothing.
 	Progress func(done, total int)
+	// DropTexts, for ReadStream, keeps no text: each one goes to emit
+	// and the corpus returned has documents with empty Text (IDs, labels
+	// and fields stay). A consumer that needs nothing but what emit gets
+	// (fitting a vocabulary and its count matrix) so holds no copy of
+	// the corpus, and an archive's texts become garbage as soon as they
+	// are tokenized. Read and ReadFrom ignore it.
+	DropTexts bool
 }
 
 // DefaultMaxDocBytes is the default of Options.MaxDocBytes: 256 MiB, as

@@ -57,16 +57,18 @@ func Read(path string, opts Options) (*Corpus, error) {
 //
 // Archives are streamed this way. Other sources (folders, record files,
 // standard input) are read whole first, then emitted in order (seq[i] = i).
-// On error, the texts emitted so far mean nothing.
+// On error, the texts emitted so far mean nothing. With opts.DropTexts the
+// documents of c have empty texts: seq still says which emitted text
+// each one was.
 func ReadStream(path string, opts Options, emit func(text string)) (c *Corpus, seq []int, err error) {
 	if path == "-" {
 		c, err = Read(path, opts)
 		if err != nil {
 			return nil, nil, err
 		}
-		return c, emitAll(c, emit), nil
+		return c, EmitAll(c, emit, opts.DropTexts), nil
 	}
-	st := &docStream{emit: emit}
+	st := &docStream{emit: emit, drop: opts.DropTexts}
 	if len(opts.Classes) > 0 {
 		st.classes = make(map[string]bool, len(opts.Classes))
 		for _, l := range opts.Classes {
@@ -86,15 +88,19 @@ func ReadStream(path string, opts Options, emit func(text string)) (c *Corpus, s
 	if c, err = finish(path, docs, format, &opts, false); err != nil {
 		return nil, nil, err
 	}
-	return c, emitAll(c, emit), nil
+	return c, EmitAll(c, emit, opts.DropTexts), nil
 }
 
-// emitAll calls emit with each text of c in order and returns the identity
-// numbering.
-func emitAll(c *Corpus, emit func(string)) []int {
+// EmitAll calls emit with each text of c in order and returns the identity
+// numbering, ReadStream's seq for a corpus read whole; with drop it empties
+// each text once emitted (Options.DropTexts).
+func EmitAll(c *Corpus, emit func(string), drop bool) []int {
 	seq := make([]int, len(c.Docs))
-	for i, d := range c.Docs {
-		emit(d.Text)
+	for i := range c.Docs {
+		emit(c.Docs[i].Text)
+		if drop {
+			c.Docs[i].Text = ""
+		}
 		seq[i] = i
 	}
 	return seq

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -93,10 +94,31 @@ func TestReadStream(t *testing.T) {
 					t.Errorf("%s %s: document %s: emitted text %q, want %q", sname, oname, got.Docs[i].ID, emitted[q], got.Docs[i].Text)
 				}
 			}
+			checkDropTexts(t, sname+" "+oname, path, opts, got, seq, emitted)
 		}
 	}
 	if ok < 14 {
 		t.Errorf("only %d of the source and option pairs could be read", ok)
+	}
+}
+
+// checkDropTexts checks that ReadStream with DropTexts emits the texts and
+// numbers the documents as it does without (emitted, seq), and returns
+// the corpus want with every text empty.
+func checkDropTexts(t *testing.T, what, path string, opts Options, want *Corpus, seq []int, emitted []string) {
+	t.Helper()
+	opts.DropTexts = true
+	got, gseq, gemitted := readStream(t, path, opts)
+	if !reflect.DeepEqual(gemitted, emitted) || !reflect.DeepEqual(gseq, seq) {
+		t.Errorf("%s, DropTexts: emitted %q, seq %v; want %q, %v", what, gemitted, gseq, emitted, seq)
+	}
+	w := *want
+	w.Docs = slices.Clone(want.Docs)
+	for i := range w.Docs {
+		w.Docs[i].Text = ""
+	}
+	if !reflect.DeepEqual(got, &w) {
+		t.Errorf("%s, DropTexts: corpus differs from Read's with empty texts", what)
 	}
 }
 

@@ -30,6 +30,7 @@ type docStream struct {
 	emit    func(text string)
 	n       int             // texts emitted so far
 	classes map[string]bool // labels of Options.Classes; nil: all
+	drop    bool            // Options.DropTexts: keep no text once emitted
 }
 
 // send strips text as opts.Remove says, emits it and returns it with its
@@ -241,6 +242,9 @@ func scanTar(src string, r io.Reader, opts *Options, progress func(bool), st *do
 				if st != nil && st.wants(m.name) {
 					e.text, e.seq = st.send(e.text, opts)
 					e.emitted = true
+					if st.drop {
+						e.text = ""
+					}
 				}
 			}
 		}
@@ -371,6 +375,9 @@ func readTar(src string, r io.Reader, opts *Options, progress func(final bool), 
 				if !e.emitted { // not expected (see docStream.wants), but then late
 					e.text, e.seq = st.send(e.text, opts)
 					e.emitted = true
+					if st.drop {
+						e.text = ""
+					}
 				}
 				seqs = append(seqs, e.seq)
 			}

@@ -68,9 +68,14 @@ func newValidEncoding(m *Model) (*encoding, error) {
 	}
 	e.n = 4 + uint64(len(e.hdr)) + 8 + e.termBytes
 	if e.stats {
-		e.countSection = sparseCounts(m.Counts, V, C)
+		// The sparse counts (one goroutine) while derivedNB recomputes
+		// the weights (on all cores): the two only read m.
+		sparse := make(chan []byte, 1)
+		go func() { sparse <- sparseCounts(m.Counts, V, C) }()
+		e.derived = derivedNB(m)
+		e.countSection = <-sparse
 		e.n += 8*uint64(C) + 8 + uint64(len(e.countSection)) + 1
-		if e.derived = derivedNB(m); !e.derived {
+		if !e.derived {
 			e.n += 8*uint64(V*C) + 8*uint64(C)
 		}
 	} else {

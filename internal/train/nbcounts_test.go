@@ -144,6 +144,17 @@ func TestExactCountsEqualFixedCounts(t *testing.T) {
 		if tc.exact && !sameFloatBits(stats, want) {
 			t.Errorf("%s: addExactCounts reports exact sums that differ from the fixed-point ones", tc.name)
 		}
+		// Split between goroutines by term ranges (more of them than
+		// terms, too), the sums and the report are the same.
+		for _, workers := range []int{2, 3, 7, V + 5} {
+			wdocs, wstats := make([]float64, C), make([]float64, V*C)
+			if got := addExactCountsOn(X, y, wdocs, wstats, workers); got != tc.exact {
+				t.Errorf("%s, %d workers: reports %v, want %v", tc.name, workers, got, tc.exact)
+			}
+			if tc.exact && (!sameFloatBits(wdocs, docs) || !sameFloatBits(wstats, stats)) {
+				t.Errorf("%s, %d workers: sums differ from one worker's", tc.name, workers)
+			}
+		}
 	}
 }
 
