@@ -8,8 +8,10 @@ import (
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
-// fitFunc fits a model of one kind and parameters on a training set.
-type fitFunc func(X *vectorize.Matrix, y []int) (*model.Model, error)
+// fitFunc fits a model of one kind and parameters on the rows of the
+// training matrix listed in rows, labelled y (one label per listed row).
+// The model need only stay valid until the next call.
+type fitFunc func(rows, y []int) (*model.Model, error)
 
 // calibrateCrossFit chooses the temperature τ of a linear model (SVM,
 // NB-LR) by cross-fitting, as CalibrateNB does for NB: the training
@@ -34,7 +36,7 @@ func calibrateCrossFit(fit fitFunc, X *vectorize.Matrix, y []int, nc int, seed i
 	)
 	for f, held := range folds {
 		rest := corpus.Complement(len(y), held)
-		m, err := fit(X.Subset(rest), corpus.Pick(y, rest))
+		m, err := fit(rest, corpus.Pick(y, rest))
 		if err != nil {
 			return nil, fmt.Errorf("calibration fold %d: %w", f+1, err)
 		}

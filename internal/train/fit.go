@@ -53,28 +53,26 @@ func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 	case kind == model.Centroid:
 		return FitCentroid(X, y, classes, vocab, p, opt)
 	case kind == model.SVM || kind == model.NBLR:
-		fitWith := func(opt Options) fitFunc {
-			return func(X *vectorize.Matrix, y []int) (*model.Model, error) {
-				if kind == model.SVM {
-					return FitSVM(X, y, classes, vocab, p, opt)
-				}
-				return FitNBLR(X, y, classes, vocab, p, opt)
-			}
-		}
-		fit := fitWith(opt)
 		p.Temperature = max(p.Temperature, 0)
-		m, err := fit(X, y)
+		f, err := newDualFit(kind, X, y, classes, vocab, p)
 		if err != nil {
 			return nil, nil, err
 		}
+		// The calibration's fold fit comes first: the final fit then
+		// reuses its arrays, and the model it returns is the one kept.
 		tau, cal := p.Temperature, (*Calibration)(nil)
 		if tau == 0 && !opt.NoCalibrate {
 			copt := opt
 			copt.calibEps, copt.calibIter = CalibrationSVMEps, calibrationIter(kind)
-			if cal, err = calibrateCrossFit(fitWith(copt), X, y, len(classes), p.Seed, opt.workers()); err != nil {
+			fold := func(rows, y []int) (*model.Model, error) { return f.fit(rows, y, copt) }
+			if cal, err = calibrateCrossFit(fold, X, y, len(classes), p.Seed, opt.workers()); err != nil {
 				return nil, nil, err
 			}
 			tau = cal.Temperature
+		}
+		m, err := f.fit(nil, y, opt)
+		if err != nil {
+			return nil, nil, err
 		}
 		if tau > 0 {
 			if err := applyTemperature(m, tau); err != nil {
