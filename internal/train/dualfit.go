@@ -1,6 +1,9 @@
 package train
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -47,11 +50,14 @@ func newDualFit(kind model.Kind, X *vectorize.Matrix, y []int, classes []string,
 
 // fit fits the model on the rows of the matrix listed in rows (nil: all),
 // labelled y (one label per listed row, a subset of the labels newDualFit
-// checked).
-func (f *dualFit) fit(rows []int, y []int, opt Options) (*model.Model, error) {
+// checked). tau, when > 0, is the model's temperature: its weights and
+// biases are multiplied by it as they are written, which gives the bits
+// applyTemperature gives (and its error when a weight overflows) without
+// another pass over the weights.
+func (f *dualFit) fit(rows []int, y []int, opt Options, tau float64) (*model.Model, error) {
 	nc := len(f.classes)
 	pr := newSolver(f.kind, f.X, y, nc, f.p, opt)
-	pr.rows, pr.buf = rows, &f.buf
+	pr.rows, pr.buf, pr.tau = rows, &f.buf, tau
 	var scale []float64
 	beta := 1.0
 	if f.kind == model.NBLR {
@@ -59,5 +65,12 @@ func (f *dualFit) fit(rows []int, y []int, opt Options) (*model.Model, error) {
 		beta = f.p.Interpolation
 	}
 	W, B := pr.oneVsRest(nc, f.perm, scale, beta, opt)
-	return model.NewLinear(f.kind, f.classes, f.vocab, f.p, W, B)
+	p := f.p
+	if tau > 0 && tau != 1 {
+		if slices.Contains(f.buf.overflow, true) {
+			return nil, fmt.Errorf("temperature %v overflows a weight", tau)
+		}
+		p.Temperature = tau
+	}
+	return model.NewLinear(f.kind, f.classes, f.vocab, p, W, B)
 }

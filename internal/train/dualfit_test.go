@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/corpus"
@@ -43,7 +44,7 @@ func TestDualFitRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := f.fit(rows, yr, opt)
+		got, err := f.fit(rows, yr, opt, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func TestDualFitRows(t *testing.T) {
 				t.Fatalf("%s on rows in place: B[%d] = %v, on their copy %v", kind, c, got.B[c], want.B[c])
 			}
 		}
-		all, err := f.fit(nil, s.Y, opt)
+		all, err := f.fit(nil, s.Y, opt, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,5 +112,54 @@ func TestFitCalibratedSVMAsBefore(t *testing.T) {
 	}
 	if !slices.Equal(m.W, raw.W) || !slices.Equal(m.B, raw.B) || m.Params.Temperature != raw.Params.Temperature {
 		t.Fatal("calibrated SVM differs from the final fit calibrated on copied rows")
+	}
+}
+
+// TestDualFitTemperature checks that a fit given a temperature writes the
+// weights applyTemperature would, bit for bit, with two classes and more,
+// and fails as it does when the temperature overflows a weight.
+func TestDualFitTemperature(t *testing.T) {
+	overflows := 0
+	for _, nc := range []int{2, 3} {
+		s := makeSynthetic(t, 200, 60, nc, 0.3, 5)
+		X, vocab := s.weighted(t, "tfidf", true, "l2")
+		for _, kind := range []model.Kind{model.SVM, model.NBLR} {
+			p := svmParams(1)
+			if kind == model.NBLR {
+				p = nblrParams(0.5, 0.5)
+			}
+			f, err := newDualFit(kind, X, s.Y, s.Classes, vocab, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.fit(nil, s.Y, Options{}, 3.7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := fitKind(kind, X, s.Y, s.Classes, vocab, p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := applyTemperature(want, 3.7); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.W, want.W) || !slices.Equal(got.B, want.B) || got.Params.Temperature != 3.7 {
+				t.Fatalf("%s, %d classes: the weights written at τ = 3.7 differ from applyTemperature's", kind, nc)
+			}
+			// Every weight or bias of magnitude above 1 overflows.
+			huge := math.MaxFloat64
+			_, err = f.fit(nil, s.Y, Options{}, huge)
+			fresh, _ := fitKind(kind, X, s.Y, s.Classes, vocab, p, Options{})
+			wantErr := applyTemperature(fresh, huge)
+			if (err == nil) != (wantErr == nil) || err != nil && !strings.Contains(err.Error(), "overflows") {
+				t.Fatalf("%s, %d classes: τ = MaxFloat64 gave %v, applyTemperature %v", kind, nc, err, wantErr)
+			}
+			if err != nil {
+				overflows++
+			}
+		}
+	}
+	if overflows == 0 {
+		t.Fatal("no case overflowed: the test checks nothing")
 	}
 }

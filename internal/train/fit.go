@@ -64,20 +64,16 @@ func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 		if tau == 0 && !opt.NoCalibrate {
 			copt := opt
 			copt.calibEps, copt.calibIter = CalibrationSVMEps, calibrationIter(kind)
-			fold := func(rows, y []int) (*model.Model, error) { return f.fit(rows, y, copt) }
+			fold := func(rows, y []int) (*model.Model, error) { return f.fit(rows, y, copt, 0) }
 			if cal, err = calibrateCrossFit(fold, X, y, len(classes), p.Seed, opt.workers()); err != nil {
 				return nil, nil, err
 			}
 			tau = cal.Temperature
 		}
-		m, err := f.fit(nil, y, opt)
+		// The final fit writes its weights multiplied by τ.
+		m, err := f.fit(nil, y, opt, tau)
 		if err != nil {
 			return nil, nil, err
-		}
-		if tau > 0 {
-			if err := applyTemperature(m, tau); err != nil {
-				return nil, nil, err
-			}
 		}
 		return m, cal, nil
 	}

@@ -34,7 +34,7 @@ func FitNBLR(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vo
 	if err != nil {
 		return nil, err
 	}
-	return f.fit(nil, y, opt)
+	return f.fit(nil, y, opt, 0)
 }
 
 // logCountRatios returns NB-LR's log-count ratios r of the terms of X

@@ -45,7 +45,7 @@ func FitSVM(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Voc
 	if err != nil {
 		return nil, err
 	}
-	return f.fit(nil, y, opt)
+	return f.fit(nil, y, opt, 0)
 }
 
 // svc holds the data of the binary L2-loss SVC problems of one training
@@ -64,6 +64,9 @@ type svc struct {
 	// buf, when not nil, holds arrays of an earlier fit on the same
 	// matrix that this one reuses (see dualFit).
 	buf *svcBuffers
+	// tau, when > 0, is a temperature the weights and biases oneVsRest
+	// returns are multiplied by, as they are written (see dualFit.fit).
+	tau float64
 }
 
 // svcBuffers are the arrays of V×C floats of one-vs-rest that a second fit
@@ -72,6 +75,9 @@ type svc struct {
 type svcBuffers struct {
 	W   []float64
 	w32 [][]float32 // per group of problems
+	// overflow records, per group, whether the temperature made a finite
+	// weight or bias infinite.
+	overflow []bool
 }
 
 // docs returns the number of training documents.
@@ -144,6 +150,7 @@ func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, op
 	if len(pr.buf.w32) != groups {
 		pr.buf.w32 = make([][]float32, groups)
 	}
+	pr.buf.overflow = make([]bool, groups)
 	W = pr.buf.W
 	B = make([]float64, nc)
 	parallel(groups, groups, func(g int) {
@@ -168,6 +175,9 @@ func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, op
 		}
 		w, b := pr.solveGroup(ps, s32, pr.buf.w32[g])
 		pr.buf.w32[g] = w
+		overflow := &pr.buf.overflow[g]
+		*overflow = false
+		temper := temperAll(pr.tau, overflow)
 		mean := make([]float64, G) // w̄ of each problem
 		if scale != nil {
 			// w holds the weights of presence, w_u·s_u.
@@ -196,21 +206,38 @@ func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, op
 					x = (1-beta)*mean[k]*scale[u*probs+lo+k] + beta*x
 				}
 				if nc == 2 {
-					W[t*2], W[t*2+1] = -x/2, x/2
+					W[t*2], W[t*2+1] = temper(-x/2), temper(x/2)
 					continue
 				}
-				W[t*nc+lo+k] = x
+				W[t*nc+lo+k] = temper(x)
 			}
 		}
 		for k := range b {
 			if nc == 2 {
-				B[0], B[1] = -b[k]*svcBias/2, b[k]*svcBias/2
+				B[0], B[1] = temper(-b[k]*svcBias/2), temper(b[k]*svcBias/2)
 				continue
 			}
-			B[lo+k] = b[k] * svcBias
+			B[lo+k] = temper(b[k] * svcBias)
 		}
 	})
 	return W, B
+}
+
+// temperAll returns the function that multiplies a weight by the
+// temperature tau > 0 (the identity for tau 0 or 1), as applyTemperature
+// does, bit for bit, and records in *overflow whether a finite weight
+// became infinite.
+func temperAll(tau float64, overflow *bool) func(float64) float64 {
+	if tau == 0 || tau == 1 {
+		return func(x float64) float64 { return x }
+	}
+	return func(x float64) float64 {
+		y := x * tau
+		if math.IsInf(y, 0) && !math.IsInf(x, 0) {
+			*overflow = true
+		}
+		return y
+	}
 }
 
 // solveGroup fits, for each k, the documents of class pos[k] (+1) against
