@@ -61,7 +61,10 @@ func (f *dualFit) fit(rows []int, y []int, opt Options, tau float64) (*model.Mod
 	var scale []float64
 	beta := 1.0
 	if f.kind == model.NBLR {
-		scale = logCountRatios(f.X, rows, y, nc, f.p)
+		scale = logCountRatiosIn(f.buf.counts, f.X, rows, y, nc, f.p)
+		if len(scale) == f.X.Cols*nc {
+			f.buf.counts = scale // the counts' array, holding the ratios
+		}
 		beta = f.p.Interpolation
 	}
 	W, B := pr.oneVsRest(nc, f.perm, scale, beta, opt)

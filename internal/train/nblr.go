@@ -49,13 +49,26 @@ func FitNBLR(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vo
 // rows, when not nil, lists the rows of X that are the documents (y[i]
 // labels row rows[i]).
 func logCountRatios(X *vectorize.Matrix, rows []int, y []int, nc int, p model.Params) []float64 {
+	return logCountRatiosIn(nil, X, rows, y, nc, p)
+}
+
+// logCountRatiosIn is logCountRatios counting in buf, when it holds V×C
+// floats (an earlier fit's, whatever their values), rather than in a
+// fresh array; the ratios are then in buf when there are more than two
+// classes.
+func logCountRatiosIn(buf []float64, X *vectorize.Matrix, rows []int, y []int, nc int, p model.Params) []float64 {
 	nf := X.Cols
 	probs := nc
 	if nc == 2 {
 		probs = 1
 	}
 	// Presence counts, feature-major, weighted by class.
-	cnt := make([]float64, nf*nc)
+	cnt := buf
+	if len(cnt) == nf*nc {
+		clear(cnt)
+	} else {
+		cnt = make([]float64, nf*nc)
+	}
 	tot := make([]float64, nc) // Σ_t cnt[t, c]
 	for i, c := range y {
 		w := classWeight(p, c)

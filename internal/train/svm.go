@@ -71,10 +71,14 @@ type svc struct {
 
 // svcBuffers are the arrays of V×C floats of one-vs-rest that a second fit
 // on the same matrix reuses rather than allocating fresh pages: the
-// model's weights and each group's float32 weights.
+// model's weights, each group's float32 weights and NB-LR's ratios.
 type svcBuffers struct {
 	W   []float64
 	w32 [][]float32 // per group of problems
+	// NB-LR's: the presence counts that become the log-count ratios (see
+	// logCountRatiosIn), and each group's float32 copy of its ratios.
+	counts []float64
+	s32    [][]float32
 	// overflow records, per group, whether the temperature made a finite
 	// weight or bias infinite.
 	overflow []bool
@@ -149,6 +153,7 @@ func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, op
 	}
 	if len(pr.buf.w32) != groups {
 		pr.buf.w32 = make([][]float32, groups)
+		pr.buf.s32 = make([][]float32, groups)
 	}
 	pr.buf.overflow = make([]bool, groups)
 	W = pr.buf.W
@@ -158,8 +163,12 @@ func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, op
 		G := hi - lo
 		var s32 []float32
 		if scale != nil {
-			// The solver's copy of its problems' scales, G per term.
-			s32 = make([]float32, nf*G)
+			// The solver's copy of its problems' scales, G per term
+			// (every entry is written).
+			if s32 = pr.buf.s32[g]; len(s32) != nf*G {
+				s32 = make([]float32, nf*G)
+				pr.buf.s32[g] = s32
+			}
 			for u := 0; u < nf; u++ {
 				for k, v := range scale[u*probs+lo : u*probs+hi] {
 					s32[u*G+k] = float32(v)
