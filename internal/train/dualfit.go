@@ -2,8 +2,10 @@ package train
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
+	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -55,6 +57,31 @@ func newDualFit(kind model.Kind, X *vectorize.Matrix, y []int, classes []string,
 // applyTemperature gives (and its error when a weight overflows) without
 // another pass over the weights.
 func (f *dualFit) fit(rows []int, y []int, opt Options, tau float64) (*model.Model, error) {
+	W, B := f.weights(rows, y, opt, tau)
+	p := f.p
+	if tau > 0 && tau != 1 {
+		if slices.Contains(f.buf.overflow, true) {
+			return nil, fmt.Errorf("temperature %v overflows a weight", tau)
+		}
+		p.Temperature = tau
+	}
+	return model.NewLinear(f.kind, f.classes, f.vocab, p, W, B)
+}
+
+// fitScorer is fit with no temperature for a calibration fold: it returns
+// what makes scorers of the weights, which score as the model's would, bit
+// for bit, with no model built (model.NewLinear checks and scans the V×C
+// weights).
+func (f *dualFit) fitScorer(rows []int, y []int, opt Options) func() scorer {
+	W, B := f.weights(rows, y, opt, 0)
+	return func() scorer {
+		return &linearScorer{W: W, B: B, binary: f.kind == model.NBLR, sc: make([]float64, len(B))}
+	}
+}
+
+// weights solves the problems of the fit and returns the model's weights
+// and biases (see fit).
+func (f *dualFit) weights(rows []int, y []int, opt Options, tau float64) (W, B []float64) {
 	nc := len(f.classes)
 	pr := newSolver(f.kind, f.X, y, nc, f.p, opt)
 	pr.rows, pr.buf, pr.tau = rows, &f.buf, tau
@@ -67,13 +94,36 @@ func (f *dualFit) fit(rows []int, y []int, opt Options, tau float64) (*model.Mod
 		}
 		beta = f.p.Interpolation
 	}
-	W, B := pr.oneVsRest(nc, f.perm, scale, beta, opt)
-	p := f.p
-	if tau > 0 && tau != 1 {
-		if slices.Contains(f.buf.overflow, true) {
-			return nil, fmt.Errorf("temperature %v overflows a weight", tau)
+	return pr.oneVsRest(nc, f.perm, scale, beta, opt)
+}
+
+// linearScorer scores documents with the feature-major weights W (V×C,
+// finite) and biases B of a linear model, as model.Scorer scores the
+// model, bit for bit, for term ids below V: the biases plus the weighted
+// sum of the rows of the document's terms, summed by kernel.AddScores
+// (with values 1 for a binary model), a NaN score being -Inf.
+type linearScorer struct {
+	W, B   []float64
+	binary bool
+	sc     []float64
+	ones   []float32
+}
+
+// Scores returns the scores of the document (valid until the next call).
+func (s *linearScorer) Scores(ind []int32, val []float32) []float64 {
+	sc := s.sc
+	copy(sc, s.B)
+	if s.binary {
+		for len(s.ones) < len(ind) {
+			s.ones = append(s.ones, 1)
 		}
-		p.Temperature = tau
+		val = s.ones
 	}
-	return model.NewLinear(f.kind, f.classes, f.vocab, p, W, B)
+	kernel.AddScores(sc, s.W, ind, val[:len(ind)])
+	for c, x := range sc {
+		if x != x {
+			sc[c] = math.Inf(-1)
+		}
+	}
+	return sc
 }
