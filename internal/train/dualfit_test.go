@@ -19,6 +19,14 @@ func fitKind(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vo
 	return FitNBLR(X, y, classes, vocab, p, opt)
 }
 
+// dualParams returns the test parameters of kind, model.SVM or model.NBLR.
+func dualParams(kind model.Kind) model.Params {
+	if kind == model.NBLR {
+		return nblrParams(0.5, 0.5)
+	}
+	return svmParams(1)
+}
+
 // TestDualFitRows checks that a dualFit on some rows of the matrix, read
 // in place, fits the model a fit on a copy of those rows fits (the SVM bit
 // for bit; NB-LR's mean weight magnitude is summed in another order), and
@@ -35,10 +43,7 @@ func TestDualFitRows(t *testing.T) {
 	}
 	yr := corpus.Pick(s.Y, rows)
 	for _, kind := range []model.Kind{model.SVM, model.NBLR} {
-		p := svmParams(1)
-		if kind == model.NBLR {
-			p = nblrParams(0.5, 0.5)
-		}
+		p := dualParams(kind)
 		opt := Options{Workers: 2}
 		f, err := newDualFit(kind, X, s.Y, s.Classes, vocab, p)
 		if err != nil {
@@ -128,10 +133,7 @@ func TestDualFitTemperature(t *testing.T) {
 		s := makeSynthetic(t, 200, 60, nc, 0.3, 5)
 		X, vocab := s.weighted(t, "tfidf", true, "l2")
 		for _, kind := range []model.Kind{model.SVM, model.NBLR} {
-			p := svmParams(1)
-			if kind == model.NBLR {
-				p = nblrParams(0.5, 0.5)
-			}
+			p := dualParams(kind)
 			f, err := newDualFit(kind, X, s.Y, s.Classes, vocab, p)
 			if err != nil {
 				t.Fatal(err)
@@ -174,10 +176,7 @@ func TestLinearScorer(t *testing.T) {
 	s := makeSynthetic(t, 150, 50, 3, 0.3, 8)
 	X, vocab := s.weighted(t, "tfidf", true, "l2")
 	for _, kind := range []model.Kind{model.SVM, model.NBLR} {
-		p := svmParams(1)
-		if kind == model.NBLR {
-			p = nblrParams(0.5, 0.5)
-		}
+		p := dualParams(kind)
 		m, err := fitKind(kind, X, s.Y, s.Classes, vocab, p, Options{})
 		if err != nil {
 			t.Fatal(err)
