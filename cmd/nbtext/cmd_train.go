@@ -458,7 +458,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if X != nil {
 		// Vectorized and tuned on, the texts are dropped before a large
 		// model's arrays are allocated: only the labels are read below.
-		train.ReleaseBeforeFit(X.Cols, len(c.Labels), c.DropTexts)
+		train.ReleaseBeforeFit(kind, X.Cols, len(c.Labels), c.DropTexts)
 	}
 	m, cal, err := train.FitWithFields(kind, X, y, c.Labels, vocab, p, train.Options{
 		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"), Init: init,

@@ -170,7 +170,7 @@ func heldOutScores(m *model.Model, X *vectorize.Matrix, y []int, folds [][]int, 
 		if err != nil {
 			return nil, nil, fmt.Errorf("calibration fold %d: %w", f+1, err)
 		}
-		scoreRows(fm, X, held, scores[len(scores):len(scores)+len(held)*C], C, workers)
+		scoreRows(modelScorer(fm), X, held, scores[len(scores):len(scores)+len(held)*C], C, workers)
 		scores = scores[:len(scores)+len(held)*C]
 		for _, i := range held {
 			labels = append(labels, y[i])
@@ -207,12 +207,22 @@ func calibrationFolds(cal *Calibration, y []int, seed uint64) ([][]int, error) {
 	return folds[:cal.FoldsUsed], nil
 }
 
-// scoreRows writes the scores by m of the rows of X listed in rows to out,
-// row-major with C per row, one task per tempChunk rows (so the result
-// does not depend on workers).
-func scoreRows(m *model.Model, X *vectorize.Matrix, rows []int, out []float64, C, workers int) {
+// scorer scores a document: a model.Scorer, or a linearScorer.
+type scorer interface {
+	Scores(ind []int32, val []float32) []float64
+}
+
+// modelScorer returns the function that makes m's scorers.
+func modelScorer(m *model.Model) func() scorer {
+	return func() scorer { return m.NewScorer() }
+}
+
+// scoreRows writes the scores of the rows of X listed in rows to out,
+// row-major with C per row, by scorers newScorer makes, one task per
+// tempChunk rows (so the result does not depend on workers).
+func scoreRows(newScorer func() scorer, X *vectorize.Matrix, rows []int, out []float64, C, workers int) {
 	parallel(workers, ceilDiv(len(rows), tempChunk), func(task int) {
-		s := m.NewScorer()
+		s := newScorer()
 		for j := task * tempChunk; j < min(len(rows), (task+1)*tempChunk); j++ {
 			copy(out[j*C:(j+1)*C], s.Scores(X.Row(rows[j])))
 		}

@@ -4,12 +4,14 @@ import (
 	"fmt"
 
 	"github.com/nbtext/nbtext/internal/corpus"
-	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
-// fitFunc fits a model of one kind and parameters on a training set.
-type fitFunc func(X *vectorize.Matrix, y []int) (*model.Model, error)
+// fitFunc fits a model of one kind and parameters on the rows of the
+// training matrix listed in rows, labelled y (one label per listed row),
+// and returns what makes its scorers, which need only stay valid until the
+// next call.
+type fitFunc func(rows, y []int) (func() scorer, error)
 
 // calibrateCrossFit chooses the temperature τ of a linear model (SVM,
 // NB-LR) by cross-fitting, as CalibrateNB does for NB: the training
@@ -34,12 +36,12 @@ func calibrateCrossFit(fit fitFunc, X *vectorize.Matrix, y []int, nc int, seed i
 	)
 	for f, held := range folds {
 		rest := corpus.Complement(len(y), held)
-		m, err := fit(X.Subset(rest), corpus.Pick(y, rest))
+		newScorer, err := fit(rest, corpus.Pick(y, rest))
 		if err != nil {
 			return nil, fmt.Errorf("calibration fold %d: %w", f+1, err)
 		}
 		out := make([]float64, len(held)*nc)
-		scoreRows(m, X, held, out, nc, workers)
+		scoreRows(newScorer, X, held, out, nc, workers)
 		scores = append(scores, out...)
 		for _, i := range held {
 			labels = append(labels, y[i])

@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/nbtext/nbtext/internal/model"
@@ -53,33 +54,27 @@ func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 	case kind == model.Centroid:
 		return FitCentroid(X, y, classes, vocab, p, opt)
 	case kind == model.SVM || kind == model.NBLR:
-		fitWith := func(opt Options) fitFunc {
-			return func(X *vectorize.Matrix, y []int) (*model.Model, error) {
-				if kind == model.SVM {
-					return FitSVM(X, y, classes, vocab, p, opt)
-				}
-				return FitNBLR(X, y, classes, vocab, p, opt)
-			}
-		}
-		fit := fitWith(opt)
 		p.Temperature = max(p.Temperature, 0)
-		m, err := fit(X, y)
+		f, err := newDualFit(kind, X, y, classes, vocab, p)
 		if err != nil {
 			return nil, nil, err
 		}
+		// The calibration's fold fit comes first: the final fit then
+		// reuses its arrays, and the model it returns is the one kept.
 		tau, cal := p.Temperature, (*Calibration)(nil)
 		if tau == 0 && !opt.NoCalibrate {
 			copt := opt
 			copt.calibEps, copt.calibIter = CalibrationSVMEps, calibrationIter(kind)
-			if cal, err = calibrateCrossFit(fitWith(copt), X, y, len(classes), p.Seed, opt.workers()); err != nil {
+			fold := func(rows, y []int) (func() scorer, error) { return f.fitScorer(rows, y, copt), nil }
+			if cal, err = calibrateCrossFit(fold, X, y, len(classes), p.Seed, opt.workers()); err != nil {
 				return nil, nil, err
 			}
 			tau = cal.Temperature
 		}
-		if tau > 0 {
-			if err := applyTemperature(m, tau); err != nil {
-				return nil, nil, err
-			}
+		// The final fit writes its weights multiplied by τ.
+		m, err := f.fit(nil, y, opt, tau)
+		if err != nil {
+			return nil, nil, err
 		}
 		return m, cal, nil
 	}
@@ -109,25 +104,33 @@ func PrepareWith(vocab *vectorize.Vocabulary, texts []string, workers int) *vect
 }
 
 // releaseBytes is the size of one V×C matrix from which ReleaseBeforeFit
-// returns the freed memory to the operating system.
+// collects the vectorizer's garbage.
 const releaseBytes = 32 << 20
 
-// ReleaseBeforeFit prepares a process to fit one model of V terms and C
-// classes on a matrix it has just built (train, not cross-validation):
-// when the model's V×C arrays are large, it collects the vectorizer's
-// garbage and returns the freed pages to the operating system
-// (debug.FreeOSMemory). The fit then allocates the model's arrays in fresh
-// pages rather than beside the vectorizer's freed but still resident
-// ones, which the collector cannot hand out as one large block: the peak
-// is the larger of the two phases, not their sum. Small models skip it
-// (it costs a collection and page faults). drop, when not nil, is called
-// first, only for a large model: it lets go of what the caller no longer
-// needs (the texts), so that the collection frees it too.
-func ReleaseBeforeFit(V, C int, drop func()) {
-	if 8*V*C >= releaseBytes {
-		if drop != nil {
-			drop()
-		}
-		debug.FreeOSMemory()
+// ReleaseBeforeFit prepares a process to fit one model of kind, V terms
+// and C classes on a matrix it has just built (train, not
+// cross-validation): when the model's V×C arrays are large, it lets go of
+// what the caller no longer needs (drop, when not nil: the texts) and
+// collects the vectorizer's garbage. For most kinds it then returns the
+// freed pages to the operating system (debug.FreeOSMemory), so that the
+// fit allocates its arrays in fresh pages rather than beside the freed
+// but still resident ones, which the collector cannot hand out as one
+// large block: the peak is the larger of the two phases, not their sum.
+// The dual solvers' fits (SVM, NB-LR) take the freed memory as it is:
+// their arrays fit in it, and every page handed back would fault again at
+// once (on the 20NG train split the svm peak stays at 227 MB, with 17,000
+// fewer faults; multinomial NB on word bigrams would peak at 280 MB
+// rather than 210 MB). Small models skip it (it costs a collection).
+func ReleaseBeforeFit(kind model.Kind, V, C int, drop func()) {
+	if 8*V*C < releaseBytes {
+		return
 	}
+	if drop != nil {
+		drop()
+	}
+	if kind == model.SVM || kind == model.NBLR {
+		runtime.GC()
+		return
+	}
+	debug.FreeOSMemory()
 }

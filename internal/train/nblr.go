@@ -30,19 +30,11 @@ import (
 // DefaultNBLREps. As for the SVM, Fit calibrates the scores with a
 // temperature chosen on held-out folds.
 func FitNBLR(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, error) {
-	if err := checkData(X, y, classes, vocab); err != nil {
+	f, err := newDualFit(model.NBLR, X, y, classes, vocab, p)
+	if err != nil {
 		return nil, err
 	}
-	if err := ValidateParams(model.NBLR, p, len(classes)); err != nil {
-		return nil, err
-	}
-	nc := len(classes)
-	// Renumber the terms by falling document frequency (see FitSVM).
-	perm, Xp := byFrequency(X)
-	scale := logCountRatios(Xp, y, nc, p)
-	pr := newSolver(model.NBLR, Xp, y, nc, p, opt)
-	W, B := pr.oneVsRest(nc, perm, scale, p.Interpolation, opt)
-	return model.NewLinear(model.NBLR, classes, vocab, p, W, B)
+	return f.fit(nil, y, opt, 0)
 }
 
 // logCountRatios returns NB-LR's log-count ratios r of the terms of X
@@ -53,18 +45,38 @@ func FitNBLR(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vo
 // whole counts are read from a table (counts are whole unless class
 // weights say otherwise): the ratios of 20 Newsgroups' 390,000 word
 // bigrams and unigrams cost 12 million logs otherwise.
-func logCountRatios(X *vectorize.Matrix, y []int, nc int, p model.Params) []float64 {
+//
+// rows, when not nil, lists the rows of X that are the documents (y[i]
+// labels row rows[i]).
+func logCountRatios(X *vectorize.Matrix, rows []int, y []int, nc int, p model.Params) []float64 {
+	return logCountRatiosIn(nil, X, rows, y, nc, p)
+}
+
+// logCountRatiosIn is logCountRatios counting in buf, when it holds V×C
+// floats (an earlier fit's, whatever their values), rather than in a
+// fresh array; the ratios are then in buf when there are more than two
+// classes.
+func logCountRatiosIn(buf []float64, X *vectorize.Matrix, rows []int, y []int, nc int, p model.Params) []float64 {
 	nf := X.Cols
 	probs := nc
 	if nc == 2 {
 		probs = 1
 	}
 	// Presence counts, feature-major, weighted by class.
-	cnt := make([]float64, nf*nc)
+	cnt := buf
+	if len(cnt) == nf*nc {
+		clear(cnt)
+	} else {
+		cnt = make([]float64, nf*nc)
+	}
 	tot := make([]float64, nc) // Σ_t cnt[t, c]
 	for i, c := range y {
 		w := classWeight(p, c)
-		ind, _ := X.Row(i)
+		r := i
+		if rows != nil {
+			r = rows[i]
+		}
+		ind, _ := X.Row(r)
 		for _, t := range ind {
 			cnt[int(t)*nc+c] += w
 		}

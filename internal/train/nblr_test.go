@@ -117,14 +117,14 @@ func TestNBLRInterpolation(t *testing.T) {
 	s := makeSynthetic(t, 200, 50, 4, 0.4, 11)
 	X, _ := s.weighted(t, "binary", false, "none")
 	p := nblrParams(0.1, 0.3)
-	scale := logCountRatios(X, s.Y, 4, p)
+	scale := logCountRatios(X, nil, s.Y, 4, p)
 	pr := newSVC(X, s.Y, 4, p)
 	W, B := pr.oneVsRest(4, nil, scale, p.Interpolation, Options{Workers: 1})
 	s32 := make([]float32, len(scale))
 	for i, v := range scale {
 		s32[i] = float32(v)
 	}
-	v, b := pr.solveGroup([]int{0, 1, 2, 3}, s32)
+	v, b := pr.solveGroup([]int{0, 1, 2, 3}, s32, nil)
 	beta, nf := p.Interpolation, X.Cols
 	for k := 0; k < 4; k++ {
 		mean := 0.0
@@ -158,12 +158,12 @@ func TestLogCountRatiosTable(t *testing.T) {
 		s := makeSynthetic(t, 150, 40, nc, 0.4, 12)
 		X, _ := s.weighted(t, "binary", false, "none")
 		p := nblrParams(0.1, 0.5)
-		table := logCountRatios(X, s.Y, nc, p)
+		table := logCountRatios(X, nil, s.Y, nc, p)
 		p.ClassWeights = make([]float64, nc)
 		for c := range p.ClassWeights {
 			p.ClassWeights[c] = 1
 		}
-		logs := logCountRatios(X, s.Y, nc, p)
+		logs := logCountRatios(X, nil, s.Y, nc, p)
 		if len(table) != len(logs) {
 			t.Fatalf("%d classes: %d ratios from the table, %d from math.Log", nc, len(table), len(logs))
 		}

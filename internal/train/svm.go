@@ -41,30 +41,63 @@ const svcGradTiny = 1e-12
 // The classes' problems run on opt.Workers goroutines; the result does not
 // depend on how many.
 func FitSVM(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, error) {
-	if err := checkData(X, y, classes, vocab); err != nil {
+	f, err := newDualFit(model.SVM, X, y, classes, vocab, p)
+	if err != nil {
 		return nil, err
 	}
-	if err := ValidateParams(model.SVM, p, len(classes)); err != nil {
-		return nil, err
-	}
-	// Renumber the terms by falling document frequency, so that the
-	// weights of the frequent terms, which most non-zeros touch, sit
-	// together in memory (a large share of them then stays in cache).
-	perm, Xp := byFrequency(X)
-	pr := newSolver(model.SVM, Xp, y, len(classes), p, opt)
-	W, B := pr.oneVsRest(len(classes), perm, nil, 1, opt)
-	return model.NewLinear(model.SVM, classes, vocab, p, W, B)
+	return f.fit(nil, y, opt, 0)
 }
 
 // svc holds the data of the binary L2-loss SVC problems of one training
 // set; solveGroup fits some of them.
 type svc struct {
-	X       *vectorize.Matrix
+	X *vectorize.Matrix
+	// rows, when not nil, lists the rows of X that are the training
+	// documents (a calibration fold's rest), document i being row
+	// rows[i]; y is then indexed by i.
+	rows    []int
 	y       []int
 	cost    []float64 // per class: C times the class weight
 	eps     float64
 	maxIter int
 	seed    uint64
+	// buf, when not nil, holds arrays of an earlier fit on the same
+	// matrix that this one reuses (see dualFit).
+	buf *svcBuffers
+	// tau, when > 0, is a temperature the weights and biases oneVsRest
+	// returns are multiplied by, as they are written (see dualFit.fit).
+	tau float64
+}
+
+// svcBuffers are the arrays of V×C floats of one-vs-rest that a second fit
+// on the same matrix reuses rather than allocating fresh pages: the
+// model's weights, each group's float32 weights and NB-LR's ratios.
+type svcBuffers struct {
+	W   []float64
+	w32 [][]float32 // per group of problems
+	// NB-LR's: the presence counts that become the log-count ratios (see
+	// logCountRatiosIn), and each group's float32 copy of its ratios.
+	counts []float64
+	s32    [][]float32
+	// overflow records, per group, whether the temperature made a finite
+	// weight or bias infinite.
+	overflow []bool
+}
+
+// docs returns the number of training documents.
+func (pr *svc) docs() int {
+	if pr.rows != nil {
+		return len(pr.rows)
+	}
+	return pr.X.Rows()
+}
+
+// row returns training document i's term ids and values.
+func (pr *svc) row(i int) ([]int32, []float32) {
+	if pr.rows != nil {
+		return pr.X.Row(pr.rows[i])
+	}
+	return pr.X.Row(i)
 }
 
 // svcBias is the value of the bias feature appended to every document.
@@ -112,15 +145,30 @@ func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, op
 	groups := min(opt.workers(), probs)
 	size := ceilDiv(probs, groups)
 	groups = ceilDiv(probs, size)
-	W = make([]float64, nf*nc)
+	if pr.buf == nil {
+		pr.buf = &svcBuffers{}
+	}
+	if len(pr.buf.W) != nf*nc {
+		pr.buf.W = make([]float64, nf*nc) // every entry is written below
+	}
+	if len(pr.buf.w32) != groups {
+		pr.buf.w32 = make([][]float32, groups)
+		pr.buf.s32 = make([][]float32, groups)
+	}
+	pr.buf.overflow = make([]bool, groups)
+	W = pr.buf.W
 	B = make([]float64, nc)
 	parallel(groups, groups, func(g int) {
 		lo, hi := g*size, min(probs, (g+1)*size)
 		G := hi - lo
 		var s32 []float32
 		if scale != nil {
-			// The solver's copy of its problems' scales, G per term.
-			s32 = make([]float32, nf*G)
+			// The solver's copy of its problems' scales, G per term
+			// (every entry is written).
+			if s32 = pr.buf.s32[g]; len(s32) != nf*G {
+				s32 = make([]float32, nf*G)
+				pr.buf.s32[g] = s32
+			}
 			for u := 0; u < nf; u++ {
 				for k, v := range scale[u*probs+lo : u*probs+hi] {
 					s32[u*G+k] = float32(v)
@@ -134,7 +182,11 @@ func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, op
 				ps[k] = 1
 			}
 		}
-		w, b := pr.solveGroup(ps, s32)
+		w, b := pr.solveGroup(ps, s32, pr.buf.w32[g])
+		pr.buf.w32[g] = w
+		overflow := &pr.buf.overflow[g]
+		*overflow = false
+		temper := temperAll(pr.tau, overflow)
 		mean := make([]float64, G) // w̄ of each problem
 		if scale != nil {
 			// w holds the weights of presence, w_u·s_u.
@@ -163,21 +215,38 @@ func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, op
 					x = (1-beta)*mean[k]*scale[u*probs+lo+k] + beta*x
 				}
 				if nc == 2 {
-					W[t*2], W[t*2+1] = -x/2, x/2
+					W[t*2], W[t*2+1] = temper(-x/2), temper(x/2)
 					continue
 				}
-				W[t*nc+lo+k] = x
+				W[t*nc+lo+k] = temper(x)
 			}
 		}
 		for k := range b {
 			if nc == 2 {
-				B[0], B[1] = -b[k]*svcBias/2, b[k]*svcBias/2
+				B[0], B[1] = temper(-b[k]*svcBias/2), temper(b[k]*svcBias/2)
 				continue
 			}
-			B[lo+k] = b[k] * svcBias
+			B[lo+k] = temper(b[k] * svcBias)
 		}
 	})
 	return W, B
+}
+
+// temperAll returns the function that multiplies a weight by the
+// temperature tau > 0 (the identity for tau 0 or 1), as applyTemperature
+// does, bit for bit, and records in *overflow whether a finite weight
+// became infinite.
+func temperAll(tau float64, overflow *bool) func(float64) float64 {
+	if tau == 0 || tau == 1 {
+		return func(x float64) float64 { return x }
+	}
+	return func(x float64) float64 {
+		y := x * tau
+		if math.IsInf(y, 0) && !math.IsInf(x, 0) {
+			*overflow = true
+		}
+		return y
+	}
 }
 
 // solveGroup fits, for each k, the documents of class pos[k] (+1) against
@@ -214,11 +283,15 @@ func (pr *svc) oneVsRest(nc int, perm []int32, scale []float64, beta float64, op
 // its steps and NB-LR's squared norms run in the packed loops of package
 // kernel over all G problems of each term (see wide), with the same bits
 // as the loops over the problems needed.
-func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) {
-	X := pr.X
-	n, nf, G := X.Rows(), X.Cols, len(pos)
+func (pr *svc) solveGroup(pos []int, s []float32, reuse []float32) (w32 []float32, wb []float64) {
+	n, nf, G := pr.docs(), pr.X.Cols, len(pos)
 	rng := rand.New(rand.NewPCG(pr.seed, svmStream))
-	w32 = make([]float32, nf*G)
+	if len(reuse) == nf*G {
+		w32 = reuse
+		clear(w32)
+	} else {
+		w32 = make([]float32, nf*G)
+	}
 	wb = make([]float64, G)
 	alpha := make([]float64, n*G)
 	qd := make([]float64, n*G)
@@ -239,7 +312,7 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) 
 	for i := range order {
 		order[i] = i
 		nActive[i] = G
-		ind, val := X.Row(i)
+		ind, val := pr.row(i)
 		q := qd[i*G : (i+1)*G]
 		base := 0.5/pr.cost[pr.y[i]] + svcBias*svcBias
 		if s != nil {
@@ -280,7 +353,7 @@ func (pr *svc) solveGroup(pos []int, s []float32) (w32 []float32, wb []float64) 
 			if len(act) == 0 {
 				continue
 			}
-			ind, val := X.Row(i)
+			ind, val := pr.row(i)
 			val = val[:len(ind)]
 			switch {
 			case wide(len(act), G) && s != nil:

@@ -100,9 +100,9 @@ func TestSVMGroupsIndependent(t *testing.T) {
 	s := makeSynthetic(t, 300, 80, 5, 0.5, 4)
 	X, vocab := s.weighted(t, "tfidf", true, "l2")
 	pr := newSVC(X, s.Y, 5, svmParams(1))
-	all, ball := pr.solveGroup([]int{0, 1, 2, 3, 4}, nil)
+	all, ball := pr.solveGroup([]int{0, 1, 2, 3, 4}, nil, nil)
 	for k := 0; k < 5; k++ {
-		one, b := pr.solveGroup([]int{k}, nil)
+		one, b := pr.solveGroup([]int{k}, nil, nil)
 		for j := 0; j < X.Cols; j++ {
 			if one[j] != all[j*5+k] {
 				t.Fatalf("problem %d alone: w[%d] = %v, in the group %v", k, j, one[j], all[j*5+k])
