@@ -225,13 +225,16 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 	idmap := s.idmap
 	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.f.Name(), err) }
-	var buf []byte
-	var pairs []uint64
-	var lids []int32
-	var cnts []uint32
-	rs := newRowSorter(len(w.vocab.Terms))
-	var ind []int32
-	var val []float32
+	// The worker's scratch, kept from one call to the next: a call per
+	// item of the schedule (thousands on a large corpus) would otherwise
+	// leave a chunk's buffer of garbage each, and the heap would drift up
+	// to the collector's goal, the longer the corpus the higher.
+	r := &w.rb
+	if r.sorter == nil {
+		r.sorter = newRowSorter(len(w.vocab.Terms))
+	}
+	buf, pairs, lids, cnts, ind, val, rs := r.buf, r.pairs, r.lids, r.cnts, r.ind, r.val, r.sorter
+	defer func() { r.buf, r.pairs, r.lids, r.cnts, r.ind, r.val = buf, pairs, lids, cnts, ind, val }()
 	for _, ch := range chunks {
 		buf = slices.Grow(buf[:0], int(ch.n))[:ch.n]
 		if _, err := s.f.ReadAt(buf, ch.off); err != nil {
@@ -285,6 +288,17 @@ func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 		}
 	}
 	return nil
+}
+
+// replayBuf is a worker's scratch for replay.
+type replayBuf struct {
+	buf    []byte   // a chunk of the row cache
+	pairs  []uint64 // a row's (vocabulary id, count), to sort
+	lids   []int32  // a row's round-one ids
+	cnts   []uint32 // and their counts
+	ind    []int32  // the sorted row
+	val    []float32
+	sorter *rowSorter
 }
 
 // next decodes a varint from the front of *b.

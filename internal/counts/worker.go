@@ -47,6 +47,7 @@ type worker struct {
 	mem   atomic.Int64
 	cache *cacheWriter // round one with Options.Replay: the open segment
 	docs  []int64      // replaying: the documents of each class
+	rb    replayBuf    // replaying: scratch kept between items
 	named bool         // hashed terms, which carry bucket names (names.go)
 	// pooled: round one counts every class in the column of class 0
 	// (Options.VocabOnly); the row cache still records the class.
