@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/nbtext/nbtext/internal/prefault"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -104,7 +105,7 @@ func columnOf[T any](cols []column[T], k int32, n int) (column[T], []column[T]) 
 	}
 	col := cols[k]
 	for len(col)<<blockBits < n {
-		col = append(col, make([]T, 1<<blockBits))
+		col = append(col, prefault.Make[T](1<<blockBits))
 	}
 	cols[k] = col
 	return col, cols

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/prefault"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -56,7 +57,7 @@ func FitNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, voca
 // float64 already.
 func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int, cw []float64) (classDocs, counts []float64, err error) {
 	classDocs = make([]float64, nClasses)
-	counts = make([]float64, X.Cols*nClasses)
+	counts = prefault.Make[float64](X.Cols * nClasses)
 	if cw == nil && kind != model.Bernoulli && !wholeValues(X) {
 		if !addExactCounts(X, y, classDocs, counts) {
 			clear(classDocs)

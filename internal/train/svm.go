@@ -6,6 +6,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/prefault"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -290,7 +291,7 @@ func (pr *svc) solveGroup(pos []int, s []float32, reuse []float32) (w32 []float3
 		w32 = reuse
 		clear(w32)
 	} else {
-		w32 = make([]float32, nf*G)
+		w32 = prefault.Make[float32](nf * G)
 	}
 	wb = make([]float64, G)
 	alpha := make([]float64, n*G)

@@ -1,5 +1,7 @@
 package vectorize
 
+import "github.com/nbtext/nbtext/internal/prefault"
+
 // dfSketch is a count-min sketch (Cormode & Muthukrishnan 2005) of n-gram
 // occurrences with conservative update and small saturating cells: an
 // upper bound on each n-gram's occurrences, and so on its document
@@ -60,7 +62,7 @@ func newDFSketchBits(bits, minDF int) *dfSketch {
 	}
 	cw := uint(1) << lg
 	blocks := (1 << bits) * int(cw) / (64 * blockWords)
-	return &dfSketch{words: make([]uint64, blocks*blockWords), mask: uint64(blocks - 1), cw: cw, lg: lg, cmax: 1<<cw - 1}
+	return &dfSketch{words: prefault.Make[uint64](blocks * blockWords), mask: uint64(blocks - 1), cw: cw, lg: lg, cmax: 1<<cw - 1}
 }
 
 // block returns the block of hash h, from the low bits of a remix of h,

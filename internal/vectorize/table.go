@@ -5,6 +5,8 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"unsafe"
+
+	"github.com/nbtext/nbtext/internal/prefault"
 )
 
 // termTable maps distinct strings to dense ids 0, 1, 2, … in insertion
@@ -52,7 +54,7 @@ func newTermTable(n int) *termTable {
 	}
 	return &termTable{
 		seed:   tableSeed,
-		slots:  make([]tslot, size),
+		slots:  prefault.Make[tslot](size),
 		mask:   size - 1,
 		terms:  make([]string, 0, n),
 		hashes: make([]uint64, 0, n),
@@ -199,7 +201,7 @@ func (t *termTable) add(s string) int32 {
 // grow doubles the slots and reinserts every term.
 func (t *termTable) grow() {
 	old := t.slots
-	t.slots = make([]tslot, 2*len(old))
+	t.slots = prefault.Make[tslot](2 * len(old))
 	t.mask = len(t.slots) - 1
 	for _, sl := range old {
 		if sl.id1 == 0 {
@@ -276,7 +278,7 @@ func (p *pairTable) insertAt(i int, key uint64, id int32) {
 	p.slots[i] = pslot{lo: uint32(key), hi: uint32(key >> 32), id1: id + 1}
 	if p.n++; 4*p.n > 3*len(p.slots) {
 		old := p.slots
-		p.slots = make([]pslot, 2*len(old))
+		p.slots = prefault.Make[pslot](2 * len(old))
 		p.mask = len(p.slots) - 1
 		for _, sl := range old {
 			if sl.id1 == 0 {
