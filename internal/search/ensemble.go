@@ -30,7 +30,8 @@ const (
 	// while candidates of other kinds are left (spread).
 	kindShare = 4
 	// refitFactor pads the expected time of refitting a member on all the
-	// documents (tokenizing, then fitting k/(k-1) times a split's rows).
+	// documents (tokenizing, then fitting k/(k-1) times a split's rows)
+	// where FitEnsemble checks it against the deadline.
 	refitFactor = 1.5
 	// ensembleShare is the part of the whole budget that fillLibrary
 	// leaves for refitting the ensemble's members.
@@ -79,6 +80,8 @@ type Member struct {
 	Temperature float64 `json:"temperature"` // τ of its probabilities softmax(τ·score), fitted on its held-out scores (1: none)
 	// Prepare and Fit are the expected seconds of its refit: preparing
 	// the documents (shared by the members of equal settings) and fitting.
+	// FitEnsemble pads them by refitFactor when it checks them against
+	// the deadline.
 	Prepare float64 `json:"prepare_seconds"`
 	Fit     float64 `json:"fit_seconds"`
 	cand    *Candidate
@@ -167,12 +170,13 @@ func (r *runner) buildEnsemble(res *Result, deciding int) {
 	if !r.opt.Deadline.IsZero() {
 		avail = time.Until(r.opt.Deadline).Seconds() - ensembleMargin*r.opt.Deadline.Sub(r.start).Seconds()
 	}
-	counts, score, single := SelectEnsemble(probs, y, C, r.metric, rounds, func(i int, in []bool) bool {
+	sel := SelectEnsemble(probs, y, C, r.metric, rounds, func(i int, in []bool) bool {
 		return plannedRefit(lib, prep, fit, in, i) <= avail
 	})
+	counts, score, single := sel.Counts, sel.Score, sel.Single
 	e.Score, e.Single = score, single
 	if counts != nil {
-		e.LogLoss, e.SingleLogLoss = averagedLogLoss(probs, counts, y, C), averagedLogLoss(probs[:1], []int{1}, y, C)
+		e.LogLoss, e.SingleLogLoss = sel.LogLoss, sel.SingleLogLoss
 	}
 	r.dropOOF()
 	for i, k := range counts {
@@ -236,31 +240,16 @@ func (r *runner) fillLibrary(splits int) error {
 	}
 }
 
-// averagedLogLoss returns the log-loss on the documents labelled y of the
-// probabilities probs averaged with the weights counts.
-func averagedLogLoss(probs [][]float32, counts []int, y []int, C int) float64 {
-	acc := make([]float64, len(y)*C)
-	n := 0
-	for i, k := range counts {
-		for j, p := range probs[i] {
-			acc[j] += float64(k) * float64(p)
-		}
-		n += k
-	}
-	ll, _ := newProbEval(y, C, LogLoss).score(acc, make([]float32, len(acc)), 1/float64(n))
-	return ll
-}
-
 // plannedRefit returns the expected seconds of refitting the members in
-// of lib and lib[i] (prep and fit their padded expected times, Member's
-// Prepare and Fit; members of equal settings share one preparation of the
-// documents), without refitFactor's padding: the selection plans with
-// what the refit is expected to take, and FitEnsemble, which refits the
-// search's choice first and falls back to it when the next member's
-// padded time would pass the deadline, checks the others against the
-// clock. Planning with the padded times, a search on the IMDB train
-// reviews under load admitted no member, refusing even the choice alone
-// (expected 12 s and more, refitted in 5 to 6 s).
+// of lib and lib[i] (prep and fit their expected times, Member's Prepare
+// and Fit; members of equal settings share one preparation of the
+// documents). The selection plans with what the refit is expected to
+// take, unpadded: FitEnsemble, which refits the search's choice first and
+// falls back to it when the next member's time padded by refitFactor
+// would pass the deadline, checks the others against the clock. Planning
+// with the padded times, a search on the IMDB train reviews under load
+// admitted no member, refusing even the choice alone (expected 12 s and
+// more, refitted in 5 to 6 s).
 func plannedRefit(lib []*Candidate, prep, fit []float64, in []bool, i int) float64 {
 	prepared := map[vectorize.Settings]bool{}
 	total := 0.0
@@ -273,7 +262,7 @@ func plannedRefit(lib []*Candidate, prep, fit []float64, in []bool, i int) float
 			total += fit[j]
 		}
 	}
-	return total / refitFactor
+	return total
 }
 
 // ensembleKeep returns the seconds fillLibrary leaves before the deadline:
@@ -285,7 +274,7 @@ func (r *runner) ensembleKeep() float64 {
 	keep := ensembleShare * budget
 	if r.leader != nil {
 		prep, fit := r.refitSeconds(r.leader)
-		keep = max(keep, ensembleMargin*budget+2*(prep+fit)/refitFactor)
+		keep = max(keep, ensembleMargin*budget+2*(prep+fit))
 	}
 	return keep
 }
@@ -423,9 +412,9 @@ func (r *runner) oofProbs(c *Candidate, n int, y []int) ([]float32, float64) {
 }
 
 // refitSeconds returns the expected times of fitting c on all the
-// documents, padded by refitFactor: preparing them (as long as tokenizing
-// them took in the search) and fitting k/(k-1) times one split's rows, as
-// long as c's own longest fit on a split (fitSecondsLocked).
+// documents: preparing them (as long as tokenizing them took in the
+// search) and fitting k/(k-1) times one split's rows, as long as c's own
+// longest fit on a split (fitSecondsLocked).
 func (r *runner) refitSeconds(c *Candidate) (prepare, fit float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -437,7 +426,7 @@ func (r *runner) refitSeconds(c *Candidate) (prepare, fit float64) {
 	if tok == 0 {
 		tok = r.tokTime[jobKey(c)]
 	}
-	return refitFactor * tok, refitFactor * share * r.fitSecondsLocked(c)
+	return tok, share * r.fitSecondsLocked(c)
 }
 
 func sum(xs []int) int {

@@ -48,7 +48,8 @@ func admitAll(int, []bool) bool { return true }
 func TestSelectEnsembleBeatsSingle(t *testing.T) {
 	probs, y := noisyModels(3, 600, 4, 1)
 	for _, metric := range []string{Accuracy, MacroF1, LogLoss} {
-		counts, score, single := SelectEnsemble(probs, y, 4, metric, 25, admitAll)
+		sel := SelectEnsemble(probs, y, 4, metric, 25, admitAll)
+		counts, score, single := sel.Counts, sel.Score, sel.Single
 		if counts == nil || counts[0] == 0 {
 			t.Fatalf("%s: counts %v, want the best single model in", metric, counts)
 		}
@@ -76,7 +77,8 @@ func TestSelectEnsembleBeatsSingle(t *testing.T) {
 	for i := range noise {
 		noise[i] = float32(rng.Float64())
 	}
-	counts, score, single := SelectEnsemble([][]float32{good[0], noise}, y, 3, Accuracy, 10, admitAll)
+	sel := SelectEnsemble([][]float32{good[0], noise}, y, 3, Accuracy, 10, admitAll)
+	counts, score, single := sel.Counts, sel.Score, sel.Single
 	if score < single || counts[0] == 0 {
 		t.Errorf("good model plus noise: counts %v score %v < single %v", counts, score, single)
 	}
@@ -98,7 +100,8 @@ func TestSelectEnsembleByLogLoss(t *testing.T) {
 	}
 	probs := [][]float32{pos(0.6, 0.6, 0.6, 0.45), pos(0.41, 0.41, 0.41, 0.999), pos(0.9, 0.9, 0.9, 0.3)}
 	for _, metric := range []string{Accuracy, MacroF1, LogLoss} {
-		counts, _, single := SelectEnsemble(probs, y, 2, metric, 5, admitAll)
+		sel := SelectEnsemble(probs, y, 2, metric, 5, admitAll)
+		counts, single := sel.Counts, sel.Single
 		if counts == nil || counts[1] != 0 || counts[2] == 0 {
 			t.Errorf("%s: counts %v, want model 2 and never model 1", metric, counts)
 		}
@@ -110,17 +113,17 @@ func TestSelectEnsembleByLogLoss(t *testing.T) {
 
 func TestSelectEnsembleAdmit(t *testing.T) {
 	probs, y := noisyModels(3, 300, 4, 4)
-	counts, _, _ := SelectEnsemble(probs, y, 4, Accuracy, 25, func(i int, in []bool) bool { return i == 0 })
+	counts := SelectEnsemble(probs, y, 4, Accuracy, 25, func(i int, in []bool) bool { return i == 0 }).Counts
 	if counts == nil || counts[1] != 0 || counts[2] != 0 {
 		t.Errorf("admit refusing all but model 0: counts %v", counts)
 	}
-	counts, score, single := SelectEnsemble(probs, y, 4, Accuracy, 25, func(int, []bool) bool { return false })
-	if counts != nil || !(single > 0) || score != single {
-		t.Errorf("admit refusing everything: counts %v score %v single %v, want nil and the single score twice (never NaN: the summary is JSON)", counts, score, single)
+	none := SelectEnsemble(probs, y, 4, Accuracy, 25, func(int, []bool) bool { return false })
+	if none.Counts != nil || !(none.Single > 0) || none.Score != none.Single || !(none.LogLoss > 0) || none.LogLoss != none.SingleLogLoss {
+		t.Errorf("admit refusing everything: %+v, want no counts and the single scores twice (never NaN: the summary is JSON)", none)
 	}
-	a, sa, _ := SelectEnsemble(probs, y, 4, Accuracy, 25, admitAll)
-	b, sb, _ := SelectEnsemble(probs, y, 4, Accuracy, 25, admitAll)
-	if sa != sb || !equalInts(a, b) {
+	sa, sb := SelectEnsemble(probs, y, 4, Accuracy, 25, admitAll), SelectEnsemble(probs, y, 4, Accuracy, 25, admitAll)
+	a, b := sa.Counts, sb.Counts
+	if sa.Score != sb.Score || sa.LogLoss != sb.LogLoss || !equalInts(a, b) {
 		t.Errorf("two selections differ: %v %v, %v %v", a, sa, b, sb)
 	}
 }
@@ -402,10 +405,10 @@ func TestRefitSecondsOwnTime(t *testing.T) {
 		wantReady float64
 	}{{fast, 1, 2}, {slow, 4, 2}, {unseen, 4, 2}} {
 		prep, fit := r.refitSeconds(tc.c)
-		if want := refitFactor * 1.25 * tc.wantFit; math.Abs(fit-want) > 1e-9 {
+		if want := 1.25 * tc.wantFit; math.Abs(fit-want) > 1e-9 {
 			t.Errorf("candidate %d: refit %g s, want %g", tc.c.ID, fit, want)
 		}
-		if want := refitFactor * tc.wantReady; math.Abs(prep-want) > 1e-9 {
+		if want := tc.wantReady; math.Abs(prep-want) > 1e-9 {
 			t.Errorf("candidate %d: preparation %g s, want %g", tc.c.ID, prep, want)
 		}
 	}
@@ -440,14 +443,13 @@ func TestEnsembleKeep(t *testing.T) {
 	}
 	r.candFit[0], r.tokSecs[tokKey(s)] = 4, 3
 	prep, fit := r.refitSeconds(c)
-	if got, want := r.ensembleKeep(), ensembleMargin*60+2*(prep+fit)/refitFactor; math.Abs(got-want) > 1e-9 || got <= ensembleShare*60 {
+	if got, want := r.ensembleKeep(), ensembleMargin*60+2*(prep+fit); math.Abs(got-want) > 1e-9 || got <= ensembleShare*60 {
 		t.Errorf("a slow leader: keep %g s, want %g (more than %g)", got, want, ensembleShare*60)
 	}
 }
 
 // TestPlannedRefit checks the plan of an ensemble's refit: members of equal
-// settings share one preparation, and the padding of the expected times is
-// left to FitEnsemble's check against the clock.
+// settings share one preparation.
 func TestPlannedRefit(t *testing.T) {
 	a := vectorize.Settings{NGramMin: 1, NGramMax: 3, MinDF: 2, Weighting: "binary"}
 	b := vectorize.Settings{NGramMin: 1, NGramMax: 2, MinDF: 2, Weighting: "tfidf"}
@@ -467,23 +469,29 @@ func TestPlannedRefit(t *testing.T) {
 		{[]bool{true, false, false}, 2, 13.5},
 		{[]bool{true, true, false}, 2, 15},
 	} {
-		if got := plannedRefit(lib, prep, fit, tc.in, tc.i); math.Abs(got-tc.want/refitFactor) > 1e-9 {
-			t.Errorf("members %v and %d: planned %g s, want %g", tc.in, tc.i, got, tc.want/refitFactor)
+		if got := plannedRefit(lib, prep, fit, tc.in, tc.i); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("members %v and %d: planned %g s, want %g", tc.in, tc.i, got, tc.want)
 		}
 	}
 }
 
-// TestAveragedLogLoss checks the log-loss of weighted averaged
-// probabilities that the ensemble's summary reports beside the metric.
-func TestAveragedLogLoss(t *testing.T) {
+// TestSelectionLogLoss checks the log-losses the selection reports beside
+// the metric: that of the weighted average of the models it picked, and
+// that of the first model alone.
+func TestSelectionLogLoss(t *testing.T) {
 	y := []int{0, 1}
-	probs := [][]float32{{0.8, 0.2, 0.4, 0.6}, {0.4, 0.6, 0.2, 0.8}}
-	// Weights 1 and 3: P(y) = (0.8 + 3·0.4)/4 = 0.5 and (0.6 + 3·0.8)/4 = 0.75.
-	want := -(math.Log(0.5) + math.Log(0.75)) / 2
-	if got := averagedLogLoss(probs, []int{1, 3}, y, 2); math.Abs(got-want) > 1e-6 {
-		t.Errorf("log-loss %g, want %g", got, want)
+	probs := [][]float32{{0.9, 0.1, 0.7, 0.3}, {0.3, 0.7, 0.1, 0.9}}
+	sel := SelectEnsemble(probs, y, 2, Accuracy, 4, admitAll)
+	// Half and half gives P(y) = 0.6 on both documents, the lowest
+	// log-loss of any weights.
+	if !equalInts(sel.Counts, []int{1, 1}) {
+		t.Fatalf("counts %v, want [1 1]", sel.Counts)
 	}
-	if got, want := averagedLogLoss(probs[:1], []int{1}, y, 2), -(math.Log(0.8)+math.Log(0.6))/2; math.Abs(got-want) > 1e-6 {
-		t.Errorf("single log-loss %g, want %g", got, want)
+	want := -math.Log(0.6)
+	if math.Abs(sel.LogLoss-want) > 1e-6 {
+		t.Errorf("log-loss %g, want %g", sel.LogLoss, want)
+	}
+	if want := -(math.Log(0.9) + math.Log(0.3)) / 2; math.Abs(sel.SingleLogLoss-want) > 1e-6 {
+		t.Errorf("single log-loss %g, want %g", sel.SingleLogLoss, want)
 	}
 }

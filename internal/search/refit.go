@@ -19,7 +19,7 @@ import (
 // own softmax), so that the members average as the selection averaged
 // them. The best single candidate is fitted first; when deadline is not
 // zero and the next member's expected refit (Member.Prepare, unless a member of equal
-// settings prepared the documents, and Member.Fit) would end past
+// settings prepared the documents, and Member.Fit, padded by refitFactor) would end past
 // it, the refit stops and FitEnsemble returns that single model, with
 // res.Ensemble.Used cleared and Why saying so.
 func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers int, deadline time.Time) (*model.Model, error) {
@@ -51,6 +51,7 @@ func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers
 		if fresh {
 			expect += mem.Prepare
 		}
+		expect *= refitFactor
 		if i > 0 && !deadline.IsZero() && time.Now().Add(seconds(expect)).After(deadline) {
 			e.Used = false
 			e.Why = fmt.Sprintf("refitting its %d members was not expected to end within the budget", len(order))

@@ -25,24 +25,21 @@ import (
 // averaged half and half score 0.9029 there, NB-LR alone 0.8974.)
 // admit(i, in) says whether model i may join an ensemble holding the
 // models in (by index): the budget of their refit. The result is the
-// ensemble of the rounds with the lowest log-loss (the earliest on ties):
-// how many times each model was picked (its weight is its share of the
-// picks), its metric and that of probs[0] alone; the caller decides by the
-// metric whether the ensemble is better. counts is nil when admit refuses
-// probs[0] alone (score is then single's). The result depends on the
-// inputs only.
-func SelectEnsemble(probs [][]float32, y []int, C int, metric string, rounds int, admit func(i int, in []bool) bool) (counts []int, score, single float64) {
+// ensemble of the rounds with the lowest log-loss (the earliest on ties);
+// the caller decides by the metric whether it is better than probs[0]
+// alone. It depends on the inputs only.
+func SelectEnsemble(probs [][]float32, y []int, C int, metric string, rounds int, admit func(i int, in []bool) bool) Selection {
 	if len(probs) == 0 {
-		return nil, 0, 0
+		return Selection{}
 	}
 	ev := newProbEval(y, C, metric)
 	acc := make([]float64, len(y)*C)
 	single, ll := ev.score(acc, probs[0], 1)
 	in := make([]bool, len(probs))
 	if !admit(0, in) {
-		return nil, single, single
+		return Selection{Score: single, Single: single, LogLoss: ll, SingleLogLoss: ll}
 	}
-	counts = make([]int, len(probs))
+	counts := make([]int, len(probs))
 	counts[0], in[0] = 1, true
 	for k, p := range probs[0] {
 		acc[k] = float64(p)
@@ -71,7 +68,19 @@ func SelectEnsemble(probs [][]float32, y []int, C int, metric string, rounds int
 			best, bestLL, bestCounts = pickScore, pickLL, slices.Clone(counts)
 		}
 	}
-	return bestCounts, best, single
+	return Selection{Counts: bestCounts, Score: best, Single: single, LogLoss: bestLL, SingleLogLoss: ll}
+}
+
+// Selection is the result of SelectEnsemble.
+type Selection struct {
+	// Counts is how many times each model was picked (its weight is its
+	// share of the picks); nil when admit refused probs[0] alone.
+	Counts []int
+	// Score and LogLoss are the metric and the log-loss of the ensemble's
+	// averaged probabilities; Single and SingleLogLoss those of probs[0]
+	// alone (Score and LogLoss too when Counts is nil).
+	Score, Single          float64
+	LogLoss, SingleLogLoss float64
 }
 
 // probEval scores averaged probabilities.
