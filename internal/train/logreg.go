@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/prefault"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -90,7 +91,7 @@ func FitLogReg(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.
 // initPoint returns the starting point [W | b] of a fit with nf features
 // and nc classes: zero, or the weights and biases of the warm start m.
 func initPoint(m *model.Model, nf, nc int) ([]float64, error) {
-	x0 := make([]float64, nf*nc+nc)
+	x0 := prefault.Make[float64](nf*nc + nc)
 	if m != nil {
 		if len(m.W) != nf*nc || len(m.B) != nc {
 			return nil, fmt.Errorf("warm start model has %d weights and %d biases, want %d and %d", len(m.W), len(m.B), nf*nc, nc)

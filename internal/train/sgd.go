@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/prefault"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -71,7 +72,7 @@ func fitSGD(X *vectorize.Matrix, y []int, nc int, p model.Params, x0 []float64, 
 	var base []float64 // the scores of the final W, computed once
 	scores := func(fn func(base []float64, y []int)) error {
 		if base == nil {
-			base = make([]float64, n*nc)
+			base = prefault.Make[float64](n * nc)
 			parallel(opt.workers(), ceilDiv(n, docChunk), func(k int) {
 				for i := k * docChunk; i < min(n, (k+1)*docChunk); i++ {
 					ind, val := X.Row(i)
@@ -137,7 +138,7 @@ func fitSGDData(d sgdData, n, nf int, sq float64, nc int, p model.Params, x0 []f
 		mark []int     // L1: last step at which a term's weights were penalized
 	)
 	if l1 {
-		q = make([]float64, nf*nc)
+		q = prefault.Make[float64](nf * nc)
 		mark = make([]int, nf)
 		for i := range mark {
 			mark[i] = -1
