@@ -26,6 +26,39 @@ func Score(m *model.Model, X *vectorize.Matrix, workers int, wantProbs bool) (pr
 	})
 }
 
+// ScoreEnsemble predicts texts (already stripped as m.Remove says) with
+// the ensemble m on workers goroutines (0: GOMAXPROCS), each with its own
+// model.EnsembleScorer, and returns what Score returns for a single
+// model, by text, so that the result does not depend on workers.
+func ScoreEnsemble(m *model.Model, texts []string, workers int) (pred []int, logProb []float64, fallback int) {
+	C := m.NumClasses()
+	pred = make([]int, len(texts))
+	fb := make([]bool, len(texts))
+	logProb = make([]float64, len(texts)*C)
+	parallelChunks(len(texts), scoreChunk, workers, func() func(lo, hi int) {
+		es := m.NewEnsembleScorer()
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				p := es.Predict(texts[i])
+				pred[i], fb[i] = p.Class, p.Fallback
+				copy(logProb[i*C:(i+1)*C], p.LogProbs)
+			}
+		}
+	})
+	return pred, logProb, countTrue(fb)
+}
+
+// countTrue returns how many of bs are set.
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
 // scoreRows predicts rows 0..n-1 with predict on workers goroutines, each
 // with its own model.Scorer, and gathers what Score returns: the class of
 // each row, when wantProbs is set the rows' class log-probabilities, and
@@ -50,12 +83,7 @@ func scoreRows(m *model.Model, n, workers int, wantProbs bool, predict func(s *m
 			}
 		}
 	})
-	for _, f := range fb {
-		if f {
-			fallback++
-		}
-	}
-	return pred, logProb, fallback
+	return pred, logProb, countTrue(fb)
 }
 
 // EvaluateModel scores the rows of X (weighted as m's vocabulary says) and

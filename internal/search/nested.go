@@ -53,7 +53,7 @@ func NestedCV(texts []string, y []int, classes []string, space Space, remove str
 			fallback int
 		)
 		if m.Kind == model.Ensemble {
-			pred, lp, fallback = scoreEnsemble(m, corpus.Pick(texts, held))
+			pred, lp, fallback = eval.ScoreEnsemble(m, corpus.Pick(texts, held), opt.Workers)
 		} else {
 			X := train.PrepareWith(m.Vocab, corpus.Pick(texts, held), opt.Workers)
 			pred, lp, fallback = eval.Score(m, X, opt.Workers, true)
@@ -69,24 +69,6 @@ func NestedCV(texts []string, y []int, classes []string, space Space, remove str
 		}
 	}
 	return eval.NewCVResult("auto (nested)", k, seed, len(texts), out), searches, nil
-}
-
-// scoreEnsemble predicts texts with the ensemble m, as eval.Score does
-// with a single model: the classes, the log-probabilities (row-major) and
-// the number of predictions made from the priors.
-func scoreEnsemble(m *model.Model, texts []string) (pred []int, logProb []float64, fallback int) {
-	C := m.NumClasses()
-	es := m.NewEnsembleScorer()
-	pred, logProb = make([]int, len(texts)), make([]float64, len(texts)*C)
-	for i, text := range texts {
-		p := es.Predict(text)
-		pred[i] = p.Class
-		copy(logProb[i*C:], p.LogProbs)
-		if p.Fallback {
-			fallback++
-		}
-	}
-	return pred, logProb, fallback
 }
 
 // terms returns the vocabulary size of m, summed over an ensemble's members.
