@@ -15,11 +15,12 @@ import (
 // It is an open-addressing hash table with linear probing, kept at most
 // 7/8 full (as Go's own maps and Abseil's tables are). Each 16-byte slot
 // holds the id, the term's length and hash tag, and an 8-byte key that,
-// for terms of up to 8 bytes (most tokens), is the whole term: such a lookup reads one slot and never touches the
-// term's bytes. Longer terms compare the key first, then the string. A Go
-// map[string]int32 reads the slot, then the string header and bytes it
-// points to; on the 20 Newsgroups token stream this table was about 20%
-// faster (measured under load: noisy).
+// for terms of up to 8 bytes (most tokens), is the whole term: such a
+// lookup reads one slot and never touches the term's bytes. Longer terms
+// compare the key first, then the string. A Go map[string]int32 reads the
+// slot, then the string header and bytes it points to; on the 20
+// Newsgroups token stream this table was about 20% faster (measured under
+// load: noisy).
 //
 // With a large vocabulary the slots of rare terms are cache misses, and
 // the lookups wait on them: the smaller the table, the fewer of them. A
