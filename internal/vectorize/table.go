@@ -55,10 +55,14 @@ var tableSeed = func() uint64 {
 	return maphash.String(maphash.MakeSeed(), "nbtext") | 1
 }()
 
-// newTermTable returns a table sized for about n terms.
+// newTermTable returns a table sized for about n terms, at most half
+// full: a Vocabulary's table never grows, and predict looks up many terms
+// it does not hold, whose probes run on to an empty slot, longer the
+// fuller the table. A counting table finds nearly every term it looks up
+// (each new one is met once), so it grows only past 7/8 (insertAt).
 func newTermTable(n int) *termTable {
 	size := 16
-	for 7*size < 8*n {
+	for size < 2*n {
 		size <<= 1
 	}
 	return &termTable{
