@@ -49,8 +49,9 @@
 // Counter.RoundTwo counts round two from that cache instead of the
 // documents, as VW's --cache
 // spares later passes the parsing: the ids are mapped to the vocabulary's,
-// pruned terms dropped, each row sorted by id, and from there it is
-// counted as Vectorize's row of the document would be, to the same bits.
+// pruned terms dropped, and from there each row, in its cached order, is
+// counted as Vectorize's row of the document would be, to the same bits:
+// the weighting's l2 norm does not depend on the order of a row's terms.
 // The input is read once, so stdin needs no spooling.
 //
 // # Exact sums

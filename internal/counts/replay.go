@@ -28,9 +28,9 @@ import (
 // segment ends when its worker's table is emptied (a spill, or the end of
 // the round), and keeps that TermCounter's terms, which name its ids.
 // Round two maps each segment's local ids to vocabulary ids (dropping
-// pruned terms), sorts each row by them, and from there counts it as a
-// row from Vectorize: the same ids, the same counts, so the same weighted
-// values and sums.
+// pruned terms) and from there counts each row as a row from Vectorize:
+// the same ids and counts, in another order, so the same weighted values
+// and sums (neither depends on the order of a row's terms).
 
 // cacheParts is the number of partitions of a segment: a row goes to
 // partition class id mod cacheParts.
@@ -230,11 +230,8 @@ func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 	// leave a chunk's buffer of garbage each, and the heap would drift up
 	// to the collector's goal, the longer the corpus the higher.
 	r := &w.rb
-	if r.sorter == nil {
-		r.sorter = newRowSorter(len(w.vocab.Terms))
-	}
-	buf, pairs, lids, cnts, ind, val, rs := r.buf, r.pairs, r.lids, r.cnts, r.ind, r.val, r.sorter
-	defer func() { r.buf, r.pairs, r.lids, r.cnts, r.ind, r.val = buf, pairs, lids, cnts, ind, val }()
+	buf, lids, cnts, ind, val := r.buf, r.lids, r.cnts, r.ind, r.val
+	defer func() { r.buf, r.lids, r.cnts, r.ind, r.val = buf, lids, cnts, ind, val }()
 	for _, ch := range chunks {
 		buf = slices.Grow(buf[:0], int(ch.n))[:ch.n]
 		if _, err := s.f.ReadAt(buf, ch.off); err != nil {
@@ -270,17 +267,14 @@ func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 				lids, cnts = append(lids, int32(id)), append(cnts, uint32(cnt))
 			}
 			w.touched += int64(touch(idmap, lids))
-			pairs = pairs[:0]
+			// The row stays in order of first occurrence: sumRow's sums,
+			// and the l2 norm of its weighting (vectorize.sumSquares), do
+			// not depend on the order of a row's terms.
+			ind, val = ind[:0], val[:0]
 			for j, id := range lids {
 				if vid := idmap[id]; vid >= 0 {
-					pairs = append(pairs, uint64(vid)<<32|uint64(cnts[j]))
+					ind, val = append(ind, vid), append(val, float32(cnts[j]))
 				}
-			}
-			rs.sort(pairs)
-			ind, val = ind[:0], val[:0]
-			for _, p := range pairs {
-				ind = append(ind, int32(p>>32))
-				val = append(val, float32(uint32(p)))
 			}
 			if err := w.sumRow(int32(k), ind, val); err != nil {
 				return err
@@ -292,13 +286,11 @@ func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 
 // replayBuf is a worker's scratch for replay.
 type replayBuf struct {
-	buf    []byte   // a chunk of the row cache
-	pairs  []uint64 // a row's (vocabulary id, count), to sort
-	lids   []int32  // a row's round-one ids
-	cnts   []uint32 // and their counts
-	ind    []int32  // the sorted row
-	val    []float32
-	sorter *rowSorter
+	buf  []byte   // a chunk of the row cache
+	lids []int32  // a row's round-one ids
+	cnts []uint32 // and their counts
+	ind  []int32  // the row in vocabulary ids
+	val  []float32
 }
 
 // next decodes a varint from the front of *b.

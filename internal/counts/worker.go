@@ -131,9 +131,9 @@ func (w *worker) countRow(k int32, text string) {
 	}
 }
 
-// sumRow adds the row ind, val (as Vectorizer.Vectorize returns it) of
-// class k in round two: counts, and values weighted as in-memory training
-// weights them.
+// sumRow adds the row ind, val (as Vectorizer.Vectorize returns it, or
+// the same terms in any order) of class k in round two: counts, and
+// values weighted as in-memory training weights them.
 func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 	var col column[wcell]
 	col, w.wcols = columnOf(w.wcols, k, len(w.vocab.Terms))

@@ -131,7 +131,10 @@
 // ascending order with one value each (a count, 1 for binary, or a tf-idf
 // weight). Vectorizer produces one such row per document without
 // allocating, for predict. Weight and WeightRow apply the weighting of the
-// vocabulary's Settings in place.
+// vocabulary's Settings in place. What they give each term does not depend
+// on the order of the row's terms: the l2 norm's sum of squares is exact
+// on a fixed grid (sumSquares), so a row in any order, such as a replayed
+// row of counts.RoundTwo, is weighted to the same bits.
 //
 // # Vocabulary file
 //

@@ -53,8 +53,9 @@ func (c *TermCounter) Term(id int32) string { return c.w.table.terms[id] }
 func (c *TermCounter) Names() [][]TermCount { return c.w.localNames() }
 
 // Bytes estimates the memory the TermCounter holds for its terms: slots
-// of its term table (at most half full), the terms' headers, hashes and
-// scratch, and about 8 bytes of text each.
+// of its term table (at least 7/16 full once grown past bigTable: at
+// most 16/7 slots a term), the terms' headers, hashes and scratch, and about 8 bytes of
+// text each.
 func (c *TermCounter) Bytes() int64 {
-	return int64(c.w.table.len()) * (2*16 + 16 + 8 + 8 + 8)
+	return int64(c.w.table.len()) * (16*16/7 + 16 + 8 + 8 + 8)
 }

@@ -2,6 +2,8 @@ package vectorize
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -123,5 +125,65 @@ func TestSublinearTable(t *testing.T) {
 		if want := float32(1+math.Log(float64(tf))) * idf; math.Float32bits(val[0]) != math.Float32bits(want) {
 			t.Errorf("tf %g: %g, want %g", tf, val[0], want)
 		}
+	}
+}
+
+// TestSumSquaresOrderFree checks that the l2 norm's sum of squares is the
+// same, to the bit, in every order of a row's values, and close to the
+// exact sum, on rows whose float64 sum in order rounds differently in
+// different orders (values over many binades, subnormals included).
+func TestSumSquaresOrderFree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	orderDependent := 0
+	for trial := range 2000 {
+		n := 1 + rng.IntN(300)
+		val := make([]float32, n)
+		for j := range val {
+			switch rng.IntN(10) {
+			case 0:
+				val[j] = math.Float32frombits(rng.Uint32() & 0x007fffff) // subnormal
+			case 1:
+				val[j] = 0
+			default:
+				val[j] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(60)-30))
+			}
+		}
+		want := sumSquares(val)
+		exact := new(big.Float).SetPrec(2000)
+		seq := 0.0
+		for _, x := range val {
+			sq := new(big.Float).SetPrec(2000).SetFloat64(float64(x))
+			exact.Add(exact, sq.Mul(sq, sq))
+			seq += float64(x) * float64(x)
+		}
+		for range 5 {
+			rng.Shuffle(n, func(a, b int) { val[a], val[b] = val[b], val[a] })
+			if got := sumSquares(val); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("trial %d: %v in one order, %v in another", trial, want, got)
+			}
+			seq2 := 0.0
+			for _, x := range val {
+				seq2 += float64(x) * float64(x)
+			}
+			if seq2 != seq {
+				orderDependent++
+			}
+		}
+		ex, _ := exact.Float64()
+		if math.Abs(want-ex) > 4e-16*ex {
+			t.Fatalf("trial %d: sum of squares %v, exact %v", trial, want, ex)
+		}
+	}
+	if orderDependent == 0 {
+		t.Fatal("no row's float64 sum depended on the order: the test proves nothing")
+	}
+	if got := sumSquares([]float32{float32(math.Inf(1)), 1}); !math.IsInf(got, 1) {
+		t.Errorf("sumSquares(+Inf, 1) = %v, want +Inf", got)
+	}
+	if got := sumSquares([]float32{float32(math.NaN()), 1}); !math.IsNaN(got) {
+		t.Errorf("sumSquares(NaN, 1) = %v, want NaN", got)
+	}
+	if got := sumSquares([]float32{0, 0}); got != 0 {
+		t.Errorf("sumSquares(0, 0) = %v, want 0", got)
 	}
 }
