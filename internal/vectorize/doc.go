@@ -84,10 +84,12 @@
 // occurrences in a count-min sketch (dfSketch: saturating cells of 2 bits
 // for MinDF 2, an n-gram's cells in one cache line; FitStream does it
 // while documents arrive and counts at Finish), then counts exactly only
-// the n-grams whose bound reaches MinDF. A sketch never under-counts, so
-// the result is exact counting's; the rare n-grams, most of them, never
-// take memory (20 Newsgroups, --ngram 1,2 --min-df 2: nbtext vocab peaks
-// at about 250 MB; without a sketch, nbtext train peaked at about 620).
+// the n-grams whose bound reaches MinDF, which it asks of the sketch's
+// dfFilter (a bit per cell, cell ≥ MinDF, folded into 1 MiB so that it
+// stays in a core's cache). A sketch never under-counts, so the result is
+// exact counting's; the rare n-grams, most of them, never take memory (20
+// Newsgroups, --ngram 1,2 --min-df 2: nbtext vocab peaks at about 250 MB;
+// without a sketch, nbtext train peaked at about 620).
 //
 // # Feature hashing
 //

@@ -86,7 +86,10 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, nb))
-	filter := ngramFilter(texts, s, workers)
+	var filter *dfFilter
+	if sk := ngramFilter(texts, s, workers); sk != nil {
+		filter = sk.filter(s.MinDF)
+	}
 	ws := make([]*fitWorker, workers)
 	batches := make([]*batch, nb)
 	var next, done, reported atomic.Int64
@@ -95,7 +98,7 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 	var wg sync.WaitGroup
 	for w := range ws {
 		ws[w] = newFitWorker(s, w)
-		ws[w].filter, ws[w].minDF = filter, s.MinDF
+		ws[w].filter = filter
 		wg.Add(1)
 		go func(fw *fitWorker) {
 			defer wg.Done()

@@ -263,13 +263,17 @@ func anyTermReaches(ws []*fitWorker, minDF int, order []int, n int) bool {
 
 // count is the second pass of a filtering FitStream: it counts every
 // batch, leaving out the n-grams whose bound in the workers' merged
-// sketch sk is below MinDF (nil: none).
+// sketch sk is below MinDF (nil: none), as its dfFilter tells.
 func (f *FitStream) count(ws []*fitWorker, batches []*batch, sk *dfSketch) {
 	f.filtered = sk != nil
+	var filter *dfFilter
+	if sk != nil {
+		filter = sk.filter(f.s.MinDF)
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for _, w := range ws {
-		w.filter, w.minDF = sk, f.s.MinDF
+		w.filter = filter
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

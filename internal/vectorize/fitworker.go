@@ -55,10 +55,9 @@ type fitWorker struct {
 	fields          []string
 	tids            []int32 // ids of the current text's terms (count)
 
-	// With a filter (see dfSketch), n-grams whose bound is below minDF
-	// are left out.
-	filter *dfSketch
-	minDF  int
+	// With a filter (see dfSketch and dfFilter), n-grams whose bound is
+	// below MinDF are left out.
+	filter *dfFilter
 
 	// With Settings.HashBits: the terms met and their buckets (see
 	// countHashed); the table's terms are then buckets.
@@ -278,7 +277,7 @@ func (w *fitWorker) countNGrams(text string, start int, head bool) {
 			}
 			key := pairKey(prev[i], wid[i+n-1])
 			j, ok := pt.find(key)
-			if !ok && n >= tok.nmin && w.filter != nil && w.filter.estimate(w.gramHash(words, wid[i:i+n])) < w.minDF {
+			if !ok && n >= tok.nmin && w.filter != nil && !w.filter.reaches(w.gramHash(words, wid[i:i+n])) {
 				cur = append(cur, -1)
 				continue
 			}

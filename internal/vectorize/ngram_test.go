@@ -60,8 +60,8 @@ func TestFitNGramsMatchTerms(t *testing.T) {
 
 // TestFitNGramFilterExact checks that the count-min pre-filter of rare
 // n-grams (MinDF ≥ 2) changes nothing in Fit's result: with the sketch at
-// its usual width, with a tiny one where every cell collides, and without
-// it.
+// its usual width, with a tiny one where every cell collides, with its
+// filter folded to one block, and without it.
 func TestFitNGramFilterExact(t *testing.T) {
 	texts := synthText(22, 600, 50)
 	texts = append(texts, "Subject: the big cat\n\nthe big cat sat on the big mat", "the big cat", "", "x")
@@ -69,7 +69,7 @@ func TestFitNGramFilterExact(t *testing.T) {
 		s := DefaultSettings()
 		s.NGramMin, s.NGramMax, s.MinDF, s.Fields = c.nmin, c.nmax, c.minDF, "subject"
 		t.Run(fmt.Sprintf("ngram=%d,%d/min-df=%d", c.nmin, c.nmax, c.minDF), func(t *testing.T) {
-			defer func(p bool, b int) { prefilter, maxSketchBits = p, b }(prefilter, maxSketchBits)
+			defer func(p bool, b, fb int) { prefilter, maxSketchBits, maxFilterBits = p, b, fb }(prefilter, maxSketchBits, maxFilterBits)
 			prefilter = false
 			want, wantM, err := Fit(texts, nil, 0, s, 2, nil)
 			if err != nil {
@@ -82,14 +82,14 @@ func TestFitNGramFilterExact(t *testing.T) {
 			if f := ngramFilter(texts, s, 2); f == nil {
 				t.Fatal("no filter for n-grams with a min-df")
 			}
-			for _, bits := range []int{25, 10} {
-				maxSketchBits = bits
+			for _, bits := range [][2]int{{25, 23}, {10, 23}, {25, 6}} {
+				maxSketchBits, maxFilterBits = bits[0], bits[1]
 				got, gotM, err := Fit(texts, nil, 0, s, 2, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !reflect.DeepEqual(got.Terms, want.Terms) || !reflect.DeepEqual(got.DF, want.DF) || !reflect.DeepEqual(got.CF, want.CF) || !reflect.DeepEqual(gotM, wantM) {
-					t.Fatalf("sketch of 2^%d cells a row: %d terms, want the %d of exact counting", bits, got.Len(), want.Len())
+					t.Fatalf("sketch of 2^%d cells, filter of at most 2^%d bits: %d terms, want the %d of exact counting", bits[0], bits[1], got.Len(), want.Len())
 				}
 			}
 		})
@@ -137,6 +137,54 @@ func TestDFSketchBounds(t *testing.T) {
 		}
 		if full != want || capped == 0 {
 			t.Fatalf("min-df %d: cells saturate at %d, want %d (%d hashes below it)", minDF, full, want, capped)
+		}
+	}
+}
+
+// TestDFFilter checks the filter of a sketch against its estimates, with
+// each cell width: unfolded, it passes exactly the hashes whose bound
+// reaches MinDF; folded to fewer bits, it still passes every one of them
+// and more of the others, until a filter of one block passes nearly all.
+func TestDFFilter(t *testing.T) {
+	defer func(b int) { maxFilterBits = b }(maxFilterBits)
+	for _, minDF := range []int{2, 3, 4, 7, 15, 16, 100, 255} {
+		sk := newDFSketchBits(14, minDF)
+		hs := make([]uint64, 3000)
+		r := uint64(7)
+		for i := range hs {
+			r = r*6364136223846793005 + 1442695040888963407
+			hs[i] = r
+			for range int(r>>40) % (2 * minDF) {
+				sk.add(hs[i])
+			}
+		}
+		prev := -1
+		for _, bits := range []int{23, 14, 12, 10, 6} {
+			maxFilterBits = bits
+			f := sk.filter(minDF)
+			if want := max(min(1<<14, 1<<bits), 512>>sk.lg); len(f.bits)*64 != want {
+				t.Fatalf("min-df %d, max 2^%d bits: a filter of %d bits, want %d", minDF, bits, len(f.bits)*64, want)
+			}
+			pass, reach := 0, 0
+			for _, h := range hs {
+				e, ok := sk.estimate(h) >= minDF, f.reaches(h)
+				if e && !ok || bits >= 14 && ok != e {
+					t.Fatalf("min-df %d, max 2^%d bits: hash %#x: reaches %v, estimate %d", minDF, bits, h, ok, sk.estimate(h))
+				}
+				if ok {
+					pass++
+				}
+				if e {
+					reach++
+				}
+			}
+			if reach == 0 || reach == len(hs) || pass < prev {
+				t.Fatalf("min-df %d, max 2^%d bits: %d of %d reach, %d pass (%d unfolded less)", minDF, bits, reach, len(hs), pass, prev)
+			}
+			if bits == 12 && pass == reach {
+				t.Errorf("min-df %d: folded 4 to 1, the filter passes no more hashes than reach min-df (%d)", minDF, pass)
+			}
+			prev = pass
 		}
 	}
 }

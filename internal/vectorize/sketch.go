@@ -7,7 +7,8 @@ import "github.com/nbtext/nbtext/internal/prefault"
 // upper bound on each n-gram's occurrences, and so on its document
 // frequency. Fit fills one in a first pass when n-grams meet a MinDF of 2
 // or more; its second pass never enters an n-gram whose bound is below
-// MinDF in its tables. A sketch never under-counts, so no term that
+// MinDF in its tables (it asks the sketch's dfFilter, which may pass a
+// few more). A sketch never under-counts, so no term that
 // reaches MinDF is lost, and the counts of those entered are exact: the
 // vocabulary and matrix are those of exact counting, only the rare
 // n-grams, most of them, never take memory.
@@ -159,4 +160,93 @@ func sketchNGrams(tok *Tokenizer, sk *dfSketch, texts []string, buf []uint64) []
 		}
 	}
 	return buf
+}
+
+// maxFilterBits caps a dfFilter at 2^maxFilterBits bits (1 MiB for 2^23):
+// small enough to stay in a core's L2 cache. Tests lower it to fold more.
+var maxFilterBits = 23
+
+// dfFilter is the read-only form of a merged dfSketch that Fit's second
+// pass asks, for each n-gram it has not entered yet, whether the sketch's
+// bound reaches MinDF: one bit per cell, set where the cell holds MinDF or
+// more (the bound, the least of an n-gram's cells, reaches MinDF exactly
+// when all of them do), in blocks of as many bits as a sketch block has
+// cells. A sketch larger than 2^maxFilterBits cells is folded: sketch
+// block i goes to filter block i mod the filter's blocks, OR-ed with the
+// others there, so a bit is set where any of its cells reaches MinDF. A
+// folded filter passes more rare n-grams (their counts stay exact: Fit
+// prunes them after counting) and never fails one that reaches MinDF; its
+// lookups touch a quarter or less of the sketch's memory, which on 20
+// Newsgroups' bigrams (8 MiB of sketch, 1 MiB of filter) fits in a
+// core's cache rather than in the shared one.
+type dfFilter struct {
+	bits []uint64
+	mask uint64 // filter blocks − 1
+	lg   uint   // log2 of the sketch's cell width
+	cm   uint   // cells per block − 1
+}
+
+// filter returns s's dfFilter for minDF (at most s's saturated value).
+func (s *dfSketch) filter(minDF int) *dfFilter {
+	cells := len(s.words) * 64 >> s.lg // per block: 512 >> lg
+	perBlock := 512 >> s.lg
+	size := cells
+	for size > 1<<maxFilterBits && size > perBlock {
+		size /= 2
+	}
+	f := &dfFilter{bits: make([]uint64, max(size/64, 1)), mask: uint64(size/perBlock - 1), lg: s.lg, cm: uint(perBlock - 1)}
+	// Per sketch word, the top bit of each lane whose cell reaches minDF
+	// (the carry out of cell + 2^cw − minDF, as satAdd finds it), then
+	// those bits gathered into the low 64/cw bits.
+	cw := s.cw
+	hi, k := uint64(0), uint64(0)
+	for b := uint(0); b < 64; b += cw {
+		hi |= 1 << (b + cw - 1)
+		k |= (s.cmax + 1 - uint64(minDF)) << b
+	}
+	type step struct {
+		shift uint
+		mask  uint64
+	}
+	var steps []step
+	for span, gap := uint(1), cw; gap < 64; span, gap = 2*span, 2*gap {
+		m := uint64(0)
+		for b := uint(0); b < 64; b += 2 * gap {
+			m |= (1<<(2*span) - 1) << b
+		}
+		steps = append(steps, step{gap - span, m})
+	}
+	low := hi >> (cw - 1) // bit 0 of every lane
+	out := int(64 / cw)   // bits per sketch word
+	for i, w := range s.words {
+		sum := (w &^ hi) + (k &^ hi)
+		top := (w ^ k) & hi
+		x := ((w & k & hi) | (top & sum)) >> (cw - 1) & low
+		if x == 0 {
+			continue
+		}
+		// Lane j's bit is at j*cw: gather them, doubling the run of
+		// gathered bits at each step.
+		for _, st := range steps {
+			x = (x | x>>st.shift) & st.mask
+		}
+		j := int(uint64(i/blockWords)&f.mask)*perBlock + i%blockWords*out
+		f.bits[j>>6] |= x << (j & 63)
+	}
+	return f
+}
+
+// reaches reports whether the n-gram of hash h may occur in minDF
+// documents or more: false only when its bound in the sketch is below.
+func (f *dfFilter) reaches(h uint64) bool {
+	g := mix(h^wyp0, wyp2)
+	base := uint(g&f.mask) * (f.cm + 1)
+	sel, cm := uint(g>>32), f.cm
+	for j := uint(0); j < 32; j += 8 {
+		b := base + (sel>>j)&cm
+		if f.bits[b>>6]>>(b&63)&1 == 0 {
+			return false
+		}
+	}
+	return true
 }
