@@ -57,6 +57,20 @@ func (m *Model) NewScorer() *Scorer {
 	return s
 }
 
+// NewLinearScorer returns a Scorer of the feature-major weights W (V×C,
+// every one finite) and biases B of a linear model of kind (SVM, NB-LR,
+// logistic regression): the Scorer of the model NewLinear would build of
+// them, bit for bit, without building it (NewLinear checks and scans the
+// V×C weights). It is for a fit's own scores, such as the held-out scores
+// that calibrate an SVM; its Model has no vocabulary or parameters, so
+// Explain names terms by id. W and B must not change while it is in use.
+func NewLinearScorer(kind Kind, W, B []float64) *Scorer {
+	C := len(B)
+	m := &Model{Kind: kind, Classes: make([]string, C), W: W, B: B, Binary: kind == NBLR}
+	m.d = &derived{logPrior: logPrior(m.Params, nil, C)}
+	return m.NewScorer()
+}
+
 // Model returns the model s scores against.
 func (s *Scorer) Model() *Model { return s.m }
 

@@ -292,3 +292,36 @@ func TestScoresMatchTermLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestNewLinearScorer checks that NewLinearScorer scores as the Scorer of
+// NewLinear's model of the same weights, bit for bit, for the SVM, NB-LR
+// (presence) and logistic regression, with terms outside the vocabulary
+// skipped, and predicts and explains as it does.
+func TestNewLinearScorer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const V, C = 40, 3
+	W, B := make([]float64, V*C), make([]float64, C)
+	for i := range W {
+		W[i] = rng.NormFloat64()
+	}
+	for c := range B {
+		B[c] = rng.NormFloat64()
+	}
+	for _, kind := range []Kind{SVM, NBLR, LogReg} {
+		m, err := NewLinear(kind, classNames(C), nTerms(t, V), Params{Alpha: 1, C: 1}, W, B)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got := m.NewScorer(), NewLinearScorer(kind, W, B)
+		for i := range 50 {
+			d := randDoc(rng, V+5, 8) // ids up to V+4: some outside
+			if w, g := want.Scores(d.ind, d.val), got.Scores(d.ind, d.val); !slices.Equal(w, g) {
+				t.Fatalf("%s, document %d: scores %v, NewLinear's scorer %v", kind, i, g, w)
+			}
+			wp, gp := want.Predict(d.ind, d.val), got.Predict(d.ind, d.val)
+			if wp.Class != gp.Class || !slices.Equal(wp.LogProbs, gp.LogProbs) {
+				t.Fatalf("%s, document %d: prediction %+v, NewLinear's scorer %+v", kind, i, gp, wp)
+			}
+		}
+	}
+}

@@ -207,20 +207,15 @@ func calibrationFolds(cal *Calibration, y []int, seed uint64) ([][]int, error) {
 	return folds[:cal.FoldsUsed], nil
 }
 
-// scorer scores a document: a model.Scorer, or a linearScorer.
-type scorer interface {
-	Scores(ind []int32, val []float32) []float64
-}
-
 // modelScorer returns the function that makes m's scorers.
-func modelScorer(m *model.Model) func() scorer {
-	return func() scorer { return m.NewScorer() }
+func modelScorer(m *model.Model) func() *model.Scorer {
+	return func() *model.Scorer { return m.NewScorer() }
 }
 
 // scoreRows writes the scores of the rows of X listed in rows to out,
 // row-major with C per row, by scorers newScorer makes, one task per
 // tempChunk rows (so the result does not depend on workers).
-func scoreRows(newScorer func() scorer, X *vectorize.Matrix, rows []int, out []float64, C, workers int) {
+func scoreRows(newScorer func() *model.Scorer, X *vectorize.Matrix, rows []int, out []float64, C, workers int) {
 	parallel(workers, ceilDiv(len(rows), tempChunk), func(task int) {
 		s := newScorer()
 		for j := task * tempChunk; j < min(len(rows), (task+1)*tempChunk); j++ {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -11,7 +12,7 @@ import (
 // training matrix listed in rows, labelled y (one label per listed row),
 // and returns what makes its scorers, which need only stay valid until the
 // next call.
-type fitFunc func(rows, y []int) (func() scorer, error)
+type fitFunc func(rows, y []int) (func() *model.Scorer, error)
 
 // calibrateCrossFit chooses the temperature τ of a linear model (SVM,
 // NB-LR) by cross-fitting, as CalibrateNB does for NB: the training

@@ -2,10 +2,8 @@ package train
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
-	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -72,11 +70,9 @@ func (f *dualFit) fit(rows []int, y []int, opt Options, tau float64) (*model.Mod
 // what makes scorers of the weights, which score as the model's would, bit
 // for bit, with no model built (model.NewLinear checks and scans the V×C
 // weights).
-func (f *dualFit) fitScorer(rows []int, y []int, opt Options) func() scorer {
+func (f *dualFit) fitScorer(rows []int, y []int, opt Options) func() *model.Scorer {
 	W, B := f.weights(rows, y, opt, 0)
-	return func() scorer {
-		return &linearScorer{W: W, B: B, binary: f.kind == model.NBLR, sc: make([]float64, len(B))}
-	}
+	return func() *model.Scorer { return model.NewLinearScorer(f.kind, W, B) }
 }
 
 // weights solves the problems of the fit and returns the model's weights
@@ -95,35 +91,4 @@ func (f *dualFit) weights(rows []int, y []int, opt Options, tau float64) (W, B [
 		beta = f.p.Interpolation
 	}
 	return pr.oneVsRest(nc, f.perm, scale, beta, opt)
-}
-
-// linearScorer scores documents with the feature-major weights W (V×C,
-// finite) and biases B of a linear model, as model.Scorer scores the
-// model, bit for bit, for term ids below V: the biases plus the weighted
-// sum of the rows of the document's terms, summed by kernel.AddScores
-// (with values 1 for a binary model), a NaN score being -Inf.
-type linearScorer struct {
-	W, B   []float64
-	binary bool
-	sc     []float64
-	ones   []float32
-}
-
-// Scores returns the scores of the document (valid until the next call).
-func (s *linearScorer) Scores(ind []int32, val []float32) []float64 {
-	sc := s.sc
-	copy(sc, s.B)
-	if s.binary {
-		for len(s.ones) < len(ind) {
-			s.ones = append(s.ones, 1)
-		}
-		val = s.ones
-	}
-	kernel.AddScores(sc, s.W, ind, val[:len(ind)])
-	for c, x := range sc {
-		if x != x {
-			sc[c] = math.Inf(-1)
-		}
-	}
-	return sc
 }

@@ -98,7 +98,7 @@ func TestFitCalibratedSVMAsBefore(t *testing.T) {
 		t.Fatal(err)
 	}
 	copt := Options{calibEps: CalibrationSVMEps, calibIter: calibrationIter(model.SVM)}
-	copyFit := func(rows, y []int) (func() scorer, error) {
+	copyFit := func(rows, y []int) (func() *model.Scorer, error) {
 		m, err := FitSVM(X.Subset(rows), y, s.Classes, vocab, p, copt)
 		if err != nil {
 			return nil, err
@@ -167,26 +167,5 @@ func TestDualFitTemperature(t *testing.T) {
 	}
 	if overflows == 0 {
 		t.Fatal("no case overflowed: the test checks nothing")
-	}
-}
-
-// TestLinearScorer checks that linearScorer scores as model.Scorer does,
-// bit for bit, for the SVM and for NB-LR (presence).
-func TestLinearScorer(t *testing.T) {
-	s := makeSynthetic(t, 150, 50, 3, 0.3, 8)
-	X, vocab := s.weighted(t, "tfidf", true, "l2")
-	for _, kind := range []model.Kind{model.SVM, model.NBLR} {
-		p := dualParams(kind)
-		m, err := fitKind(kind, X, s.Y, s.Classes, vocab, p, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls := &linearScorer{W: m.W, B: m.B, binary: m.Binary, sc: make([]float64, len(m.B))}
-		ms := m.NewScorer()
-		for i := 0; i < X.Rows(); i++ {
-			if got, want := ls.Scores(X.Row(i)), ms.Scores(X.Row(i)); !slices.Equal(got, want) {
-				t.Fatalf("%s, document %d: linearScorer %v, model.Scorer %v", kind, i, got, want)
-			}
-		}
 	}
 }

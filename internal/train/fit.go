@@ -65,7 +65,7 @@ func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 		if tau == 0 && !opt.NoCalibrate {
 			copt := opt
 			copt.calibEps, copt.calibIter = CalibrationSVMEps, calibrationIter(kind)
-			fold := func(rows, y []int) (func() scorer, error) { return f.fitScorer(rows, y, copt), nil }
+			fold := func(rows, y []int) (func() *model.Scorer, error) { return f.fitScorer(rows, y, copt), nil }
 			if cal, err = calibrateCrossFit(fold, X, y, len(classes), p.Seed, opt.workers()); err != nil {
 				return nil, nil, err
 			}
