@@ -3,7 +3,6 @@ package counts
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -36,14 +35,11 @@ type cell32 struct{ docs, occ uint32 }
 // can make cells widen.
 var maxCell32 uint32 = math.MaxUint32
 
-// wcell is a cell of round two in 16 bytes, so that a term's update
-// touches a quarter of a cache line: the counts, as in round one, and
-// the fraction of the sum of the weighted values (Fixed.Lo). The integer
-// part of the sum (Fixed.Hi), which changes only when the sum passes a
-// whole number, is in a column of its own (worker.whi).
+// wcell is a cell of round two, with the sum of the weighted values: one
+// cache line's half, so that a term's update touches one line.
 type wcell struct {
-	cell32
-	lo uint64
+	cell
+	sum Fixed
 }
 
 // worker is the state of one counting goroutine: it tokenizes the
@@ -60,9 +56,8 @@ type worker struct {
 	vz    *vectorize.Vectorizer
 	wval  []float32        // round two: the weighted values of a row
 	cols  []column[cell32] // round one: by class, by term id
-	wide  []column[cell]   // what cols or wcols could not hold (widen)
+	wide  []column[cell]   // round one: what cols could not hold (widen)
 	wcols []column[wcell]  // round two: by class, by term id
-	whi   []column[uint64] // round two: the sums' integer parts
 	err   error            // the first error met; the worker skips work after it
 	mem   atomic.Int64
 	cache *cacheWriter // round one with Options.Replay: the open segment
@@ -145,7 +140,7 @@ func (w *worker) countRow(k int32, text string) {
 		c := col.at(id)
 		v := vals[j]
 		if v >= 1<<31 || c.docs >= lim || uint32(v) > lim-c.occ {
-			w.widen(ck, id, c, int64(v), w.tc.Len())
+			w.widen(ck, id, c, int64(v))
 			continue
 		}
 		c.docs++
@@ -157,37 +152,22 @@ func (w *worker) countRow(k int32, text string) {
 }
 
 // widen adds a document holding term id occ times, and the counts of c,
-// its cell32 in class k, to the term's wide cell (in a column of n
-// terms), and empties c.
-func (w *worker) widen(k, id int32, c *cell32, occ int64, n int) {
+// its cell32 in class k, to the term's wide cell, and empties c.
+func (w *worker) widen(k, id int32, c *cell32, occ int64) {
 	var col column[cell]
-	col, w.wide = columnOf(w.wide, k, n)
+	col, w.wide = columnOf(w.wide, k, w.tc.Len())
 	x := col.at(id)
 	x.docs += int64(c.docs) + 1
 	x.occ += int64(c.occ) + occ
 	*c = cell32{}
 }
 
-// counts returns the documents and occurrences of term id in class k,
-// whose cell32 is c: c's counts and its wide cell's.
-func (w *worker) counts(k int, id int32, c cell32) (docs, occ int64) {
-	docs, occ = int64(c.docs), int64(c.occ)
-	if k < len(w.wide) && int(id)>>blockBits < len(w.wide[k]) {
-		y := w.wide[k].at(id)
-		docs, occ = docs+y.docs, occ+y.occ
-	}
-	return docs, occ
-}
-
 // sumRow adds the row ind, val (as Vectorizer.Vectorize returns it, or
 // the same terms in any order) of class k in round two: counts, and
 // values weighted as in-memory training weights them.
 func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
-	n := len(w.vocab.Terms)
 	var col column[wcell]
-	col, w.wcols = columnOf(w.wcols, k, n)
-	var hi column[uint64]
-	hi, w.whi = columnOf(w.whi, k, n)
+	col, w.wcols = columnOf(w.wcols, k, len(w.vocab.Terms))
 	w.touched += touchCells(col, ind)
 	if w.vocab.Settings.Weighting == "tfidf" {
 		w.touched += int64(touch(w.vocab.IDF(), ind))
@@ -195,27 +175,18 @@ func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 	wv := append(w.wval[:0], val...)
 	w.wval = wv
 	w.vocab.WeightRow(ind, wv)
-	lim := maxCell32
 	for j, id := range ind {
 		c := col.at(id)
+		c.docs++
+		c.occ += int64(val[j])
 		f, err := FixedOf(wv[j])
 		if err != nil {
 			return fmt.Errorf("term %q: %w", w.vocab.Terms[id], err)
 		}
-		var carry uint64
-		if c.lo, carry = bits.Add64(c.lo, f.Lo, 0); f.Hi != 0 || carry != 0 {
-			h := hi.at(id)
-			if *h, carry = bits.Add64(*h, f.Hi, carry); carry != 0 {
-				return fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
-			}
+		var over bool
+		if c.sum, over = c.sum.Add(f); over {
+			return fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
 		}
-		v := val[j]
-		if v >= 1<<31 || c.docs >= lim || uint32(v) > lim-c.occ {
-			w.widen(k, id, &c.cell32, int64(v), n)
-			continue
-		}
-		c.docs++
-		c.occ += uint32(v)
 	}
 	return nil
 }
@@ -262,7 +233,7 @@ func (w *worker) bytes() int64 {
 		b += int64(len(c)) << blockBits * 16
 	}
 	for _, c := range w.wcols {
-		b += int64(len(c)) << blockBits * (16 + 8)
+		b += int64(len(c)) << blockBits * 32
 	}
 	return b
 }
@@ -287,11 +258,8 @@ func (w *worker) source() *workerSource {
 		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(w.tc.Term(a), w.tc.Term(b)) })
 	} else { // vocabulary ids are in term order already
 		for id := range int32(len(w.vocab.Terms)) {
-			for k, col := range w.wcols {
-				if len(col) == 0 {
-					continue
-				}
-				if docs, _ := w.counts(k, id, col.at(id).cell32); docs > 0 {
+			for _, col := range w.wcols {
+				if len(col) > 0 && col.at(id).docs > 0 {
 					order = append(order, id)
 					break
 				}
@@ -337,10 +305,8 @@ func (s *workerSource) next() (string, []Cell, bool, error) {
 			if len(col) == 0 { // a class this worker did not meet
 				continue
 			}
-			x := col.at(id) // round-two columns hold every term
-			if docs, occ := w.counts(k, id, x.cell32); docs > 0 {
-				sum := Fixed{Hi: *w.whi[k].at(id), Lo: x.lo}
-				cells = append(cells, Cell{Class: int32(k), Docs: docs, Occ: occ, Sum: sum})
+			if x := col.at(id); x.docs > 0 { // round-two columns hold every term
+				cells = append(cells, Cell{Class: int32(k), Docs: x.docs, Occ: x.occ, Sum: x.sum})
 			}
 		}
 	}
