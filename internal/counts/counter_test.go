@@ -3,6 +3,7 @@ package counts
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -300,6 +301,49 @@ func TestCounterVocabOnly(t *testing.T) {
 					t.Errorf("%s: WriteFile of a pooled counter: %v", name, err)
 				}
 			}
+		}
+	}
+}
+
+// TestCounterWideCells: round one's half-size cells move their counts to
+// wide cells before they would overflow, and the counts, the vocabulary
+// and round two from the row cache stay the same bits.
+func TestCounterWideCells(t *testing.T) {
+	texts, labels := docs(300, 21)
+	s := settings()
+	s.Weighting, s.Norm = "tfidf", "l2"
+	want := encode(t, countAll(t, s, nil, texts, labels, Options{Workers: 2}))
+	wantV, _, err := counter(t, s, nil, texts, labels, Options{Workers: 2, VocabOnly: true}).Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(m uint32) { maxCell32 = m }(maxCell32)
+	for _, lim := range []uint32{1, 2, 7} {
+		maxCell32 = lim
+		c := counter(t, s, nil, texts, labels, Options{Workers: 2})
+		var wide int
+		c.dispatch()
+		c.pending.Wait()
+		for _, w := range c.workers {
+			wide += len(w.wide)
+		}
+		if wide == 0 {
+			t.Fatalf("maxCell32 %d: no cell widened", lim)
+		}
+		if got := encode(t, countAll(t, s, nil, texts, labels, Options{Workers: 2})); !bytes.Equal(got, want) {
+			t.Errorf("maxCell32 %d: round one differs", lim)
+		}
+		vc := counter(t, s, nil, texts, labels, Options{Workers: 2, VocabOnly: true, Replay: true, TempDir: t.TempDir()})
+		v, _, err := vc.Vocabulary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(v, wantV) {
+			t.Errorf("maxCell32 %d: the vocabulary differs", lim)
+		}
+		maxCell32 = math.MaxUint32
+		if got, want2 := replayedOver(t, vc, v), encode(t, countAll(t, s, v, texts, labels, Options{Workers: 1})); !bytes.Equal(got, want2) {
+			t.Errorf("maxCell32 %d: round two from the row cache differs", lim)
 		}
 	}
 }

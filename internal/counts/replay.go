@@ -82,16 +82,21 @@ func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
 	if c.err != nil {
 		return
 	}
-	b := binary.AppendUvarint(c.buf[:0], uint64(k))
-	b = binary.AppendUvarint(b, uint64(len(ids)))
+	// Room for every varint at its longest, so the loop writes without
+	// checking the length: a class, a length, and two per term.
+	b := slices.Grow(c.buf[:0], binary.MaxVarintLen64*(2+2*len(ids)))
+	b = b[:cap(b)]
+	i := putUvarint(b, 0, uint64(k))
+	i = putUvarint(b, i, uint64(len(ids)))
 	for j, id := range ids {
 		if vals[j] == 1 {
-			b = binary.AppendUvarint(b, uint64(id)<<1)
+			i = putUvarint(b, i, uint64(id)<<1)
 			continue
 		}
-		b = binary.AppendUvarint(b, uint64(id)<<1|1)
-		b = binary.AppendUvarint(b, uint64(vals[j]))
+		i = putUvarint(b, i, uint64(id)<<1|1)
+		i = putUvarint(b, i, uint64(vals[j]))
 	}
+	b = b[:i]
 	c.buf = b
 	p := int(k) % cacheParts
 	if len(c.parts[p])+binary.MaxVarintLen64+len(b) > cacheChunk {
@@ -255,15 +260,17 @@ func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 			// terms are cache misses, which a loop of loads alone overlaps
 			// (see touchCells).
 			lids, cnts = lids[:0], cnts[:0]
+			i := 0
 			for range m {
-				id, ok := next(&row)
+				id, j := uvarint(row, i)
 				cnt := uint64(1)
-				if ok && id&1 == 1 {
-					cnt, ok = next(&row)
+				if j >= 0 && id&1 == 1 {
+					cnt, j = uvarint(row, j)
 				}
-				if id >>= 1; !ok || id >= uint64(len(idmap)) || cnt >= 1<<32 {
+				if id >>= 1; j < 0 || id >= uint64(len(idmap)) || cnt >= 1<<32 {
 					return bad(errors.New("a damaged row"))
 				}
+				i = j
 				lids, cnts = append(lids, int32(id)), append(cnts, uint32(cnt))
 			}
 			w.touched += int64(touch(idmap, lids))
