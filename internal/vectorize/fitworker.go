@@ -117,12 +117,13 @@ func (w *fitWorker) sortTerms() {
 	w.batches, w.cur = nil, nil
 }
 
-// seen is where a term last appeared: the document (1-based, per worker)
-// and the term's position in that document's row. It is all that the
-// per-token loop touches besides the table, 8 bytes per term, so that
-// frequent terms stay in cache; frequencies are tallied from the rows
-// afterwards.
-type seen struct{ doc, pos int32 }
+// seen is where a term last appeared, the document (1-based, per worker),
+// and its occurrences there so far. It is all that the per-token loop
+// touches besides the table, 8 bytes per term, so that frequent terms stay
+// in cache: a repeat costs one access, where a position in the row would
+// cost a second one, into the row; the row's counts are read from the
+// entries, still in cache, once the document is done (see add).
+type seen struct{ doc, n int32 }
 
 // newFitWorker returns the state of worker id.
 func newFitWorker(s Settings, id int) *fitWorker {
@@ -162,31 +163,39 @@ func (w *fitWorker) process(b *batch, texts []string) {
 }
 
 // add tokenizes one document and appends its row to the current batch. A
-// long unigram document is tokenized in pieces (see nextPiece).
+// long unigram document is tokenized in pieces (see nextPiece). The
+// counting marks each term's seen entry and appends its id to the row the
+// first time the document has it; the counts, kept in the entries, join
+// the row once the document is done.
 func (w *fitWorker) add(text string) {
 	w.doc++
 	start := len(w.cur.ids)
 	if w.tok.nmax > 1 || len(text) <= longDocument {
-		w.count(text, start, true)
+		w.count(text, true)
 	} else {
 		for i := 0; i < len(text); {
 			j := nextPiece(text, i)
-			w.count(text[i:j], start, i == 0)
+			w.count(text[i:j], i == 0)
 			i = j
 		}
 	}
-	w.cur.end = append(w.cur.end, int32(len(w.cur.ids)))
+	b, sn := w.cur, w.seen
+	for _, i := range b.ids[start:] {
+		b.vals = append(b.vals, float32(sn[i].n))
+	}
+	b.end = append(b.end, int32(len(b.ids)))
 }
 
-// count adds the terms of text to the current document's row, which
-// starts at w.cur.ids[start]; head says whether text opens the document.
-func (w *fitWorker) count(text string, start int, head bool) {
+// count adds the terms of text to the current document's row (ids, with
+// their counts in w.seen until add reads them); head says whether text
+// opens the document.
+func (w *fitWorker) count(text string, head bool) {
 	if w.hash != nil {
-		w.countHashed(text, start, head)
+		w.countHashed(text, head)
 		return
 	}
 	if w.tok.nmax > 1 {
-		w.countNGrams(text, start, head)
+		w.countNGrams(text, head)
 		return
 	}
 	var terms []string
@@ -200,22 +209,20 @@ func (w *fitWorker) count(text string, start int, head bool) {
 	// doing both spilled and reloaded a dozen of them every token).
 	tids := w.lookupAll(w.table, terms, w.tids[:0])
 	w.tids = tids
-	ids, vals, sn := w.cur.ids, w.cur.vals, w.seen
+	ids, sn := w.cur.ids, w.seen
 	doc, nstop := w.doc, int32(w.nstop)
 	for _, i := range tids {
 		if i < nstop {
 			continue
 		}
 		if e := &sn[i]; e.doc != doc {
-			e.doc = doc
-			e.pos = int32(len(ids) - start)
+			e.doc, e.n = doc, 1
 			ids = append(ids, i)
-			vals = append(vals, 1)
 		} else {
-			vals[start+int(e.pos)]++
+			e.n++
 		}
 	}
-	w.cur.ids, w.cur.vals = ids, vals
+	w.cur.ids = ids
 }
 
 // lookupAll appends to dst the ids of terms in table t (w.table or
@@ -249,7 +256,7 @@ func (w *fitWorker) lookupAll(t *termTable, terms []string, dst []int32) []int32
 // holds), so n-grams take ids in w.table without entering its slots.
 // Words are ids of w.table when unigrams are terms (NGramMin = 1), else
 // of w.words, which only feeds the pairs.
-func (w *fitWorker) countNGrams(text string, start int, head bool) {
+func (w *fitWorker) countNGrams(text string, head bool) {
 	tok, t := w.tok, w.table
 	uni := tok.unigrams(text)
 	words := w.words
@@ -259,7 +266,7 @@ func (w *fitWorker) countNGrams(text string, start int, head bool) {
 	prev := w.lookupAll(words, uni, w.prev[:0])
 	if tok.nmin == 1 {
 		for _, i := range prev {
-			w.addToRow(i, start)
+			w.addToRow(i)
 		}
 	}
 	wid := append(w.wid[:0], prev...)
@@ -294,7 +301,7 @@ func (w *fitWorker) countNGrams(text string, start int, head bool) {
 			}
 			cur = append(cur, int32(j))
 			if n >= tok.nmin {
-				w.addToRow(int32(j), start)
+				w.addToRow(int32(j))
 			}
 		}
 		prev, cur = cur, prev
@@ -302,7 +309,7 @@ func (w *fitWorker) countNGrams(text string, start int, head bool) {
 	if head {
 		w.fields = tok.appendFields(text, w.fields[:0])
 		for _, term := range w.fields {
-			w.addToRow(w.tableID(term), start)
+			w.addToRow(w.tableID(term))
 		}
 	}
 	w.prev, w.cur2, w.wid = prev, cur, wid
@@ -331,17 +338,14 @@ func (w *fitWorker) gramHash(words *termTable, wid []int32) uint64 {
 	return h
 }
 
-// addToRow counts the term of local id i in the current document's row,
-// which starts at w.cur.ids[start].
-func (w *fitWorker) addToRow(i int32, start int) {
-	b := w.cur
+// addToRow counts the term of local id i in the current document's row
+// (see add).
+func (w *fitWorker) addToRow(i int32) {
 	if e := &w.seen[i]; e.doc != w.doc {
-		e.doc = w.doc
-		e.pos = int32(len(b.ids) - start)
-		b.ids = append(b.ids, i)
-		b.vals = append(b.vals, 1)
+		e.doc, e.n = w.doc, 1
+		w.cur.ids = append(w.cur.ids, i)
 	} else {
-		b.vals[start+int(e.pos)]++
+		e.n++
 	}
 }
 

@@ -264,7 +264,7 @@ func newHashState(s Settings, tok *Tokenizer) *hashState {
 // countHashed is fitWorker.count under HashBits: each term of text (all
 // n-grams and field terms included, as Tokenizer.Terms gives them) counts
 // for its bucket, whose name is the term of the worker's table.
-func (w *fitWorker) countHashed(text string, start int, head bool) {
+func (w *fitWorker) countHashed(text string, head bool) {
 	x := w.hash
 	c := x.terms
 	var terms []string
@@ -282,7 +282,7 @@ func (w *fitWorker) countHashed(text string, start int, head bool) {
 		}
 		if e := &x.info[j]; e.bucket >= 0 {
 			e.count++
-			w.addToRow(e.bucket, start)
+			w.addToRow(e.bucket)
 		}
 	}
 }

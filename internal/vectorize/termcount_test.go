@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"maps"
+	"strings"
 	"testing"
 )
 
@@ -55,6 +56,41 @@ func TestTermCounterRowsAreFits(t *testing.T) {
 			}
 			if tc.Bytes() <= 0 {
 				t.Errorf("%s: Bytes %d", name, tc.Bytes())
+			}
+		}
+	}
+}
+
+// TestTermCounterRowCounts checks each row's counts against the terms of
+// Tokenizer.Terms counted one by one, for documents that repeat terms,
+// share them with the documents before, and run long enough to be counted
+// in pieces, so that a count left over from an earlier document or piece
+// shows.
+func TestTermCounterRowCounts(t *testing.T) {
+	texts := []string{
+		"the cat sat on the mat, the cat",
+		"cat cat cat dog",
+		"",
+		"dog and the cat; a mat",
+		strings.Repeat("alpha beta beta gamma_1 Δέλτα\n", longDocument/20),
+		"beta",
+	}
+	for _, stop := range []string{"english", ""} {
+		s := DefaultSettings()
+		s.StopWords = stop
+		tc, tok := NewTermCounter(s), NewTokenizer(s)
+		for i, text := range texts {
+			want := map[string]float32{}
+			for _, term := range tok.Terms(text) {
+				want[term]++
+			}
+			ids, vals := tc.Row(text)
+			got := map[string]float32{}
+			for j, id := range ids {
+				got[tc.Term(id)] = vals[j]
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("stop words %q: doc %d: row %v, want %v", s.StopWords, i, got, want)
 			}
 		}
 	}
