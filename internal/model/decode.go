@@ -245,14 +245,7 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 		m.ClassDocs = c.f64s(C)
 		m.Counts = c.f64s(int(V) * C)
 	}
-	if !c.ok || len(c.b) != 0 {
-		return nil, errors.New("arrays do not match the header") // unreachable after the size check
-	}
-	if err := m.validate(); err != nil {
-		return nil, err
-	}
-	m.d = derive(m)
-	return m, nil
+	return c.finish(m)
 }
 
 // decodePayloadV2 decodes and validates a version 2 or 3 payload (version
@@ -384,6 +377,13 @@ func decodePayloadV2(kind Kind, payload []byte, v int) (*Model, error) {
 			return nil, fmt.Errorf("weights flag %d (want 0 or 1)", flag[0])
 		}
 	}
+	return c.finish(m)
+}
+
+// finish checks that the payload's arrays, now read into m, filled it
+// exactly, validates m and derives its scoring state: the last step of
+// decoding every version.
+func (c *cursor) finish(m *Model) (*Model, error) {
 	if !c.ok || len(c.b) != 0 {
 		return nil, errors.New("arrays do not match the header") // unreachable after the size checks
 	}

@@ -170,7 +170,7 @@ func heldOutScores(m *model.Model, X *vectorize.Matrix, y []int, folds [][]int, 
 		if err != nil {
 			return nil, nil, fmt.Errorf("calibration fold %d: %w", f+1, err)
 		}
-		scoreRows(modelScorer(fm), X, held, scores[len(scores):len(scores)+len(held)*C], C, workers)
+		scoreRows(fm.NewScorer, X, held, scores[len(scores):len(scores)+len(held)*C], C, workers)
 		scores = scores[:len(scores)+len(held)*C]
 		for _, i := range held {
 			labels = append(labels, y[i])
@@ -205,11 +205,6 @@ func calibrationFolds(cal *Calibration, y []int, seed uint64) ([][]int, error) {
 		n += len(folds[cal.FoldsUsed])
 	}
 	return folds[:cal.FoldsUsed], nil
-}
-
-// modelScorer returns the function that makes m's scorers.
-func modelScorer(m *model.Model) func() *model.Scorer {
-	return func() *model.Scorer { return m.NewScorer() }
 }
 
 // scoreRows writes the scores of the rows of X listed in rows to out,

@@ -103,7 +103,7 @@ func TestFitCalibratedSVMAsBefore(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return modelScorer(m), nil
+		return m.NewScorer, nil
 	}
 	want, err := calibrateCrossFit(copyFit, X, s.Y, len(s.Classes), p.Seed, 0)
 	if err != nil {

@@ -188,7 +188,7 @@ type dfFilter struct {
 
 // filter returns s's dfFilter for minDF (at most s's saturated value).
 func (s *dfSketch) filter(minDF int) *dfFilter {
-	cells := len(s.words) * 64 >> s.lg // per block: 512 >> lg
+	cells := len(s.words) * 64 >> s.lg // the sketch's cells
 	perBlock := 512 >> s.lg
 	size := cells
 	for size > 1<<maxFilterBits && size > perBlock {
