@@ -95,3 +95,72 @@ func BenchmarkCounter(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkMergeTables measures the serial-looking steps of train
+// --stream around the rounds' per-row work, on tables counted by 2
+// workers (the counting is not timed): "vocabulary", round one's
+// Vocabulary (sort and merge the workers' term tables, prune), and
+// "stats", round two's Stats (the workers' tables summed into the model's
+// statistics).
+func BenchmarkMergeTables(b *testing.B) {
+	texts, labels, _ := synthDocs(b, 20000)
+	s := vectorize.DefaultSettings() // train.Defaults(model.Multinomial)
+	s.MinDF, s.Fields = 2, "subject:2"
+	s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+	opt := Options{Workers: 2, Replay: true, VocabOnly: true, TempDir: b.TempDir()}
+	roundOne := func(b *testing.B) *Counter {
+		c, err := NewCounter(s, nil, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range texts {
+			if err := c.Add(texts[i], labels[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := c.drain(); err != nil { // counted, before the timer starts
+			b.Fatal(err)
+		}
+		return c
+	}
+	vocabulary := func(b *testing.B, c *Counter) *vectorize.Vocabulary {
+		v, _, err := c.Vocabulary()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return v
+	}
+	roundTwo := func(b *testing.B, c *Counter, v *vectorize.Vocabulary) *Counter {
+		c2, err := c.RoundTwo(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return c2
+	}
+	b.Run("vocabulary", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			c := roundOne(b)
+			b.StartTimer()
+			vocabulary(b, c)
+			b.StopTimer()
+			c.Close()
+			b.StartTimer()
+		}
+	})
+	b.Run("stats", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			c := roundOne(b)
+			c2 := roundTwo(b, c, vocabulary(b, c))
+			c.Close()
+			b.StartTimer()
+			if _, err := c2.Stats(false); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			c2.Close()
+			b.StartTimer()
+		}
+	})
+}

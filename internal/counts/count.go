@@ -87,6 +87,10 @@ type Counter struct {
 
 	segments []segment // the closed segments of the row cache
 	cacheErr error     // the first error writing it
+	replayed bool      // RoundTwo took the row cache
+
+	freeing   sync.WaitGroup // the release of a replayed row cache (RoundTwo)
+	collected bool           // feed collected the garbage of the tables
 }
 
 // NewCounter returns a Counter of documents tokenized with s. With a
@@ -150,6 +154,7 @@ func (c *Counter) start() error {
 	if c.workers != nil {
 		return nil
 	}
+	c.collected = false
 	n := c.workerCount()
 	ws := make([]*worker, n)
 	for i := range ws {
@@ -307,6 +312,32 @@ type merged struct {
 	srcs  []source
 	remap [][]int32
 	files []*os.File
+	// workers are the tables to merge after the runs, their class ids
+	// mapped by toSum; sources adds them to srcs.
+	workers []*worker
+	toSum   []int32
+}
+
+// sources adds the workers' tables to the sources, each sorted by a
+// goroutine of its own: in round one, sorting a worker's terms is most of
+// the work between the two rounds.
+func (m *merged) sources() {
+	srcs := make([]*workerSource, len(m.workers))
+	var wg sync.WaitGroup
+	for i, w := range m.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			srcs[i] = w.source()
+		}()
+	}
+	wg.Wait()
+	for _, src := range srcs {
+		m.srcs = append(m.srcs, src)
+		m.remap = append(m.remap, m.toSum)
+		m.terms = max(m.terms, len(src.order))
+	}
+	m.workers = nil
 }
 
 func (m *merged) close() {
@@ -316,7 +347,10 @@ func (m *merged) close() {
 }
 
 // into merges the parts into the sink dst.
-func (m *merged) into(dst sink) error { return mergeInto(dst, m.srcs, m.remap, len(m.h.Classes)) }
+func (m *merged) into(dst sink) error {
+	m.sources()
+	return mergeInto(dst, m.srcs, m.remap, len(m.h.Classes))
+}
 
 // write merges the parts into a counts file written to w.
 func (m *merged) write(w io.Writer) error {
@@ -382,12 +416,7 @@ func (c *Counter) parts(withRuns bool) (*merged, error) {
 				toSum[k] = mem[i]
 			}
 		}
-		for _, w := range c.workers {
-			src := w.source()
-			m.srcs = append(m.srcs, src)
-			m.remap = append(m.remap, toSum)
-			m.terms = max(m.terms, len(src.order))
-		}
+		m.workers, m.toSum = c.workers, toSum
 	}
 	return m, nil
 }
@@ -503,16 +532,24 @@ func (c *Counter) feed(nb, presence bool) (*statsSink, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.reserve(m.terms)
-	if err := m.into(s); err != nil {
+	if c.vocab != nil && len(m.srcs) == 0 && len(m.workers) > 0 {
+		// Round two's tables alone (it never spills): sum them id by id.
+		err = s.sumTables(m.workers, m.toSum, c.vocab)
+	} else {
+		m.sources()
+		s.reserve(m.terms)
+		err = mergeInto(s, m.srcs, m.remap, len(m.h.Classes))
+	}
+	if err != nil {
 		return nil, err
 	}
-	m.srcs = nil // the workers' tables
+	m.srcs, m.workers = nil, nil // the workers' tables
 	c.stop()
 	// The tables are garbage now, and the caller is about to allocate (a
 	// model as big as the statistics, or round two's tables): collect them
 	// first, so that the peak is the tables', not the tables' and that.
 	runtime.GC()
+	c.collected = true
 	return s, nil
 }
 
@@ -529,4 +566,5 @@ func (c *Counter) Close() {
 		c.segments[i].release()
 	}
 	c.runs, c.segments = nil, nil
+	c.freeing.Wait()
 }

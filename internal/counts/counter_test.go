@@ -347,3 +347,71 @@ func TestCounterWideCells(t *testing.T) {
 		}
 	}
 }
+
+// TestSumTables: round two's Stats sums the workers' tables id by id
+// (sumTables) into what merging their sources gives, with and without
+// hashing, terms of the vocabulary that no document of round two holds
+// (a vocabulary of more documents) dropped.
+func TestSumTables(t *testing.T) {
+	texts, labels := docs(400, 12)
+	for _, bits := range []int{0, 16} {
+		s := settings()
+		s.Weighting, s.Norm, s.HashBits = "tfidf", "l2", bits
+		v, _, err := countAll(t, s, nil, texts, labels, Options{}).Vocabulary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sinks [2]*statsSink
+		for i := range sinks {
+			c := counter(t, s, v, texts[:40], labels[:40], Options{Workers: 3})
+			m, err := c.parts(true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sinks[i], err = newStatsSink(m.h, true, false); err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				err = sinks[i].sumTables(m.workers, m.toSum, v)
+			} else {
+				m.sources()
+				err = mergeInto(sinks[i], m.srcs, m.remap, len(m.h.Classes))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, want := sinks[0], sinks[1]
+		if len(want.terms) == len(v.Terms) || len(want.terms) == 0 {
+			t.Fatalf("bits %d: %d terms of %d held: want some, not all", bits, len(want.terms), len(v.Terms))
+		}
+		if !reflect.DeepEqual(got.terms, want.terms) || !reflect.DeepEqual(got.df, want.df) || !reflect.DeepEqual(got.cf, want.cf) ||
+			!reflect.DeepEqual(got.stats, want.stats) || !reflect.DeepEqual(got.names, want.names) {
+			t.Errorf("bits %d: the summed tables differ from their merge", bits)
+		}
+		if (got.names != nil) != (bits > 0) {
+			t.Errorf("bits %d: %d bucket name lists", bits, len(got.names))
+		}
+	}
+}
+
+// TestRoundTwoOnce: RoundTwo releases the row cache it replayed, so a
+// second RoundTwo fails instead of counting nothing.
+func TestRoundTwoOnce(t *testing.T) {
+	texts, labels := docs(50, 14)
+	s := settings()
+	s.Weighting, s.Norm = "tfidf", "l2"
+	c := counter(t, s, nil, texts, labels, Options{Replay: true, TempDir: t.TempDir()})
+	v, _, err := c.Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := c.RoundTwo(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2.Close()
+	if _, err := c.RoundTwo(v); err == nil || !strings.Contains(err.Error(), "replayed already") {
+		t.Errorf("a second RoundTwo: %v", err)
+	}
+}

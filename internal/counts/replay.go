@@ -148,7 +148,9 @@ func (c *cacheWriter) finish(tc *vectorize.TermCounter) (segment, error) {
 // counts are those of a NewCounter(settings, vocab, ...) that the same
 // documents are added to. It does not spill: Options.Mem bounds round
 // one, and round two's tables are the size of vocab. c's counting must be
-// finished (Vocabulary, Stats, Counts or WriteFile).
+// finished (Vocabulary, Stats, Counts or WriteFile). The row cache is
+// replayed once: RoundTwo releases it when done (in the background; the
+// returned Counter's Close waits for that), and a second call fails.
 func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 	switch {
 	case !c.opt.Replay:
@@ -159,12 +161,17 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 		return nil, errors.New("round two from the row cache: round one is not finished")
 	case c.cacheErr != nil:
 		return nil, c.cacheErr
+	case c.replayed:
+		return nil, errors.New("round two from the row cache: the cache was replayed already")
 	case vocab.Settings != c.s:
 		return nil, errors.New("round two from the row cache needs a vocabulary of round one's settings")
 	}
 	// Round one's tables are garbage now: collect them before round two
-	// allocates its own, so that the peak is one round's, not two.
-	runtime.GC()
+	// allocates its own, so that the peak is one round's, not two (feed
+	// has, when round one was read through it).
+	if !c.collected {
+		runtime.GC()
+	}
 	c2, err := NewCounter(c.s, vocab, Options{Workers: c.opt.Workers, TempDir: c.opt.TempDir})
 	if err != nil {
 		return nil, err
@@ -181,19 +188,24 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 	for _, w := range c2.workers {
 		w.docs = make([]int64, len(c.names))
 	}
-	for i := range c.segments {
-		s := &c.segments[i]
-		s.idmap = make([]int32, s.tc.Len())
-		for id := range s.idmap {
-			vid, ok := vocab.Lookup(s.tc.Term(int32(id)))
-			if !ok {
-				vid = -1
-			}
-			s.idmap[id] = vid
-		}
-	}
-	sched := newSchedule(c.segments, len(c2.workers))
 	var wg sync.WaitGroup
+	for i := range c.segments { // a goroutine per segment
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := &c.segments[i]
+			s.idmap = make([]int32, s.tc.Len())
+			for id := range s.idmap {
+				vid, ok := vocab.Lookup(s.tc.Term(int32(id)))
+				if !ok {
+					vid = -1
+				}
+				s.idmap[id] = vid
+			}
+		}()
+	}
+	wg.Wait()
+	sched := newSchedule(c.segments, len(c2.workers))
 	for i, w := range c2.workers {
 		wg.Add(1)
 		go func() {
@@ -218,9 +230,18 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 			c2.total[k] += d
 		}
 	}
-	for i := range c.segments {
-		c.segments[i].tc, c.segments[i].idmap = nil, nil // mapped and counted: let them go
-	}
+	// The cache is replayed: let it go. Closing its files frees their
+	// pages, which takes the kernel a while: a goroutine does it while
+	// the caller reads c2, whose Close waits for it.
+	segs := c.segments
+	c.segments, c.replayed = nil, true
+	c2.freeing.Add(1)
+	go func() {
+		defer c2.freeing.Done()
+		for i := range segs {
+			segs[i].release()
+		}
+	}()
 	return c2, nil
 }
 

@@ -3,7 +3,10 @@ package counts
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -278,4 +281,131 @@ func normName(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// sumTables adds to s the terms of round two's tables ws, their class ids
+// mapped by toSum, as merging their sources (mergeInto) would, without
+// the merge: the tables' columns are all indexed by the ids of vocab,
+// which are in term order, so a term's cells are at the same index in
+// every table. Goroutines sum ranges of ids, one per core, into s's
+// slices at the ids' places (a vocabulary term that no document holds is
+// dropped after); the sums are integers and Fixed, so the result does not
+// depend on who added what. The terms are vocab's strings, which s then
+// shares: they are the terms of the vocabulary fitted from s anyway.
+func (s *statsSink) sumTables(ws []*worker, toSum []int32, vocab *vectorize.Vocabulary) error {
+	V, C := len(vocab.Terms), len(s.h.Classes)
+	s.terms = make([]string, V)
+	s.df = make([]int64, V)
+	s.cf = make([]int64, V)
+	if s.nb {
+		s.stats = make([]float64, V*C)
+	}
+	if hashed(s.h) {
+		s.names = make([][]vectorize.TermCount, V)
+	}
+	binary := s.h.Settings.Weighting == "binary"
+	const step = 1 << blockBits
+	var next atomic.Int64
+	var mu sync.Mutex
+	bad := -1 // the least id whose counts overflow
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			acc := make([]Cell, C)
+			for {
+				lo := int(next.Add(step)) - step
+				if lo >= V {
+					return
+				}
+				for id := lo; id < min(lo+step, V); id++ {
+					if !s.sumTerm(ws, toSum, int32(id), acc, binary) {
+						mu.Lock()
+						if bad < 0 || id < bad {
+							bad = id
+						}
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if bad >= 0 {
+		return fmt.Errorf("counts of term %q overflow", vocab.Terms[bad])
+	}
+	// Drop the terms no document held, keeping the order.
+	n := 0
+	for id, df := range s.df {
+		if df == 0 {
+			continue
+		}
+		if n < id {
+			s.terms[n], s.df[n], s.cf[n] = s.terms[id], df, s.cf[id]
+			if s.stats != nil {
+				copy(s.stats[n*C:(n+1)*C], s.stats[id*C:(id+1)*C])
+			}
+			if s.names != nil {
+				s.names[n] = s.names[id]
+			}
+		}
+		n++
+	}
+	s.terms, s.df, s.cf = s.terms[:n], s.df[:n], s.cf[:n]
+	if s.stats != nil {
+		s.stats = s.stats[:n*C]
+	}
+	if s.names != nil {
+		s.names = s.names[:n]
+	}
+	return nil
+}
+
+// sumTerm sums the cells of term id in the tables ws into s (see
+// sumTables), with acc as scratch of len(classes) cells. It returns false
+// when a sum overflows.
+func (s *statsSink) sumTerm(ws []*worker, toSum []int32, id int32, acc []Cell, binary bool) bool {
+	clear(acc)
+	for _, w := range ws {
+		for k, col := range w.wcols {
+			if len(col) == 0 { // a class this worker did not meet
+				continue
+			}
+			x := col.at(id)
+			if x.docs == 0 {
+				continue
+			}
+			a := &acc[toSum[k]]
+			a.Docs += x.docs
+			a.Occ += x.occ
+			var over bool
+			if a.Sum, over = a.Sum.Add(x.sum); over || a.Docs < 0 || a.Occ < 0 {
+				return false
+			}
+		}
+	}
+	var df, cf int64
+	for _, a := range acc {
+		df += a.Docs
+		cf += a.Occ
+	}
+	if df == 0 {
+		return true
+	}
+	s.terms[id], s.df[id], s.cf[id] = ws[0].vocab.Terms[id], df, cf
+	if s.stats != nil {
+		row := s.stats[int(id)*len(acc) : int(id+1)*len(acc)]
+		for k, a := range acc {
+			if a.Docs > 0 {
+				row[k] = nbValue(a, s.presence, binary, true)
+			}
+		}
+	}
+	if s.names != nil {
+		if names := ws[0].names(); int(id) < len(names) {
+			s.names[id] = ownNames(names[id])
+		}
+	}
+	return true
 }
