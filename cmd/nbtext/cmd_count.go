@@ -238,7 +238,8 @@ func countInto(s streams, args []string, co *corpusOptions, quiet bool, ctr *cou
 // streams (corpus.Stream), a document at a time, so memory does not grow
 // with the corpus; documents come in corpus.Stream's order, which --shard
 // follows: Read's order for folders and record files, member order for
-// archives.
+// archives. The strings add gets are valid only until it returns
+// (streamCorpus): counts.Counter.Add copies them.
 func countSource(s streams, src string, co *corpusOptions, quiet bool, add func(text, label string) error) error {
 	var args []string
 	if src != "" {

@@ -18,12 +18,14 @@ func loadCorpus(s streams, args []string, o *corpusOptions, defaultSplit string,
 // streamCorpus calls fn with each document of the corpus args[0] ("-":
 // stdin; none: the cached 20 Newsgroups, its defaultSplit unless --split
 // says otherwise), one at a time (corpus.Stream): memory does not grow
-// with the corpus.
+// with the corpus. The document's strings are valid only until fn returns
+// (corpus.Options.Transient): fn copies what it keeps.
 func streamCorpus(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool, fn func(corpus.Document) error) error {
 	opts, path, err := corpusSource(s, args, o, defaultSplit, quiet)
 	if err != nil {
 		return err
 	}
+	opts.Transient = true
 	if path == "-" {
 		return corpus.StreamFrom(s.In, "stdin", opts, fn)
 	}

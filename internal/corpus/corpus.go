@@ -130,6 +130,17 @@ type Options struct {
 	// the corpus, and an archive's texts become garbage as soon as they
 	// are tokenized. Read and ReadFrom ignore it.
 	DropTexts bool
+	// Transient, for Stream and StreamFrom, lets the strings of a
+	// document of a TSV (without a header row) or fastText file, its ID,
+	// Label and Text, share the reader's buffers: they are valid only
+	// until fn returns, and fn copies what it keeps. Such a stream
+	// allocates nothing per line, so a consumer that copies the text into
+	// memory of its own (counts.Counter.Add) leaves the collector no
+	// garbage. Read, ReadFrom, ReadStream and Walk ignore it.
+	Transient bool
+	// shared is Transient where it applies: set by streamRecords on its
+	// copy of the options, read by the line parsers.
+	shared bool
 }
 
 // DefaultMaxDocBytes is the default of Options.MaxDocBytes: 256 MiB, as

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // errNULLine is the error of a line with a NUL byte.
@@ -111,6 +113,30 @@ func decodeLine(line []byte) string {
 	return latin1(line)
 }
 
+// lineText is decodeLine for a document's text: with shared
+// (Options.Transient) a valid UTF-8 line is not copied, and the string is
+// valid only as long as the line's bytes are.
+func lineText(line []byte, shared bool) string {
+	if shared && len(line) > 0 && utf8.Valid(line) {
+		return unsafe.String(&line[0], len(line))
+	}
+	return decodeLine(line)
+}
+
+// lineID names line n of src ("src:n"), a document's ID and the place its
+// errors name. With shared (Options.Transient) the name is built in *buf
+// and valid only until the next call.
+func lineID(buf *[]byte, src string, n int, shared bool) string {
+	b := append((*buf)[:0], src...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(n), 10)
+	*buf = b
+	if shared {
+		return unsafe.String(&b[0], len(b))
+	}
+	return string(b)
+}
+
 // tsvParser parses TSV lines. The first line is a header row when
 // opts.Header says so or its fields name the label and text fields; then
 // each line is read by the header's columns (the last column takes any
@@ -121,11 +147,13 @@ func tsvParser(opts *Options) lineParser {
 	spec := opts.fields()
 	var cols *columns
 	first := true
+	var id []byte
 	return func(src string, n int, line []byte) (Document, error) {
 		if hasNUL(line) {
 			return Document{}, fmt.Errorf("%s:%d: NUL byte in line", src, n)
 		}
-		where := fmt.Sprintf("%s:%d", src, n)
+		shared := opts.shared && !first && cols == nil
+		where := lineID(&id, src, n, shared)
 		if first {
 			first = false
 			cells := strings.Split(decodeLine(line), "\t")
@@ -158,7 +186,7 @@ func tsvParser(opts *Options) lineParser {
 		d := Document{ID: where}
 		var label string
 		if utf8.Valid(line) {
-			s := string(line)
+			s := lineText(line, shared)
 			label, d.Text = s[:tab], s[tab+1:]
 		} else {
 			label, d.Text = latin1(line[:tab]), latin1(line[tab+1:])
@@ -177,12 +205,13 @@ var errHeader = errors.New("header row")
 // labels first, each a word starting with the prefix, then the text.
 func fastTextParser(opts *Options) lineParser {
 	prefix := opts.prefix()
+	var id []byte
 	return func(src string, n int, line []byte) (Document, error) {
 		if hasNUL(line) {
 			return Document{}, fmt.Errorf("%s:%d: NUL byte in line", src, n)
 		}
-		where := fmt.Sprintf("%s:%d", src, n)
-		rest := decodeLine(line)
+		where := lineID(&id, src, n, opts.shared)
+		rest := lineText(line, opts.shared)
 		var one [1]string
 		labels := one[:0]
 		for {

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
 )
@@ -115,12 +116,19 @@ func spool(src string, r io.Reader) (*fsutil.Scratch, error) {
 func streamRecords(src string, o *opened, opts *Options, fn func(Document) error) error {
 	keep := classSet(opts.Classes)
 	seen := map[string]bool{}
+	see := func(l string) {
+		if !seen[l] {
+			seen[strings.Clone(l)] = true // l may be transient
+		}
+	}
 	n := 0
-	err := scanRecords(src, o.format, o.r.(*bufio.Reader), opts, o.progress, func(d Document) error {
+	shared := *opts
+	shared.shared = opts.Transient
+	err := scanRecords(src, o.format, o.r.(*bufio.Reader), &shared, o.progress, func(d Document) error {
 		if keep != nil {
-			seen[d.Label] = true
+			see(d.Label)
 			for _, l := range d.Labels {
-				seen[l] = true
+				see(l)
 			}
 			if !keepClasses(&d, keep) {
 				return nil

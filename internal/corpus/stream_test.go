@@ -3,11 +3,13 @@ package corpus
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -171,6 +173,15 @@ func streamAll(path string, r io.Reader, opts Options) ([]Document, collect, err
 	var warns collect
 	opts.Warn = warns.warn
 	fn := func(d Document) error {
+		if opts.Transient { // the strings are the stream's: keep copies
+			d.ID, d.Label, d.Text = strings.Clone(d.ID), strings.Clone(d.Label), strings.Clone(d.Text)
+			if d.Labels != nil {
+				d.Labels = slices.Clone(d.Labels)
+				for i, l := range d.Labels {
+					d.Labels[i] = strings.Clone(l)
+				}
+			}
+		}
 		docs = append(docs, d)
 		return nil
 	}
@@ -227,23 +238,27 @@ func TestStreamMatchesRead(t *testing.T) {
 	ok := 0
 	for sname, path := range sources {
 		for oname, opts := range optsets {
-			var warnRead collect
-			opts.Warn = warnRead.warn
-			want, werr := Read(path, opts)
-			got, warnStream, gerr := streamAll(path, nil, opts)
-			if !sameError(t, sname+" "+oname, gerr, werr) {
-				continue
-			}
-			ok++
-			if !reflect.DeepEqual(got, want.Docs) {
-				t.Errorf("%s %s: documents\n%+v\nRead's\n%+v", sname, oname, got, want.Docs)
-			}
-			if !reflect.DeepEqual(warnStream, warnRead) {
-				t.Errorf("%s %s: warnings %q, Read's %q", sname, oname, warnStream, warnRead)
+			for _, transient := range []bool{false, true} {
+				var warnRead collect
+				opts.Warn = warnRead.warn
+				want, werr := Read(path, opts)
+				opts.Transient = transient
+				name := fmt.Sprintf("%s %s transient=%v", sname, oname, transient)
+				got, warnStream, gerr := streamAll(path, nil, opts)
+				if !sameError(t, name, gerr, werr) {
+					continue
+				}
+				ok++
+				if !reflect.DeepEqual(got, want.Docs) {
+					t.Errorf("%s: documents\n%+v\nRead's\n%+v", name, got, want.Docs)
+				}
+				if !reflect.DeepEqual(warnStream, warnRead) {
+					t.Errorf("%s: warnings %q, Read's %q", name, warnStream, warnRead)
+				}
 			}
 		}
 	}
-	if ok < 25 {
+	if ok < 50 {
 		t.Errorf("only %d of the source and option pairs could be read", ok)
 	}
 }
@@ -351,5 +366,43 @@ func TestRealCorpusStream(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want.Docs) {
 		t.Errorf("streamed %d documents, differing from Read's %d", len(got), len(want.Docs))
+	}
+}
+
+// TestStreamTransient: with Options.Transient, a TSV or fastText stream
+// allocates nothing per line (its documents' strings share its buffers),
+// and without it, it does.
+func TestStreamTransient(t *testing.T) {
+	dir := t.TempDir()
+	var tsv, ft strings.Builder
+	const lines = 2000
+	for i := range lines {
+		fmt.Fprintf(&tsv, "class%d\tthe text of document %d, long enough to be a document\n", i%7, i)
+		fmt.Fprintf(&ft, "__label__c%d the text of document %d\n", i%7, i)
+	}
+	for name, body := range map[string]string{"docs.tsv": tsv.String(), "docs.txt": ft.String()} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, transient := range []bool{false, true} {
+			n := 0
+			allocs := testing.AllocsPerRun(1, func() {
+				n = 0
+				err := Stream(path, Options{Transient: transient}, func(d Document) error {
+					n++
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			})
+			if n != lines {
+				t.Fatalf("%s: %d documents, want %d", name, n, lines)
+			}
+			if perLine := allocs / lines; transient != (perLine < 0.1) {
+				t.Errorf("%s transient=%v: %.2f allocations a line", name, transient, perLine)
+			}
+		}
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -78,9 +80,10 @@ type Counter struct {
 	total     []int64 // documents of each class
 	pooled    bool    // the tables pool the classes (Options.VocabOnly)
 
-	cur     *work
+	cur     *batch
+	free    chan *batch // batches the workers are done with, for reuse
 	workers []*worker
-	queue   chan *work
+	queue   chan *batch
 	pending sync.WaitGroup // batches queued and not yet counted
 	running sync.WaitGroup // worker goroutines
 	runs    []string
@@ -104,7 +107,7 @@ func NewCounter(s vectorize.Settings, vocab *vectorize.Vocabulary, opt Options) 
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Counter{s: s, tok: countSettings(s), vocab: vocab, opt: opt, batch: defaultBatchBytes, classes: map[string]int32{}, cur: &work{}}
+	c := &Counter{s: s, tok: countSettings(s), vocab: vocab, opt: opt, batch: defaultBatchBytes, classes: map[string]int32{}}
 	if vocab != nil {
 		c.digest = VocabDigest(vocab)
 	}
@@ -116,13 +119,28 @@ func NewCounter(s vectorize.Settings, vocab *vectorize.Vocabulary, opt Options) 
 		// filled, stays under about a quarter of the bound.
 		c.batch = int(min(int64(c.batch), max(opt.Mem/int64(8*c.workerCount()), 1<<12)))
 	}
+	// The batches in flight: queued, counted, and the one being filled.
+	c.free = make(chan *batch, 2*c.workerCount()+1)
+	c.cur = c.newBatch()
 	return c, nil
 }
 
-// Add counts one document of class label.
+// Add counts one document of class label. It copies what it keeps of
+// text and label, so that the caller may reuse their memory once Add
+// returns (corpus.Options.Transient).
 func (c *Counter) Add(text, label string) error {
+	b := c.cur
+	if len(text) > cap(b.buf)-len(b.buf) && len(b.texts) > 0 {
+		// The batch's buffer is full: it goes as it is (before this
+		// document is in c.classDocs: dispatch may spill).
+		if err := c.dispatch(); err != nil {
+			return err
+		}
+		b = c.cur
+	}
 	k, ok := c.classes[label]
 	if !ok {
+		label = strings.Clone(label)
 		k = int32(len(c.names))
 		c.classes[label] = k
 		c.names = append(c.names, label)
@@ -131,13 +149,48 @@ func (c *Counter) Add(text, label string) error {
 	}
 	c.classDocs[k]++
 	c.total[k]++
-	b := c.cur
+	if len(text) <= cap(b.buf)-len(b.buf) {
+		n0 := len(b.buf)
+		b.buf = append(b.buf, text...)
+		text = unsafe.String(unsafe.SliceData(b.buf[n0:]), len(text))
+	} else {
+		text = strings.Clone(text) // longer than a batch
+	}
 	b.texts = append(b.texts, text)
 	b.classes = append(b.classes, k)
 	if b.size += len(text) + 64; b.size >= c.batch {
 		return c.dispatch()
 	}
 	return nil
+}
+
+// batch is a worker's work, with buf, the batch's own copy of its texts:
+// reused once the batch is counted (no worker keeps a text: the terms
+// are copied into the term tables), it leaves no garbage.
+type batch struct {
+	work
+	buf []byte
+}
+
+// newBatch returns an empty batch: one the workers are done with, or a
+// new one.
+func (c *Counter) newBatch() *batch {
+	select {
+	case b := <-c.free:
+		return b
+	default:
+		return &batch{buf: make([]byte, 0, c.batch)}
+	}
+}
+
+// recycle empties the batch b, which its worker is done with, for
+// newBatch.
+func (c *Counter) recycle(b *batch) {
+	b.texts, b.classes, b.size, b.buf = b.texts[:0], b.classes[:0], 0, b.buf[:0]
+	select {
+	case c.free <- b:
+	default:
+	}
 }
 
 // workerCount returns the number of workers: Options.Workers, or one per
@@ -176,13 +229,14 @@ func (c *Counter) start() error {
 		ws[i].cache = cw
 	}
 	c.workers = ws
-	c.queue = make(chan *work, n)
+	c.queue = make(chan *batch, n)
 	for _, w := range ws {
 		c.running.Add(1)
 		go func() {
 			defer c.running.Done()
 			for b := range c.queue {
-				w.process(b)
+				w.process(&b.work)
+				c.recycle(b)
 				c.pending.Done()
 			}
 		}()
@@ -201,7 +255,7 @@ func (c *Counter) dispatch() error {
 	}
 	c.pending.Add(1)
 	c.queue <- c.cur
-	c.cur = &work{texts: make([]string, 0, len(c.cur.texts)), classes: make([]int32, 0, len(c.cur.texts))}
+	c.cur = c.newBatch()
 	if c.opt.Mem > 0 {
 		var mem int64
 		for _, w := range c.workers {

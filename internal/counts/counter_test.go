@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -413,5 +414,48 @@ func TestRoundTwoOnce(t *testing.T) {
 	c2.Close()
 	if _, err := c.RoundTwo(v); err == nil || !strings.Contains(err.Error(), "replayed already") {
 		t.Errorf("a second RoundTwo: %v", err)
+	}
+}
+
+// TestAddCopies: Add keeps copies of the text and label it is given, so
+// that the caller may reuse their memory at once (as a stream with
+// corpus.Options.Transient does), with documents longer than a batch too.
+func TestAddCopies(t *testing.T) {
+	texts, labels := docs(300, 16)
+	for i := 3; i < len(texts); i += 7 {
+		// Past a batch of 4 KiB, or enough to fill its buffer early
+		// (between spills).
+		texts[i] = strings.Repeat(texts[i]+" ", 1+i%60)
+	}
+	s := settings()
+	opt := Options{Workers: 2, Mem: 64 << 10, TempDir: t.TempDir()} // batches of 4 KiB
+	want := encode(t, countAll(t, s, nil, texts, labels, opt))
+	c, err := NewCounter(s, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var buf []byte
+	for i := range texts {
+		buf = append(append(buf[:0], labels[i]...), texts[i]...)
+		label := unsafe.String(&buf[0], len(labels[i]))
+		text := unsafe.String(&buf[len(labels[i])], len(texts[i]))
+		if err := c.Add(text, label); err != nil {
+			t.Fatal(err)
+		}
+		for j := range buf { // the caller reuses its memory
+			buf[j] = 'x'
+		}
+	}
+	p := filepath.Join(t.TempDir(), "got.nbc")
+	if _, err := c.WriteFile(p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encode(t, got), want) {
+		t.Error("counts of texts whose memory was reused after Add differ")
 	}
 }
