@@ -143,7 +143,7 @@ func (s *statsSink) vocabulary() (*vectorize.Vocabulary, []int32, error) {
 		for i := range keep {
 			keep[i] = int32(i)
 		}
-		v, err := vectorize.NewVocabulary(h.Settings, s.terms, df, s.cf, int(n))
+		v, err := vectorize.NewSortedVocabulary(h.Settings, s.terms, df, s.cf, int(n))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -173,7 +173,7 @@ func (s *statsSink) vocabulary() (*vectorize.Vocabulary, []int32, error) {
 	for j, i := range keep {
 		terms[j], kdf[j], kcf[j] = s.terms[i], df[i], s.cf[i]
 	}
-	v, err := vectorize.NewVocabulary(h.Settings, terms, kdf, kcf, int(n))
+	v, err := vectorize.NewSortedVocabulary(h.Settings, terms, kdf, kcf, int(n))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"io"
 	"math"
 	"math/bits"
@@ -105,7 +106,7 @@ func (e *encoding) cf(i int) int64 {
 func (enc *encoding) writeTo(w io.Writer) error {
 	m := enc.m
 	h := sha256.New()
-	bw := bufio.NewWriterSize(io.MultiWriter(w, h), 1<<16)
+	bw := bufio.NewWriterSize(&hashingWriter{w: w, h: h}, 1<<16)
 	e := &encoder{w: bw, buf: make([]byte, 0, 1<<12)}
 	e.bytes(magic[:])
 	e.u16(m.formatVersion())
@@ -150,6 +151,33 @@ func (enc *encoding) writeTo(w io.Writer) error {
 		return fmt.Errorf("encode model: %w", e.err)
 	}
 	return nil
+}
+
+// hashingWriter writes to w and hashes what it writes with h, as
+// io.MultiWriter(w, h) does, but a large write (the megabytes of the
+// sparse counts) is hashed by a goroutine while w takes it: on a file,
+// hashing and the kernel's copy into the page cache take about as long.
+type hashingWriter struct {
+	w io.Writer
+	h hash.Hash
+}
+
+// hashAside is the size from which hashingWriter hashes beside the write.
+const hashAside = 1 << 20
+
+func (t *hashingWriter) Write(p []byte) (int, error) {
+	if len(p) < hashAside {
+		t.h.Write(p)
+		return t.w.Write(p)
+	}
+	done := make(chan struct{})
+	go func() {
+		t.h.Write(p)
+		close(done)
+	}()
+	n, err := t.w.Write(p)
+	<-done
+	return n, err
 }
 
 // formatVersion returns the format version Encode writes m in: 4 with

@@ -373,6 +373,38 @@ func TestNewVocabularyErrors(t *testing.T) {
 	}
 }
 
+// TestNewSortedVocabulary: terms out of ascending byte order (a
+// duplicate among them) are refused; sorted ones give what NewVocabulary
+// gives, indexed on first use.
+func TestNewSortedVocabulary(t *testing.T) {
+	s := DefaultSettings()
+	for _, terms := range [][]string{{"a", "b", "b"}, {"b", "a"}} {
+		if _, err := NewSortedVocabulary(s, terms, make([]int32, len(terms)), make([]int64, len(terms)), 1); err == nil || !strings.Contains(err.Error(), "ascending") {
+			t.Errorf("%q: %v", terms, err)
+		}
+	}
+	if _, err := NewSortedVocabulary(s, []string{"a"}, []int32{5}, []int64{5}, 2); err == nil {
+		t.Error("df > documents accepted")
+	}
+	terms := []string{"alpha", "beta", "gamma"}
+	v, err := NewSortedVocabulary(s, terms, []int32{1, 2, 1}, []int64{1, 3, 1}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.lazy.table != nil {
+		t.Error("the index was built before its first use")
+	}
+	want, _ := NewVocabulary(s, terms, []int32{1, 2, 1}, []int64{1, 3, 1}, 2)
+	for i, term := range terms {
+		if id, ok := v.Lookup(term); !ok || int(id) != i {
+			t.Errorf("Lookup(%q) = %d, %v, want %d", term, id, ok, i)
+		}
+	}
+	if !reflect.DeepEqual(v, want) {
+		t.Error("NewSortedVocabulary, indexed, differs from NewVocabulary")
+	}
+}
+
 func TestLongDocumentInPieces(t *testing.T) {
 	// Over longDocument bytes, Fit and Vectorize cut the text at white
 	// space: the counts must equal those of the short pieces summed.

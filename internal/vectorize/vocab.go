@@ -57,6 +57,33 @@ func (v *Vocabulary) Len() int { return len(v.Terms) }
 // The slices are kept, not copied. s is taken as it is: validate it first
 // (Settings.Validate) if it comes from outside.
 func NewVocabulary(s Settings, terms []string, df []int32, cf []int64, nDocs int) (*Vocabulary, error) {
+	v, err := checkedVocabulary(s, terms, df, cf, nDocs)
+	if err != nil {
+		return nil, err
+	}
+	if dup := v.index().dup; dup >= 0 {
+		return nil, fmt.Errorf("vocabulary term %q appears twice", terms[dup])
+	}
+	return v, nil
+}
+
+// NewSortedVocabulary is NewVocabulary for terms in strictly ascending
+// byte order (as Fit and merged counts give them), distinct by that: it
+// checks their order instead of indexing them to find a duplicate, and
+// leaves the index to be built on first use (Lookup), which a vocabulary
+// that is only stored (a fitted model's) never needs.
+func NewSortedVocabulary(s Settings, terms []string, df []int32, cf []int64, nDocs int) (*Vocabulary, error) {
+	for i := 1; i < len(terms); i++ {
+		if terms[i] <= terms[i-1] {
+			return nil, fmt.Errorf("vocabulary terms %q and %q are not in ascending byte order", terms[i-1], terms[i])
+		}
+	}
+	return checkedVocabulary(s, terms, df, cf, nDocs)
+}
+
+// checkedVocabulary checks the fields of a vocabulary but the distinctness
+// of its terms, and wraps them.
+func checkedVocabulary(s Settings, terms []string, df []int32, cf []int64, nDocs int) (*Vocabulary, error) {
 	if len(df) != len(terms) || len(cf) != len(terms) {
 		return nil, fmt.Errorf("vocabulary has %d terms but %d df and %d cf values", len(terms), len(df), len(cf))
 	}
@@ -71,11 +98,7 @@ func NewVocabulary(s Settings, terms []string, df []int32, cf []int64, nDocs int
 	if err := checkBuckets(s, terms); err != nil {
 		return nil, err
 	}
-	v := newVocabulary(s, terms, df, cf, nDocs)
-	if dup := v.index().dup; dup >= 0 {
-		return nil, fmt.Errorf("vocabulary term %q appears twice", terms[dup])
-	}
-	return v, nil
+	return newVocabulary(s, terms, df, cf, nDocs), nil
 }
 
 // newVocabulary wraps checked fields; the index is built on first use.
