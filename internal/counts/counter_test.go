@@ -459,3 +459,24 @@ func TestAddCopies(t *testing.T) {
 		t.Error("counts of texts whose memory was reused after Add differ")
 	}
 }
+
+// TestSortedTerms: sortedTerms orders a term table's ids by their terms'
+// bytes, terms sharing their first 8 bytes, or shorter, or beyond ASCII
+// included.
+func TestSortedTerms(t *testing.T) {
+	texts, _ := docs(200, 17)
+	texts = append(texts, "abcdefghij abcdefghi abcdefgh abcdefg abcdefgz abcdefgha zz é éa ea e b a ab")
+	tc := vectorize.NewTermCounter(settings())
+	for _, text := range texts {
+		tc.Row(text)
+	}
+	order := sortedTerms(tc)
+	if len(order) != tc.Len()-int(tc.First()) {
+		t.Fatalf("%d ids of %d", len(order), tc.Len()-int(tc.First()))
+	}
+	for i := 1; i < len(order); i++ {
+		if a, b := tc.Term(order[i-1]), tc.Term(order[i]); a >= b {
+			t.Fatalf("%q before %q", a, b)
+		}
+	}
+}

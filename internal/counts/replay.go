@@ -202,6 +202,9 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 				}
 				s.idmap[id] = vid
 			}
+			// The ids are mapped: round one's term table goes before
+			// round two's tables grow.
+			s.tc = nil
 		}()
 	}
 	wg.Wait()
