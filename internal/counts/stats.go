@@ -304,7 +304,6 @@ func (s *statsSink) sumTables(ws []*worker, toSum []int32, vocab *vectorize.Voca
 		s.names = make([][]vectorize.TermCount, V)
 	}
 	binary := s.h.Settings.Weighting == "binary"
-	const step = 1 << blockBits
 	var next atomic.Int64
 	var mu sync.Mutex
 	bad := -1 // the least id whose counts overflow
@@ -313,20 +312,18 @@ func (s *statsSink) sumTables(ws []*worker, toSum []int32, vocab *vectorize.Voca
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			acc := make([]Cell, C)
+			acc := make([]wcell, sumStep*C)
 			for {
-				lo := int(next.Add(step)) - step
+				lo := int(next.Add(sumStep)) - sumStep
 				if lo >= V {
 					return
 				}
-				for id := lo; id < min(lo+step, V); id++ {
-					if !s.sumTerm(ws, toSum, int32(id), acc, binary) {
-						mu.Lock()
-						if bad < 0 || id < bad {
-							bad = id
-						}
-						mu.Unlock()
+				if id := s.sumRange(ws, toSum, lo, min(lo+sumStep, V), acc, binary); id >= 0 {
+					mu.Lock()
+					if bad < 0 || id < bad {
+						bad = id
 					}
+					mu.Unlock()
 				}
 			}
 		}()
@@ -362,50 +359,69 @@ func (s *statsSink) sumTables(ws []*worker, toSum []int32, vocab *vectorize.Voca
 	return nil
 }
 
-// sumTerm sums the cells of term id in the tables ws into s (see
-// sumTables), with acc as scratch of len(classes) cells. It returns false
-// when a sum overflows.
-func (s *statsSink) sumTerm(ws []*worker, toSum []int32, id int32, acc []Cell, binary bool) bool {
+// sumStep is the ids sumTables sums at a time: a range within a block of
+// the columns, whose sums (sumStep × classes wcells) stay in a core's
+// cache.
+const sumStep = 1 << (blockBits - 2)
+
+// sumRange sums the cells of the terms lo ≤ id < hi (in one block of the
+// columns) of the tables ws into s (see sumTables), with acc as scratch
+// of sumStep × classes cells. It reads each column's range in order, a
+// stream of cells the processor prefetches, not a cell of each column by
+// turns. It returns the least id whose sums overflow, or -1.
+func (s *statsSink) sumRange(ws []*worker, toSum []int32, lo, hi int, acc []wcell, binary bool) int {
+	C := len(s.h.Classes)
+	acc = acc[:(hi-lo)*C]
 	clear(acc)
+	bad := -1
 	for _, w := range ws {
 		for k, col := range w.wcols {
-			if len(col) == 0 { // a class this worker did not meet
+			if lo>>blockBits >= len(col) { // a class this worker did not meet
 				continue
 			}
-			x := col.at(id)
-			if x.docs == 0 {
-				continue
-			}
-			a := &acc[toSum[k]]
-			a.Docs += x.docs
-			a.Occ += x.occ
-			var over bool
-			if a.Sum, over = a.Sum.Add(x.sum); over || a.Docs < 0 || a.Occ < 0 {
-				return false
-			}
-		}
-	}
-	var df, cf int64
-	for _, a := range acc {
-		df += a.Docs
-		cf += a.Occ
-	}
-	if df == 0 {
-		return true
-	}
-	s.terms[id], s.df[id], s.cf[id] = ws[0].vocab.Terms[id], df, cf
-	if s.stats != nil {
-		row := s.stats[int(id)*len(acc) : int(id+1)*len(acc)]
-		for k, a := range acc {
-			if a.Docs > 0 {
-				row[k] = nbValue(a, s.presence, binary, true)
+			kk := int(toSum[k])
+			off := lo & (1<<blockBits - 1)
+			for j, x := range col[lo>>blockBits][off : off+hi-lo] {
+				if x.docs == 0 {
+					continue
+				}
+				a := &acc[j*C+kk]
+				a.docs += x.docs
+				a.occ += x.occ
+				var over bool
+				if a.sum, over = a.sum.Add(x.sum); (over || a.docs < 0 || a.occ < 0) && (bad < 0 || lo+j < bad) {
+					bad = lo + j
+				}
 			}
 		}
 	}
-	if s.names != nil {
-		if names := ws[0].names(); int(id) < len(names) {
-			s.names[id] = ownNames(names[id])
+	if bad >= 0 {
+		return bad
+	}
+	for j := range hi - lo {
+		id, row := lo+j, acc[j*C:(j+1)*C]
+		var df, cf int64
+		for _, a := range row {
+			df += a.docs
+			cf += a.occ
+		}
+		if df == 0 {
+			continue
+		}
+		s.terms[id], s.df[id], s.cf[id] = ws[0].vocab.Terms[id], df, cf
+		if s.stats != nil {
+			st := s.stats[id*C : (id+1)*C]
+			for k, a := range row {
+				if a.docs > 0 {
+					st[k] = nbValue(Cell{Docs: a.docs, Occ: a.occ, Sum: a.sum}, s.presence, binary, true)
+				}
+			}
+		}
+		if s.names != nil {
+			if names := ws[0].names(); id < len(names) {
+				s.names[id] = ownNames(names[id])
+			}
 		}
 	}
-	return true
+	return -1
 }
