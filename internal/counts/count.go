@@ -657,9 +657,14 @@ func (c *Counter) feed(nb, presence bool) (*statsSink, error) {
 		// Round two's tables alone (it never spills): sum them id by id.
 		err = s.sumTables(m.workers, m.toSum, c.vocab)
 	} else {
+		tables := len(m.srcs) == 0 // no runs: the workers' tables alone
 		m.sources()
-		s.reserve(m.terms)
-		err = mergeInto(s, m.srcs, m.remap, len(m.h.Classes))
+		if tables && !nb {
+			err = s.mergeRanges(m)
+		} else {
+			s.reserve(m.terms)
+			err = mergeInto(s, m.srcs, m.remap, len(m.h.Classes))
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -480,3 +480,36 @@ func TestSortedTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRanges: Counter.Vocabulary merges the workers' tables in
+// ranges of terms, a goroutine each; the vocabulary is the one of the
+// counts merged whole, with any number of workers and ranges, hashed
+// and selecting by mutual information too.
+func TestMergeRanges(t *testing.T) {
+	defer func(n int) { mergeRangeTerms = n }(mergeRangeTerms)
+	texts, labels := docs(400, 18)
+	for name, f := range map[string]func(*vectorize.Settings){
+		"tfidf":  func(s *vectorize.Settings) { s.Weighting, s.Norm, s.MinDF = "tfidf", "l2", 2 },
+		"mi":     func(s *vectorize.Settings) { s.Weighting, s.Norm, s.Select = "count", "l2", "mi:60" },
+		"hashed": func(s *vectorize.Settings) { s.Weighting, s.Norm, s.HashBits = "tfidf", "l2", 12 },
+	} {
+		s := settings()
+		f(&s)
+		want, _, err := countAll(t, s, nil, texts, labels, Options{}).Vocabulary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 7, 100, 1 << 20} {
+			mergeRangeTerms = n
+			for _, opt := range []Options{{Workers: 1}, {Workers: 3}, {Workers: 2, VocabOnly: true}} {
+				got, _, err := counter(t, s, nil, texts, labels, opt).Vocabulary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s, ranges of %d terms, %+v: the vocabulary differs from the counts'", name, n, opt)
+				}
+			}
+		}
+	}
+}

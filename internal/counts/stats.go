@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -424,4 +425,79 @@ func (s *statsSink) sumRange(ws []*worker, toSum []int32, lo, hi int, acc []wcel
 		}
 	}
 	return -1
+}
+
+// mergeRangeTerms is the fewest terms of the largest table per range of
+// mergeRanges. It is a variable so that tests can make ranges.
+var mergeRangeTerms = 1 << 12
+
+// mergeRanges adds to s, which gathers no NB statistics, the merge of the
+// workers' tables m.srcs (all *workerSource), as mergeInto would, with a
+// goroutine per core each merging the terms of one range: the ranges are
+// cut at terms of the largest table, so that they hold about as many
+// terms, and the sinks of the ranges, in order, are the sink of the
+// whole. (With NB statistics, the sinks of the ranges would hold a second
+// copy of the largest part of memory while they are joined.)
+func (s *statsSink) mergeRanges(m *merged) error {
+	srcs := make([]*workerSource, len(m.srcs))
+	big := 0
+	for i, src := range m.srcs {
+		srcs[i] = src.(*workerSource)
+		if len(srcs[i].order) > len(srcs[big].order) {
+			big = i
+		}
+	}
+	P := min(runtime.GOMAXPROCS(0), len(srcs[big].order)/mergeRangeTerms+1)
+	// cuts[i][r] is where range r begins in source i's order.
+	cuts := make([][]int, len(srcs))
+	for i, src := range srcs {
+		cuts[i] = make([]int, P+1)
+		for r := 1; r < P; r++ {
+			pivot := srcs[big].w.term(srcs[big].order[r*len(srcs[big].order)/P])
+			cuts[i][r] = sort.Search(len(src.order), func(x int) bool { return src.w.term(src.order[x]) >= pivot })
+		}
+		cuts[i][P] = len(src.order)
+	}
+	parts := make([]*statsSink, P)
+	errs := make([]error, P)
+	var wg sync.WaitGroup
+	for r := range P {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sub := make([]source, len(srcs))
+			n := 0
+			for i, src := range srcs {
+				sub[i] = &workerSource{w: src.w, order: src.order[cuts[i][r]:cuts[i][r+1]], names: src.names}
+				n = max(n, cuts[i][r+1]-cuts[i][r])
+			}
+			parts[r] = &statsSink{h: s.h, presence: s.presence}
+			if s.cdf != nil {
+				parts[r].cdf = []int32{}
+			}
+			parts[r].reserve(n)
+			errs[r] = mergeInto(parts[r], sub, m.remap, len(s.h.Classes))
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for r, p := range parts {
+		if errs[r] != nil {
+			return errs[r]
+		}
+		n += len(p.terms)
+	}
+	s.reserve(n)
+	for _, p := range parts {
+		s.terms = append(s.terms, p.terms...)
+		s.df = append(s.df, p.df...)
+		s.cf = append(s.cf, p.cf...)
+		if s.cdf != nil {
+			s.cdf = append(s.cdf, p.cdf...)
+		}
+		if p.names != nil {
+			s.names = append(s.names, p.names...)
+		}
+	}
+	return nil
 }
