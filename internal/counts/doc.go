@@ -75,7 +75,10 @@
 // # Counting
 //
 // Counter hands batches of documents (about 1 MiB of text) to worker
-// goroutines while its caller reads on. Each worker tokenizes with
+// goroutines while its caller reads on. Add copies each text into its
+// batch's buffer, and batches are reused once counted, so counting leaves
+// no garbage per document (with corpus.Options.Transient, neither does
+// reading). Each worker tokenizes with
 // vectorize's own tokenizer (vectorize.TermCounter: Fit's per-token loop,
 // which hashes a token's bytes once into a term table and compares the
 // bytes on a hit, so terms never merge) and adds each document's distinct
@@ -87,7 +90,11 @@
 // order, only at the end (the same k-way merge as MergeFiles, into a file,
 // into Counts, or into the statistics a model is fitted from: Counter.Stats
 // and Counter.Vocabulary build no Counts, so their memory does not grow
-// with the (term, class) pairs met either). Under Options.Mem the tables
+// with the (term, class) pairs met either). That end is work for every
+// core too: each worker's terms are sorted by a goroutine of its own, a
+// vocabulary merges ranges of terms in parallel, and round two's tables,
+// all indexed by vocabulary id, are summed id by id, ranges of ids in
+// parallel, without a merge. Under Options.Mem the tables
 // are written as a sorted run in this same file format whenever they pass
 // half the bound, emptied, and the runs merged at the end.
 //
