@@ -428,35 +428,42 @@ func TestAddCopies(t *testing.T) {
 		texts[i] = strings.Repeat(texts[i]+" ", 1+i%60)
 	}
 	s := settings()
+	s.Weighting, s.Norm = "tfidf", "l2"
 	opt := Options{Workers: 2, Mem: 64 << 10, TempDir: t.TempDir()} // batches of 4 KiB
-	want := encode(t, countAll(t, s, nil, texts, labels, opt))
-	c, err := NewCounter(s, nil, opt)
+	v, _, err := countAll(t, s, nil, texts, labels, Options{}).Vocabulary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	var buf []byte
-	for i := range texts {
-		buf = append(append(buf[:0], labels[i]...), texts[i]...)
-		label := unsafe.String(&buf[0], len(labels[i]))
-		text := unsafe.String(&buf[len(labels[i])], len(texts[i]))
-		if err := c.Add(text, label); err != nil {
+	for _, vocab := range []*vectorize.Vocabulary{nil, v} { // both rounds
+		want := encode(t, countAll(t, s, vocab, texts, labels, opt))
+		c, err := NewCounter(s, vocab, opt)
+		if err != nil {
 			t.Fatal(err)
 		}
-		for j := range buf { // the caller reuses its memory
-			buf[j] = 'x'
+		defer c.Close()
+		var buf []byte
+		for i := range texts {
+			buf = append(append(buf[:0], labels[i]...), texts[i]...)
+			label := unsafe.String(&buf[0], len(labels[i]))
+			text := unsafe.String(&buf[len(labels[i])], len(texts[i]))
+			if err := c.Add(text, label); err != nil {
+				t.Fatal(err)
+			}
+			for j := range buf { // the caller reuses its memory
+				buf[j] = 'x'
+			}
 		}
-	}
-	p := filepath.Join(t.TempDir(), "got.nbc")
-	if _, err := c.WriteFile(p); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(encode(t, got), want) {
-		t.Error("counts of texts whose memory was reused after Add differ")
+		p := filepath.Join(t.TempDir(), "got.nbc")
+		if _, err := c.WriteFile(p); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(encode(t, got), want) {
+			t.Errorf("round two %v: counts of texts whose memory was reused after Add differ", vocab != nil)
+		}
 	}
 }
 
