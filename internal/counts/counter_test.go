@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -344,6 +345,74 @@ func TestCounterWideCells(t *testing.T) {
 		maxCell32 = math.MaxUint32
 		if got, want2 := replayedOver(t, vc, v), encode(t, countAll(t, s, v, texts, labels, Options{Workers: 1})); !bytes.Equal(got, want2) {
 			t.Errorf("maxCell32 %d: round two from the row cache differs", lim)
+		}
+	}
+}
+
+// TestCounterWideSums: round two's 16-byte cells move their fields to
+// wide cells before they would overflow, and values too large for a cell
+// go there at once; the counts stay the same bits whatever the guard, from
+// the documents and from the row cache. With raw counts a cell's sum is
+// its occurrences, and with binary weighting its documents, exactly,
+// even for a term met 2^20 times in one document.
+func TestCounterWideSums(t *testing.T) {
+	texts, labels := docs(300, 22)
+	s := settings()
+	s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+	v, _, err := countAll(t, s, nil, texts, labels, Options{Workers: 2}).Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := encode(t, countAll(t, s, v, texts, labels, Options{Workers: 2}))
+	defer func(g uint64) { wcellGuard = g }(wcellGuard)
+	for _, b := range []uint{0, 1, 3} {
+		wcellGuard = wcellGuardAt(b)
+		c := counter(t, s, v, texts, labels, Options{Workers: 2})
+		c.dispatch()
+		c.pending.Wait()
+		wide := 0
+		for _, w := range c.workers {
+			wide += len(w.wwide)
+		}
+		if wide == 0 {
+			t.Fatalf("guard bit %d: no cell widened", b)
+		}
+		if got := encode(t, countAll(t, s, v, texts, labels, Options{Workers: 2})); !bytes.Equal(got, want) {
+			t.Errorf("guard bit %d: round two differs", b)
+		}
+		vc := counter(t, s, nil, texts, labels, Options{Workers: 2, VocabOnly: true, Replay: true, TempDir: t.TempDir()})
+		if got := replayed(t, vc); !bytes.Equal(got, want) {
+			t.Errorf("guard bit %d: round two from the row cache differs", b)
+		}
+	}
+
+	big := "Subject: zz\n\n" + strings.Repeat("zz yy ", 1<<20+3) + "xx"
+	texts, labels = append(texts, big, big), append(labels, "alpha", "alpha")
+	for _, weighting := range []string{"count", "binary"} {
+		s := settings()
+		s.NGramMax, s.Weighting, s.Norm = 1, weighting, ""
+		v, _, err := countAll(t, s, nil, texts, labels, Options{}).Vocabulary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range []uint{wfieldBits - 1, 2} {
+			wcellGuard = wcellGuardAt(b)
+			cs := countAll(t, s, v, texts, labels, Options{Workers: 2})
+			for i := range cs.Len() {
+				for _, c := range cs.Row(i) {
+					want := Fixed{Hi: uint64(c.Occ)}
+					if weighting == "binary" {
+						want = Fixed{Hi: uint64(c.Docs)}
+					}
+					if c.Sum != want {
+						t.Errorf("%s, guard bit %d: %q in class %d: sum %v, want %v (docs %d, occ %d)",
+							weighting, b, cs.Terms[i], c.Class, c.Sum, want, c.Docs, c.Occ)
+					}
+				}
+			}
+			if i, ok := slices.BinarySearch(cs.Terms, "zz"); !ok || cs.Row(i)[0].Occ < 2*(1<<20+3) {
+				t.Errorf("%s, guard bit %d: zz's counts are wrong", weighting, b)
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package counts
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -35,11 +36,44 @@ type cell32 struct{ docs, occ uint32 }
 // can make cells widen.
 var maxCell32 uint32 = math.MaxUint32
 
-// wcell is a cell of round two, with the sum of the weighted values: one
-// cache line's half, so that a term's update touches one line.
+// wcell is a cell of round two in 16 bytes, a quarter of a cache line,
+// so that a class's column of a 200,000-term vocabulary (3.2 MB) fits a
+// core's L2 cache, which 32-byte cells of int64 counts and a Fixed sum
+// did not: lo is the fraction of the sum of the weighted values
+// (Fixed.Lo), and meta packs three fields of wfieldBits bits: the
+// documents (bits 0-20), the occurrences (21-41) and the integer part of
+// the sum (42-62). Each field is kept below its guard bit (wcellGuard)
+// and each update adds less than 2^20 to it, so no field overflows into
+// the next: an update that sets a guard bit, or would add more, moves the
+// fields to the worker's wide cell of the term (worker.widenSum), which
+// is allocated only then. A cell's statistics are the sum of the two.
 type wcell struct {
-	cell
-	sum Fixed
+	lo, meta uint64
+}
+
+// wfieldBits is the width of a field of wcell.meta; wfieldMask masks one.
+const (
+	wfieldBits = 21
+	wfieldMask = 1<<wfieldBits - 1
+	// wmaxAdd bounds what an update adds to a field in place.
+	wmaxAdd = 1 << (wfieldBits - 1)
+)
+
+// wcellGuard holds the guard bit of each field of wcell.meta: a field
+// reaching it moves to the wide cell. It is a variable so that tests can
+// lower it (wcellGuardAt) and make cells widen.
+var wcellGuard = wcellGuardAt(wfieldBits - 1)
+
+// wcellGuardAt returns the guard mask with bit b (< wfieldBits) of each
+// field set.
+func wcellGuardAt(b uint) uint64 {
+	return 1<<b | 1<<(wfieldBits+b) | 1<<(2*wfieldBits+b)
+}
+
+// wideCell is what a term's wcell in a class could not hold.
+type wideCell struct {
+	docs, occ int64
+	hi        uint64 // the integer part of the sum
 }
 
 // worker is the state of one counting goroutine: it tokenizes the
@@ -54,11 +88,12 @@ type worker struct {
 	tc    *vectorize.TermCounter // round one
 	vocab *vectorize.Vocabulary  // round two
 	vz    *vectorize.Vectorizer
-	wval  []float32        // round two: the weighted values of a row
-	cols  []column[cell32] // round one: by class, by term id
-	wide  []column[cell]   // round one: what cols could not hold (widen)
-	wcols []column[wcell]  // round two: by class, by term id
-	err   error            // the first error met; the worker skips work after it
+	wval  []float32          // round two: the weighted values of a row
+	cols  []column[cell32]   // round one: by class, by term id
+	wide  []column[cell]     // round one: what cols could not hold (widen)
+	wcols []column[wcell]    // round two: by class, by term id
+	wwide []column[wideCell] // round two: what wcols could not hold, blocks allocated as needed
+	err   error              // the first error met; the worker skips work after it
 	mem   atomic.Int64
 	cache *cacheWriter // round one with Options.Replay: the open segment
 	docs  []int64      // replaying: the documents of each class
@@ -175,20 +210,76 @@ func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 	wv := append(w.wval[:0], val...)
 	w.wval = wv
 	w.vocab.WeightRow(ind, wv)
+	guard := wcellGuard
 	for j, id := range ind {
 		c := col.at(id)
-		c.docs++
-		c.occ += int64(val[j])
 		f, err := FixedOf(wv[j])
 		if err != nil {
 			return fmt.Errorf("term %q: %w", w.vocab.Terms[id], err)
 		}
-		var over bool
-		if c.sum, over = c.sum.Add(f); over {
-			return fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
+		occ := int64(val[j])
+		lo, carry := bits.Add64(c.lo, f.Lo, 0)
+		c.lo = lo
+		if uint64(occ) < wmaxAdd && f.Hi < wmaxAdd-1 {
+			c.meta += 1 | uint64(occ)<<wfieldBits | (f.Hi+carry)<<(2*wfieldBits)
+			if c.meta&guard != 0 {
+				err = w.widenSum(k, id, c, 0, 0)
+			}
+		} else {
+			c.meta += 1 | carry<<(2*wfieldBits)
+			err = w.widenSum(k, id, c, occ, f.Hi)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// widenSum moves the fields of c, term id's wcell in class k, to the
+// term's wide cell, adding occ occurrences and hi to the sum's integer
+// part, and empties c's fields (not its fraction). It fails when the sum
+// passes 2⁶⁴.
+func (w *worker) widenSum(k, id int32, c *wcell, occ int64, hi uint64) error {
+	for int(k) >= len(w.wwide) {
+		w.wwide = append(w.wwide, nil)
+	}
+	col := w.wwide[k]
+	for len(col) <= int(id>>blockBits) {
+		col = append(col, nil)
+	}
+	if col[id>>blockBits] == nil { // by block: most blocks never widen
+		col[id>>blockBits] = make([]wideCell, 1<<blockBits)
+	}
+	w.wwide[k] = col
+	x := col.at(id)
+	x.docs += int64(c.meta & wfieldMask)
+	x.occ += int64(c.meta>>wfieldBits&wfieldMask) + occ
+	h, o1 := bits.Add64(x.hi, c.meta>>(2*wfieldBits)&wfieldMask, 0)
+	h, o2 := bits.Add64(h, hi, 0)
+	if o1|o2 != 0 {
+		return fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
+	}
+	x.hi, c.meta = h, 0
+	return nil
+}
+
+// sumCell returns the statistics of term id in class k of round two: its
+// wcell's and its wide cell's together.
+func (w *worker) sumCell(k int, id int32) (docs, occ int64, sum Fixed, err error) {
+	c := w.wcols[k].at(id)
+	docs = int64(c.meta & wfieldMask)
+	occ = int64(c.meta >> wfieldBits & wfieldMask)
+	sum = Fixed{Hi: c.meta >> (2 * wfieldBits) & wfieldMask, Lo: c.lo}
+	if k < len(w.wwide) && int(id>>blockBits) < len(w.wwide[k]) && w.wwide[k][id>>blockBits] != nil {
+		x := w.wwide[k].at(id)
+		docs, occ = docs+x.docs, occ+x.occ
+		var over bool
+		if sum, over = sum.Add(Fixed{Hi: x.hi}); over {
+			return 0, 0, Fixed{}, fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
+		}
+	}
+	return docs, occ, sum, nil
 }
 
 // touchCells loads the cells of ids in col, and returns a sum of what it
@@ -233,7 +324,12 @@ func (w *worker) bytes() int64 {
 		b += int64(len(c)) << blockBits * 16
 	}
 	for _, c := range w.wcols {
-		b += int64(len(c)) << blockBits * 32
+		b += int64(len(c)) << blockBits * int64(unsafe.Sizeof(wcell{}))
+	}
+	for _, c := range w.wwide {
+		for _, blk := range c {
+			b += int64(len(blk)) * int64(unsafe.Sizeof(wideCell{}))
+		}
 	}
 	return b
 }
@@ -258,8 +354,8 @@ func (w *worker) source() *workerSource {
 		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(w.tc.Term(a), w.tc.Term(b)) })
 	} else { // vocabulary ids are in term order already
 		for id := range int32(len(w.vocab.Terms)) {
-			for _, col := range w.wcols {
-				if len(col) > 0 && col.at(id).docs > 0 {
+			for k, col := range w.wcols {
+				if len(col) > 0 && w.sumDocs(k, id) > 0 {
 					order = append(order, id)
 					break
 				}
@@ -305,11 +401,20 @@ func (s *workerSource) next() (string, []Cell, bool, error) {
 			if len(col) == 0 { // a class this worker did not meet
 				continue
 			}
-			if x := col.at(id); x.docs > 0 { // round-two columns hold every term
-				cells = append(cells, Cell{Class: int32(k), Docs: x.docs, Occ: x.occ, Sum: x.sum})
+			// Round-two columns hold every term.
+			if docs, occ, sum, err := w.sumCell(k, id); err != nil {
+				return "", nil, false, err
+			} else if docs > 0 {
+				cells = append(cells, Cell{Class: int32(k), Docs: docs, Occ: occ, Sum: sum})
 			}
 		}
 	}
 	s.cells = cells
 	return s.w.term(id), cells, true, nil
+}
+
+// sumDocs returns the documents of term id in class k of round two.
+func (w *worker) sumDocs(k int, id int32) int64 {
+	docs, _, _, _ := w.sumCell(k, id)
+	return docs
 }
