@@ -349,6 +349,19 @@ func TestCounterWideCells(t *testing.T) {
 	}
 }
 
+// workersSum returns the sum of f over the workers of c once they have
+// counted every document added.
+func workersSum(t *testing.T, c *Counter, f func(*worker) int) int {
+	t.Helper()
+	c.dispatch()
+	c.pending.Wait()
+	n := 0
+	for _, w := range c.workers {
+		n += f(w)
+	}
+	return n
+}
+
 // TestCounterWideSums: round two's 16-byte cells move their fields to
 // wide cells before they would overflow, and values too large for a cell
 // go there at once; the counts stay the same bits whatever the guard, from
@@ -367,14 +380,7 @@ func TestCounterWideSums(t *testing.T) {
 	defer func(g uint64) { wcellGuard = g }(wcellGuard)
 	for _, b := range []uint{0, 1, 3} {
 		wcellGuard = wcellGuardAt(b)
-		c := counter(t, s, v, texts, labels, Options{Workers: 2})
-		c.dispatch()
-		c.pending.Wait()
-		wide := 0
-		for _, w := range c.workers {
-			wide += len(w.wwide)
-		}
-		if wide == 0 {
+		if workersSum(t, counter(t, s, v, texts, labels, Options{Workers: 2}), func(w *worker) int { return len(w.wwide) }) == 0 {
 			t.Fatalf("guard bit %d: no cell widened", b)
 		}
 		if got := encode(t, countAll(t, s, v, texts, labels, Options{Workers: 2})); !bytes.Equal(got, want) {
