@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -378,6 +379,7 @@ func TestCounterWideSums(t *testing.T) {
 	}
 	want := encode(t, countAll(t, s, v, texts, labels, Options{Workers: 2}))
 	defer func(g uint64) { wcellGuard = g }(wcellGuard)
+	guard := wcellGuard
 	for _, b := range []uint{0, 1, 3} {
 		wcellGuard = wcellGuardAt(b)
 		if workersSum(t, counter(t, s, v, texts, labels, Options{Workers: 2}), func(w *worker) int { return len(w.wwide) }) == 0 {
@@ -401,8 +403,8 @@ func TestCounterWideSums(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, b := range []uint{wfieldBits - 1, 2} {
-			wcellGuard = wcellGuardAt(b)
+		for b, g := range []uint64{guard, wcellGuardAt(2)} {
+			wcellGuard = g
 			cs := countAll(t, s, v, texts, labels, Options{Workers: 2})
 			for i := range cs.Len() {
 				for _, c := range cs.Row(i) {
@@ -411,14 +413,42 @@ func TestCounterWideSums(t *testing.T) {
 						want = Fixed{Hi: uint64(c.Docs)}
 					}
 					if c.Sum != want {
-						t.Errorf("%s, guard bit %d: %q in class %d: sum %v, want %v (docs %d, occ %d)",
+						t.Errorf("%s, guard %d: %q in class %d: sum %v, want %v (docs %d, occ %d)",
 							weighting, b, cs.Terms[i], c.Class, c.Sum, want, c.Docs, c.Occ)
 					}
 				}
 			}
 			if i, ok := slices.BinarySearch(cs.Terms, "zz"); !ok || cs.Row(i)[0].Occ < 2*(1<<20+3) {
-				t.Errorf("%s, guard bit %d: zz's counts are wrong", weighting, b)
+				t.Errorf("%s, guard %d: zz's counts are wrong", weighting, b)
 			}
 		}
+	}
+}
+
+// TestWcellLayout: the fields of wcell.meta fill its 64 bits without
+// overlapping, each guard bit is its field's top bit, and an update that
+// adds less than wmaxAdd to a field below its guard cannot carry out of it.
+func TestWcellLayout(t *testing.T) {
+	fields := []struct {
+		shift uint
+		mask  uint64
+	}{{0, wdocsMask}, {woccShift, woccMask}, {whiShift, whiMask}}
+	var all uint64
+	for _, f := range fields {
+		m := f.mask << f.shift
+		if all&m != 0 || m>>f.shift != f.mask {
+			t.Fatalf("field at bit %d overlaps another or overflows 64 bits", f.shift)
+		}
+		all |= m
+		top := uint64(1) << (f.shift + uint(bits.Len64(f.mask)) - 1)
+		if wcellGuard&m != top {
+			t.Errorf("field at bit %d: guard %#x, want its top bit %#x", f.shift, wcellGuard&m, top)
+		}
+		if half := (f.mask + 1) / 2; wmaxAdd > half {
+			t.Errorf("field at bit %d: wmaxAdd %d is more than half its range %d", f.shift, wmaxAdd, half)
+		}
+	}
+	if all != math.MaxUint64 {
+		t.Errorf("the fields leave bits %#x unused", ^all)
 	}
 }

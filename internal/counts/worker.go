@@ -40,35 +40,48 @@ var maxCell32 uint32 = math.MaxUint32
 // so that a class's column of a 200,000-term vocabulary (3.2 MB) fits a
 // core's L2 cache, which 32-byte cells of int64 counts and a Fixed sum
 // did not: lo is the fraction of the sum of the weighted values
-// (Fixed.Lo), and meta packs three fields of wfieldBits bits: the
-// documents (bits 0-20), the occurrences (21-41) and the integer part of
-// the sum (42-62). Each field is kept below its guard bit (wcellGuard)
-// and each update adds less than 2^20 to it, so no field overflows into
-// the next: an update that sets a guard bit, or would add more, moves the
-// fields to the worker's wide cell of the term (worker.widenSum), which
-// is allocated only then. A cell's statistics are the sum of the two.
+// (Fixed.Lo), and meta packs three fields: the documents (bits 0-19), the
+// occurrences (20-45) and the integer part of the sum (46-63). Each field
+// is kept below its guard bit (wcellGuard), at most half its range, and
+// an update adds less than wmaxAdd, at most the other half, so no field
+// overflows into the next: an update that sets a guard bit, or would add
+// more, moves the fields to the worker's wide cell of the term
+// (worker.widenSum), allocated only then. A cell's statistics are the
+// sum of the two. The widths put the guards far beyond what one worker
+// counts of a term in a class on corpora of 10^7 documents (2^19
+// documents, 2^25 occurrences, a sum of 2^17), so that there wide cells
+// are rare and memory stays flat.
 type wcell struct {
 	lo, meta uint64
 }
 
-// wfieldBits is the width of a field of wcell.meta; wfieldMask masks one.
+// The fields of wcell.meta: their shifts, and their masks once shifted
+// down.
 const (
-	wfieldBits = 21
-	wfieldMask = 1<<wfieldBits - 1
-	// wmaxAdd bounds what an update adds to a field in place.
-	wmaxAdd = 1 << (wfieldBits - 1)
+	wdocsMask = 1<<20 - 1
+	woccShift = 20
+	woccMask  = 1<<26 - 1
+	whiShift  = 46
+	whiMask   = 1<<18 - 1
+	// wmaxAdd bounds what an update adds to a field in place: below
+	// half the range of the narrowest field.
+	wmaxAdd = 1 << 16
 )
 
 // wcellGuard holds the guard bit of each field of wcell.meta: a field
 // reaching it moves to the wide cell. It is a variable so that tests can
 // lower it (wcellGuardAt) and make cells widen.
-var wcellGuard = wcellGuardAt(wfieldBits - 1)
+var wcellGuard = uint64(1<<19 | 1<<(woccShift+25) | 1<<(whiShift+17))
 
-// wcellGuardAt returns the guard mask with bit b (< wfieldBits) of each
-// field set.
+// wcellGuardAt returns a guard mask with bit b (≤ 17) of each field set.
 func wcellGuardAt(b uint) uint64 {
-	return 1<<b | 1<<(wfieldBits+b) | 1<<(2*wfieldBits+b)
+	return 1<<b | 1<<(woccShift+b) | 1<<(whiShift+b)
 }
+
+// wideBits is the log2 of the cells in a block of a column of wide cells:
+// smaller than a column's blocks, as most of a block of wide cells is
+// never used.
+const wideBits = 8
 
 // wideCell is what a term's wcell in a class could not hold.
 type wideCell struct {
@@ -88,12 +101,12 @@ type worker struct {
 	tc    *vectorize.TermCounter // round one
 	vocab *vectorize.Vocabulary  // round two
 	vz    *vectorize.Vectorizer
-	wval  []float32          // round two: the weighted values of a row
-	cols  []column[cell32]   // round one: by class, by term id
-	wide  []column[cell]     // round one: what cols could not hold (widen)
-	wcols []column[wcell]    // round two: by class, by term id
-	wwide []column[wideCell] // round two: what wcols could not hold, blocks allocated as needed
-	err   error              // the first error met; the worker skips work after it
+	wval  []float32        // round two: the weighted values of a row
+	cols  []column[cell32] // round one: by class, by term id
+	wide  []column[cell]   // round one: what cols could not hold (widen)
+	wcols []column[wcell]  // round two: by class, by term id
+	wwide [][][]wideCell   // round two: what wcols could not hold, by class, in blocks of 1<<wideBits allocated as needed
+	err   error            // the first error met; the worker skips work after it
 	mem   atomic.Int64
 	cache *cacheWriter // round one with Options.Replay: the open segment
 	docs  []int64      // replaying: the documents of each class
@@ -221,12 +234,12 @@ func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 		lo, carry := bits.Add64(c.lo, f.Lo, 0)
 		c.lo = lo
 		if uint64(occ) < wmaxAdd && f.Hi < wmaxAdd-1 {
-			c.meta += 1 | uint64(occ)<<wfieldBits | (f.Hi+carry)<<(2*wfieldBits)
+			c.meta += 1 | uint64(occ)<<woccShift | (f.Hi+carry)<<whiShift
 			if c.meta&guard != 0 {
 				err = w.widenSum(k, id, c, 0, 0)
 			}
 		} else {
-			c.meta += 1 | carry<<(2*wfieldBits)
+			c.meta += 1 | carry<<whiShift
 			err = w.widenSum(k, id, c, occ, f.Hi)
 		}
 		if err != nil {
@@ -245,17 +258,17 @@ func (w *worker) widenSum(k, id int32, c *wcell, occ int64, hi uint64) error {
 		w.wwide = append(w.wwide, nil)
 	}
 	col := w.wwide[k]
-	for len(col) <= int(id>>blockBits) {
+	for len(col) <= int(id>>wideBits) {
 		col = append(col, nil)
 	}
-	if col[id>>blockBits] == nil { // by block: most blocks never widen
-		col[id>>blockBits] = make([]wideCell, 1<<blockBits)
+	if col[id>>wideBits] == nil { // by block: most blocks never widen
+		col[id>>wideBits] = make([]wideCell, 1<<wideBits)
 	}
 	w.wwide[k] = col
-	x := col.at(id)
-	x.docs += int64(c.meta & wfieldMask)
-	x.occ += int64(c.meta>>wfieldBits&wfieldMask) + occ
-	h, o1 := bits.Add64(x.hi, c.meta>>(2*wfieldBits)&wfieldMask, 0)
+	x := &col[id>>wideBits][id&(1<<wideBits-1)]
+	x.docs += int64(c.meta & wdocsMask)
+	x.occ += int64(c.meta>>woccShift&woccMask) + occ
+	h, o1 := bits.Add64(x.hi, c.meta>>whiShift&whiMask, 0)
 	h, o2 := bits.Add64(h, hi, 0)
 	if o1|o2 != 0 {
 		return fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
@@ -268,11 +281,11 @@ func (w *worker) widenSum(k, id int32, c *wcell, occ int64, hi uint64) error {
 // wcell's and its wide cell's together.
 func (w *worker) sumCell(k int, id int32) (docs, occ int64, sum Fixed, err error) {
 	c := w.wcols[k].at(id)
-	docs = int64(c.meta & wfieldMask)
-	occ = int64(c.meta >> wfieldBits & wfieldMask)
-	sum = Fixed{Hi: c.meta >> (2 * wfieldBits) & wfieldMask, Lo: c.lo}
-	if k < len(w.wwide) && int(id>>blockBits) < len(w.wwide[k]) && w.wwide[k][id>>blockBits] != nil {
-		x := w.wwide[k].at(id)
+	docs = int64(c.meta & wdocsMask)
+	occ = int64(c.meta >> woccShift & woccMask)
+	sum = Fixed{Hi: c.meta >> whiShift & whiMask, Lo: c.lo}
+	if k < len(w.wwide) && int(id>>wideBits) < len(w.wwide[k]) && w.wwide[k][id>>wideBits] != nil {
+		x := &w.wwide[k][id>>wideBits][id&(1<<wideBits-1)]
 		docs, occ = docs+x.docs, occ+x.occ
 		var over bool
 		if sum, over = sum.Add(Fixed{Hi: x.hi}); over {
