@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -349,15 +351,125 @@ func TestCounterWideCells(t *testing.T) {
 	}
 }
 
+// workersSum returns the sum of f over the workers of c once they have
+// counted every document added.
+func workersSum(t *testing.T, c *Counter, f func(*worker) int) int {
+	t.Helper()
+	c.dispatch()
+	c.pending.Wait()
+	n := 0
+	for _, w := range c.workers {
+		n += f(w)
+	}
+	return n
+}
+
+// TestCounterWideSums: round two's 16-byte cells move their fields to
+// wide cells before they would overflow, and values too large for a cell
+// go there at once; the counts stay the same bits whatever the guard, from
+// the documents and from the row cache. With raw counts a cell's sum is
+// its occurrences, and with binary weighting its documents, exactly,
+// even for a term met 2^20 times in one document.
+func TestCounterWideSums(t *testing.T) {
+	texts, labels := docs(300, 22)
+	s := settings()
+	s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+	v, _, err := countAll(t, s, nil, texts, labels, Options{Workers: 2}).Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := encode(t, countAll(t, s, v, texts, labels, Options{Workers: 2}))
+	defer func(g uint64) { wcellGuard = g }(wcellGuard)
+	guard := wcellGuard
+	for _, b := range []uint{0, 1, 3} {
+		wcellGuard = wcellGuardAt(b)
+		if workersSum(t, counter(t, s, v, texts, labels, Options{Workers: 2}), func(w *worker) int { return len(w.wwide) }) == 0 {
+			t.Fatalf("guard bit %d: no cell widened", b)
+		}
+		if got := encode(t, countAll(t, s, v, texts, labels, Options{Workers: 2})); !bytes.Equal(got, want) {
+			t.Errorf("guard bit %d: round two differs", b)
+		}
+		vc := counter(t, s, nil, texts, labels, Options{Workers: 2, VocabOnly: true, Replay: true, TempDir: t.TempDir()})
+		if got := replayed(t, vc); !bytes.Equal(got, want) {
+			t.Errorf("guard bit %d: round two from the row cache differs", b)
+		}
+	}
+
+	big := "Subject: zz\n\n" + strings.Repeat("zz yy ", 1<<20+3) + "xx"
+	texts, labels = append(texts, big, big), append(labels, "alpha", "alpha")
+	for _, weighting := range []string{"count", "binary"} {
+		s := settings()
+		s.NGramMax, s.Weighting, s.Norm = 1, weighting, ""
+		v, _, err := countAll(t, s, nil, texts, labels, Options{}).Vocabulary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b, g := range []uint64{guard, wcellGuardAt(2)} {
+			wcellGuard = g
+			cs := countAll(t, s, v, texts, labels, Options{Workers: 2})
+			for i := range cs.Len() {
+				for _, c := range cs.Row(i) {
+					want := Fixed{Hi: uint64(c.Occ)}
+					if weighting == "binary" {
+						want = Fixed{Hi: uint64(c.Docs)}
+					}
+					if c.Sum != want {
+						t.Errorf("%s, guard %d: %q in class %d: sum %v, want %v (docs %d, occ %d)",
+							weighting, b, cs.Terms[i], c.Class, c.Sum, want, c.Docs, c.Occ)
+					}
+				}
+			}
+			if i, ok := slices.BinarySearch(cs.Terms, "zz"); !ok || cs.Row(i)[0].Occ < 2*(1<<20+3) {
+				t.Errorf("%s, guard %d: zz's counts are wrong", weighting, b)
+			}
+		}
+	}
+}
+
+// TestWcellLayout: the fields of wcell.meta fill its 64 bits without
+// overlapping, each guard bit is its field's top bit, and an update that
+// adds less than wmaxAdd to a field below its guard cannot carry out of it.
+func TestWcellLayout(t *testing.T) {
+	fields := []struct {
+		shift uint
+		mask  uint64
+	}{{0, wdocsMask}, {woccShift, woccMask}, {whiShift, whiMask}}
+	var all uint64
+	for _, f := range fields {
+		m := f.mask << f.shift
+		if all&m != 0 || m>>f.shift != f.mask {
+			t.Fatalf("field at bit %d overlaps another or overflows 64 bits", f.shift)
+		}
+		all |= m
+		top := uint64(1) << (f.shift + uint(bits.Len64(f.mask)) - 1)
+		if wcellGuard&m != top {
+			t.Errorf("field at bit %d: guard %#x, want its top bit %#x", f.shift, wcellGuard&m, top)
+		}
+		if half := (f.mask + 1) / 2; wmaxAdd > half {
+			t.Errorf("field at bit %d: wmaxAdd %d is more than half its range %d", f.shift, wmaxAdd, half)
+		}
+	}
+	if all != math.MaxUint64 {
+		t.Errorf("the fields leave bits %#x unused", ^all)
+	}
+}
+
 // TestSumTables: round two's Stats sums the workers' tables id by id
 // (sumTables) into what merging their sources gives, with and without
-// hashing, terms of the vocabulary that no document of round two holds
-// (a vocabulary of more documents) dropped.
+// hashing, with wide cells, terms of the vocabulary that no document of
+// round two holds (a vocabulary of more documents) dropped.
 func TestSumTables(t *testing.T) {
+	guard := wcellGuard
+	defer func() { wcellGuard = guard }()
 	texts, labels := docs(400, 12)
-	for _, bits := range []int{0, 16} {
+	for _, hashBits := range []int{0, 16, -1} {
+		wcellGuard = guard
+		widen := hashBits < 0
+		if widen {
+			hashBits, wcellGuard = 0, wcellGuardAt(0)
+		}
 		s := settings()
-		s.Weighting, s.Norm, s.HashBits = "tfidf", "l2", bits
+		s.Weighting, s.Norm, s.HashBits = "tfidf", "l2", hashBits
 		v, _, err := countAll(t, s, nil, texts, labels, Options{}).Vocabulary()
 		if err != nil {
 			t.Fatal(err)
@@ -372,6 +484,14 @@ func TestSumTables(t *testing.T) {
 			if sinks[i], err = newStatsSink(m.h, true, false); err != nil {
 				t.Fatal(err)
 			}
+			if wide := 0; widen {
+				for _, w := range m.workers {
+					wide += len(w.wwide)
+				}
+				if wide == 0 {
+					t.Fatal("no cell widened")
+				}
+			}
 			if i == 0 {
 				err = sinks[i].sumTables(m.workers, m.toSum, v)
 			} else {
@@ -384,14 +504,14 @@ func TestSumTables(t *testing.T) {
 		}
 		got, want := sinks[0], sinks[1]
 		if len(want.terms) == len(v.Terms) || len(want.terms) == 0 {
-			t.Fatalf("bits %d: %d terms of %d held: want some, not all", bits, len(want.terms), len(v.Terms))
+			t.Fatalf("bits %d: %d terms of %d held: want some, not all", hashBits, len(want.terms), len(v.Terms))
 		}
 		if !reflect.DeepEqual(got.terms, want.terms) || !reflect.DeepEqual(got.df, want.df) || !reflect.DeepEqual(got.cf, want.cf) ||
 			!reflect.DeepEqual(got.stats, want.stats) || !reflect.DeepEqual(got.names, want.names) {
-			t.Errorf("bits %d: the summed tables differ from their merge", bits)
+			t.Errorf("bits %d: the summed tables differ from their merge", hashBits)
 		}
-		if (got.names != nil) != (bits > 0) {
-			t.Errorf("bits %d: %d bucket name lists", bits, len(got.names))
+		if (got.names != nil) != (hashBits > 0) {
+			t.Errorf("bits %d: %d bucket name lists", hashBits, len(got.names))
 		}
 	}
 }

@@ -40,17 +40,16 @@
 // which proves both rounds counted the same documents.
 //
 // In one process (train --stream), round one can keep each document's
-// row on disk (Options.Replay: per worker, varints of the class, then of
-// each distinct term's local id, and its count unless 1; gathered in
-// chunks by class modulo 16, so that round two replays a few classes'
-// rows at a time and their columns share the caches; the partitions are
-// shared out among the workers by size, so that each class's columns
-// are in one worker's table, and an idle worker helps the others), and
-// Counter.RoundTwo counts round two from that cache instead of the
-// documents, as VW's --cache
-// spares later passes the parsing: the ids are mapped to the vocabulary's,
-// pruned terms dropped, and from there each row, in its cached order, is
-// counted as Vectorize's row of the document would be, to the same bits:
+// row on disk (Options.Replay: per worker, the class, then each distinct
+// term's local id, in stream VByte's layout, and its count unless 1, see
+// replay.go; gathered in chunks by class modulo 16, so that round two
+// replays a few classes' rows at a time and their columns share the
+// caches; the partitions are shared out among the workers by size, so
+// that each class's columns are in one worker's table, and an idle worker
+// helps the others), and Counter.RoundTwo counts round two from that
+// cache instead of the documents, as VW's --cache spares later passes
+// the parsing: the ids are mapped to the vocabulary's, pruned terms
+// dropped, and from there each row, in its cached order, is counted as Vectorize's row of the document would be, to the same bits:
 // the weighting's l2 norm does not depend on the order of a row's terms.
 // The input is read once, so stdin needs no spooling.
 //

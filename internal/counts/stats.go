@@ -313,7 +313,7 @@ func (s *statsSink) sumTables(ws []*worker, toSum []int32, vocab *vectorize.Voca
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			acc := make([]wcell, sumStep*C)
+			acc := make([]tally, sumStep*C)
 			for {
 				lo := int(next.Add(sumStep)) - sumStep
 				if lo >= V {
@@ -361,16 +361,23 @@ func (s *statsSink) sumTables(ws []*worker, toSum []int32, vocab *vectorize.Voca
 }
 
 // sumStep is the ids sumTables sums at a time: a range within a block of
-// the columns, whose sums (sumStep × classes wcells) stay in a core's
+// the columns, whose sums (sumStep × classes tallies) stay in a core's
 // cache.
 const sumStep = 1 << (blockBits - 2)
 
+// tally is the sum of a term's cells in a class over the workers.
+type tally struct {
+	docs, occ int64
+	sum       Fixed
+}
+
 // sumRange sums the cells of the terms lo ≤ id < hi (in one block of the
 // columns) of the tables ws into s (see sumTables), with acc as scratch
-// of sumStep × classes cells. It reads each column's range in order, a
+// of sumStep × classes tallies. It reads each column's range in order, a
 // stream of cells the processor prefetches, not a cell of each column by
-// turns. It returns the least id whose sums overflow, or -1.
-func (s *statsSink) sumRange(ws []*worker, toSum []int32, lo, hi int, acc []wcell, binary bool) int {
+// turns; a cell is its wcell and its wide cell together (worker.sumCell).
+// It returns the least id whose sums overflow, or -1.
+func (s *statsSink) sumRange(ws []*worker, toSum []int32, lo, hi int, acc []tally, binary bool) int {
 	C := len(s.h.Classes)
 	acc = acc[:(hi-lo)*C]
 	clear(acc)
@@ -380,18 +387,32 @@ func (s *statsSink) sumRange(ws []*worker, toSum []int32, lo, hi int, acc []wcel
 			if lo>>blockBits >= len(col) { // a class this worker did not meet
 				continue
 			}
+			var wide [][]wideCell
+			if k < len(w.wwide) {
+				wide = w.wwide[k]
+			}
 			kk := int(toSum[k])
 			off := lo & (1<<blockBits - 1)
-			for j, x := range col[lo>>blockBits][off : off+hi-lo] {
-				if x.docs == 0 {
+			for j, c := range col[lo>>blockBits][off : off+hi-lo] {
+				id := lo + j
+				docs := int64(c.meta & wdocsMask)
+				occ := int64(c.meta >> woccShift & woccMask)
+				sum := Fixed{Hi: c.meta >> whiShift & whiMask, Lo: c.lo}
+				over := false
+				if id>>wideBits < len(wide) && wide[id>>wideBits] != nil {
+					x := &wide[id>>wideBits][id&(1<<wideBits-1)]
+					docs, occ = docs+x.docs, occ+x.occ
+					sum, over = sum.Add(Fixed{Hi: x.hi})
+				}
+				if docs == 0 {
 					continue
 				}
 				a := &acc[j*C+kk]
-				a.docs += x.docs
-				a.occ += x.occ
-				var over bool
-				if a.sum, over = a.sum.Add(x.sum); (over || a.docs < 0 || a.occ < 0) && (bad < 0 || lo+j < bad) {
-					bad = lo + j
+				a.docs += docs
+				a.occ += occ
+				var o bool
+				if a.sum, o = a.sum.Add(sum); (o || over || a.docs < 0 || a.occ < 0) && (bad < 0 || id < bad) {
+					bad = id
 				}
 			}
 		}

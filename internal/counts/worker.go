@@ -3,6 +3,7 @@ package counts
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -35,11 +36,57 @@ type cell32 struct{ docs, occ uint32 }
 // can make cells widen.
 var maxCell32 uint32 = math.MaxUint32
 
-// wcell is a cell of round two, with the sum of the weighted values: one
-// cache line's half, so that a term's update touches one line.
+// wcell is a cell of round two in 16 bytes, a quarter of a cache line,
+// so that a class's column of a 200,000-term vocabulary (3.2 MB) fits a
+// core's L2 cache, which 32-byte cells of int64 counts and a Fixed sum
+// did not: lo is the fraction of the sum of the weighted values
+// (Fixed.Lo), and meta packs three fields: the documents (bits 0-19), the
+// occurrences (20-45) and the integer part of the sum (46-63). Each field
+// is kept below its guard bit (wcellGuard), at most half its range, and
+// an update adds less than wmaxAdd, at most the other half, so no field
+// overflows into the next: an update that sets a guard bit, or would add
+// more, moves the fields to the worker's wide cell of the term
+// (worker.widenSum), allocated only then. A cell's statistics are the
+// sum of the two. The widths put the guards far beyond what one worker
+// counts of a term in a class on corpora of 10^7 documents (2^19
+// documents, 2^25 occurrences, a sum of 2^17), so that there wide cells
+// are rare and memory stays flat.
 type wcell struct {
-	cell
-	sum Fixed
+	lo, meta uint64
+}
+
+// The fields of wcell.meta: their shifts, and their masks once shifted
+// down.
+const (
+	wdocsMask = 1<<20 - 1
+	woccShift = 20
+	woccMask  = 1<<26 - 1
+	whiShift  = 46
+	whiMask   = 1<<18 - 1
+	// wmaxAdd bounds what an update adds to a field in place: below
+	// half the range of the narrowest field.
+	wmaxAdd = 1 << 16
+)
+
+// wcellGuard holds the guard bit of each field of wcell.meta: a field
+// reaching it moves to the wide cell. It is a variable so that tests can
+// lower it (wcellGuardAt) and make cells widen.
+var wcellGuard = uint64(1<<19 | 1<<(woccShift+25) | 1<<(whiShift+17))
+
+// wcellGuardAt returns a guard mask with bit b (≤ 17) of each field set.
+func wcellGuardAt(b uint) uint64 {
+	return 1<<b | 1<<(woccShift+b) | 1<<(whiShift+b)
+}
+
+// wideBits is the log2 of the cells in a block of a column of wide cells:
+// smaller than a column's blocks, as most of a block of wide cells is
+// never used.
+const wideBits = 8
+
+// wideCell is what a term's wcell in a class could not hold.
+type wideCell struct {
+	docs, occ int64
+	hi        uint64 // the integer part of the sum
 }
 
 // worker is the state of one counting goroutine: it tokenizes the
@@ -58,6 +105,7 @@ type worker struct {
 	cols  []column[cell32] // round one: by class, by term id
 	wide  []column[cell]   // round one: what cols could not hold (widen)
 	wcols []column[wcell]  // round two: by class, by term id
+	wwide [][][]wideCell   // round two: what wcols could not hold, by class, in blocks of 1<<wideBits allocated as needed
 	err   error            // the first error met; the worker skips work after it
 	mem   atomic.Int64
 	cache *cacheWriter // round one with Options.Replay: the open segment
@@ -175,20 +223,76 @@ func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 	wv := append(w.wval[:0], val...)
 	w.wval = wv
 	w.vocab.WeightRow(ind, wv)
+	guard := wcellGuard
 	for j, id := range ind {
 		c := col.at(id)
-		c.docs++
-		c.occ += int64(val[j])
 		f, err := FixedOf(wv[j])
 		if err != nil {
 			return fmt.Errorf("term %q: %w", w.vocab.Terms[id], err)
 		}
-		var over bool
-		if c.sum, over = c.sum.Add(f); over {
-			return fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
+		occ := int64(val[j])
+		lo, carry := bits.Add64(c.lo, f.Lo, 0)
+		c.lo = lo
+		if uint64(occ) < wmaxAdd && f.Hi < wmaxAdd-1 {
+			c.meta += 1 | uint64(occ)<<woccShift | (f.Hi+carry)<<whiShift
+			if c.meta&guard != 0 {
+				err = w.widenSum(k, id, c, 0, 0)
+			}
+		} else {
+			c.meta += 1 | carry<<whiShift
+			err = w.widenSum(k, id, c, occ, f.Hi)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// widenSum moves the fields of c, term id's wcell in class k, to the
+// term's wide cell, adding occ occurrences and hi to the sum's integer
+// part, and empties c's fields (not its fraction). It fails when the sum
+// passes 2⁶⁴.
+func (w *worker) widenSum(k, id int32, c *wcell, occ int64, hi uint64) error {
+	for int(k) >= len(w.wwide) {
+		w.wwide = append(w.wwide, nil)
+	}
+	col := w.wwide[k]
+	for len(col) <= int(id>>wideBits) {
+		col = append(col, nil)
+	}
+	if col[id>>wideBits] == nil { // by block: most blocks never widen
+		col[id>>wideBits] = make([]wideCell, 1<<wideBits)
+	}
+	w.wwide[k] = col
+	x := &col[id>>wideBits][id&(1<<wideBits-1)]
+	x.docs += int64(c.meta & wdocsMask)
+	x.occ += int64(c.meta>>woccShift&woccMask) + occ
+	h, o1 := bits.Add64(x.hi, c.meta>>whiShift&whiMask, 0)
+	h, o2 := bits.Add64(h, hi, 0)
+	if o1|o2 != 0 {
+		return fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
+	}
+	x.hi, c.meta = h, 0
+	return nil
+}
+
+// sumCell returns the statistics of term id in class k of round two: its
+// wcell's and its wide cell's together.
+func (w *worker) sumCell(k int, id int32) (docs, occ int64, sum Fixed, err error) {
+	c := w.wcols[k].at(id)
+	docs = int64(c.meta & wdocsMask)
+	occ = int64(c.meta >> woccShift & woccMask)
+	sum = Fixed{Hi: c.meta >> whiShift & whiMask, Lo: c.lo}
+	if k < len(w.wwide) && int(id>>wideBits) < len(w.wwide[k]) && w.wwide[k][id>>wideBits] != nil {
+		x := &w.wwide[k][id>>wideBits][id&(1<<wideBits-1)]
+		docs, occ = docs+x.docs, occ+x.occ
+		var over bool
+		if sum, over = sum.Add(Fixed{Hi: x.hi}); over {
+			return 0, 0, Fixed{}, fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
+		}
+	}
+	return docs, occ, sum, nil
 }
 
 // touchCells loads the cells of ids in col, and returns a sum of what it
@@ -233,7 +337,12 @@ func (w *worker) bytes() int64 {
 		b += int64(len(c)) << blockBits * 16
 	}
 	for _, c := range w.wcols {
-		b += int64(len(c)) << blockBits * 32
+		b += int64(len(c)) << blockBits * int64(unsafe.Sizeof(wcell{}))
+	}
+	for _, c := range w.wwide {
+		for _, blk := range c {
+			b += int64(len(blk)) * int64(unsafe.Sizeof(wideCell{}))
+		}
 	}
 	return b
 }
@@ -258,8 +367,8 @@ func (w *worker) source() *workerSource {
 		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(w.tc.Term(a), w.tc.Term(b)) })
 	} else { // vocabulary ids are in term order already
 		for id := range int32(len(w.vocab.Terms)) {
-			for _, col := range w.wcols {
-				if len(col) > 0 && col.at(id).docs > 0 {
+			for k, col := range w.wcols {
+				if len(col) > 0 && w.sumDocs(k, id) > 0 {
 					order = append(order, id)
 					break
 				}
@@ -305,11 +414,20 @@ func (s *workerSource) next() (string, []Cell, bool, error) {
 			if len(col) == 0 { // a class this worker did not meet
 				continue
 			}
-			if x := col.at(id); x.docs > 0 { // round-two columns hold every term
-				cells = append(cells, Cell{Class: int32(k), Docs: x.docs, Occ: x.occ, Sum: x.sum})
+			// Round-two columns hold every term.
+			if docs, occ, sum, err := w.sumCell(k, id); err != nil {
+				return "", nil, false, err
+			} else if docs > 0 {
+				cells = append(cells, Cell{Class: int32(k), Docs: docs, Occ: occ, Sum: sum})
 			}
 		}
 	}
 	s.cells = cells
 	return s.w.term(id), cells, true, nil
+}
+
+// sumDocs returns the documents of term id in class k of round two.
+func (w *worker) sumDocs(k int, id int32) int64 {
+	docs, _, _, _ := w.sumCell(k, id)
+	return docs
 }
