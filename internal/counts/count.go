@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -673,8 +674,10 @@ func (c *Counter) feed(nb, presence bool) (*statsSink, error) {
 	c.stop()
 	// The tables are garbage now, and the caller is about to allocate (a
 	// model as big as the statistics, or round two's tables): collect them
-	// first, so that the peak is the tables', not the tables' and that.
-	runtime.GC()
+	// first, and give their pages back to the system, so that the peak is
+	// the tables', not the tables' and that. (Collected but kept, their
+	// pages of small blocks would not take the caller's large arrays.)
+	debug.FreeOSMemory()
 	c.collected = true
 	return s, nil
 }
