@@ -66,6 +66,25 @@ func BenchmarkCounter(b *testing.B) {
 		b.ReportMetric(float64(size)*float64(b.N)/1e6/(cpuTime()-cpu0).Seconds(), "MB/cpu-s")
 	}
 	b.Run("round=one", func(b *testing.B) { run(b, func() { countAll(b, s, nil, texts, labels, opt) }) })
+	b.Run("round=one-pooled", func(b *testing.B) {
+		// Round one as train --stream runs it: classes pooled, rows cached.
+		opt := Options{Workers: 1, Replay: true, VocabOnly: true, TempDir: b.TempDir()}
+		run(b, func() {
+			c, err := NewCounter(s, nil, opt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			for i := range texts {
+				if err := c.Add(texts[i], labels[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, _, err := c.Vocabulary(); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
 	b.Run("round=two", func(b *testing.B) { run(b, func() { countAll(b, s, vocab, texts, labels, opt) }) })
 	b.Run("stream", func(b *testing.B) {
 		opt := Options{Workers: 1, Replay: true, VocabOnly: true, TempDir: b.TempDir()}
