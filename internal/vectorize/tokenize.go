@@ -58,6 +58,8 @@ type Tokenizer struct {
 	// Bit masks of the current document, one bit per byte (see scan).
 	wordMask, upperMask, highMask []uint64
 	high                          bool     // some byte ≥ 0x80
+	upper                         bool     // some byte in A-Z
+	starts, ends                  []int32  // the word-byte runs of the current text (see tokens)
 	uni                           []string // unigrams of the current document, after stop words
 	fieldWords                    []string // tokens of one header field value
 	ngrams                        []string // unigrams and n-grams, when NGramMax > 1
@@ -193,38 +195,49 @@ func (t *Tokenizer) arenaString(start int) string {
 // least 2 runes: exactly the matches of (?u)\b\w\w+\b on the lower-cased
 // text.
 //
-// The runs come from the bit masks of scan: the next word byte is the next
-// set bit of wordMask, the end of its run the next clear bit, so the loop
-// costs a few instructions per run rather than a branch per byte. Runs
-// with a byte ≥ 0x80 (counted as a word byte by the masks) go to slowRun,
-// which decodes runes; pure ASCII runs are sliced from s, or lowered into
-// the arena when they hold an upper-case letter.
+// The runs come from the bit masks of scan, in two loops. The first finds
+// every run of word bytes (bytes ≥ 0x80 count as word bytes there): a run
+// starts at a word bit whose predecessor is clear and ends at a clear bit
+// whose predecessor is set, so it visits the set bits of those two masks
+// of each 64-bit word (a few instructions each, no branch per byte) and
+// records the starts and the ends: runs alternate, so the k-th start and
+// the k-th end bound the k-th run. The second makes the tokens: runs with
+// a byte ≥ 0x80 go to slowRun, which decodes runes; pure ASCII runs are
+// sliced from s, or lowered into the arena when they hold an upper-case
+// letter. Neither loop calls a function on its common path, so neither
+// spills its variables to the stack every token.
 func (t *Tokenizer) tokens(s string, dst []string) []string {
 	t.scan(s)
-	wm, um, hm := t.wordMask, t.upperMask, t.highMask
-	high, lower := t.high, t.lower
+	wm := t.wordMask
+	starts, ends := t.starts[:0], t.ends[:0]
+	var carry uint64 // the last bit of the previous word
+	for wi, w := range wm {
+		prev := w<<1 | carry // each bit's predecessor
+		carry = w >> 63
+		base := int32(wi << 6)
+		for m := w &^ prev; m != 0; m &= m - 1 {
+			starts = append(starts, base+int32(bits.TrailingZeros64(m)))
+		}
+		for m := prev &^ w; m != 0; m &= m - 1 {
+			ends = append(ends, base+int32(bits.TrailingZeros64(m)))
+		}
+	}
+	// The masks end with a clear bit (see scan): every run has its end.
+	ends = ends[:len(starts)]
+	t.starts, t.ends = starts, ends
+	if !t.high && (!t.lower || !t.upper) { // every run is a token as it stands
+		for k, a := range starts {
+			if b := ends[k]; b-a >= 2 {
+				dst = append(dst, s[a:b])
+			}
+		}
+		return dst
+	}
+	um, hm := t.upperMask, t.highMask
+	lower := t.lower
 	arena := t.arena
-	for p := 0; ; {
-		wi := p >> 6
-		if wi >= len(wm) {
-			break
-		}
-		m := wm[wi] & (^uint64(0) << (p & 63))
-		for m == 0 && wi+1 < len(wm) {
-			wi++
-			m = wm[wi]
-		}
-		if m == 0 {
-			break
-		}
-		a := wi<<6 | bits.TrailingZeros64(m)
-		m = ^wm[wi] & (^uint64(0) << (a & 63))
-		for m == 0 { // ends: no word bit at len(s) or after
-			wi++
-			m = ^wm[wi]
-		}
-		b := wi<<6 | bits.TrailingZeros64(m)
-		p = b
+	for k, a32 := range starts {
+		a, b := int(a32), int(ends[k])
 		if b-a < 2 { // one ASCII word byte, or one byte ≥ 0x80: no rune of a token
 			continue
 		}
@@ -233,7 +246,7 @@ func (t *Tokenizer) tokens(s string, dst []string) []string {
 			inRun := uint64(1<<uint(b-a)-1) << (a & 63) // the run's bits (b-a = 64: all ones)
 			isHigh, isUpper = hm[wa]&inRun != 0, um[wa]&inRun != 0
 		} else {
-			isHigh, isUpper = high && anyBit(hm, a, b), anyBit(um, a, b)
+			isHigh, isUpper = t.high && anyBit(hm, a, b), anyBit(um, a, b)
 		}
 		if isHigh {
 			t.arena = arena
@@ -331,7 +344,7 @@ func (t *Tokenizer) scan(s string) {
 	t.highMask = slices.Grow(t.highMask[:0], nw)[:nw]
 	b := unsafe.Slice(unsafe.StringData(s), len(s))
 	const ones, top = 0x0101010101010101, 0x8080808080808080
-	var anyHigh uint64
+	var anyHigh, anyUpper uint64
 	for w := range nw {
 		var wordBits, upperBits, highBits uint64
 		base := w << 6
@@ -359,8 +372,9 @@ func (t *Tokenizer) scan(s string) {
 		t.upperMask[w] = upperBits
 		t.highMask[w] = highBits
 		anyHigh |= highBits
+		anyUpper |= upperBits
 	}
-	t.high = anyHigh != 0
+	t.high, t.upper = anyHigh != 0, anyUpper != 0
 }
 
 // movemask gathers the high bits of x's 8 bytes into an 8-bit mask.
