@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -296,19 +297,26 @@ func (w *fitWorker) count(text string, head bool) {
 	// doing both spilled and reloaded a dozen of them every token).
 	tids := w.lookupAll(w.table, terms, w.tids[:0])
 	w.tids = tids
-	ids, sn, st := w.cur.ids, w.seen, w.stride
+	// Without a branch on the entry: each id is written past the row,
+	// and the row grows over it only when the entry was 0. A branch
+	// there is mispredicted for about every new term, and the
+	// processor then waits for that term's entry, a cache miss for a
+	// rare term, before it loads the next ones.
+	ids := slices.Grow(w.cur.ids, len(tids))
+	n, sn, st := len(ids), w.seen, w.stride
+	ids = ids[:cap(ids)]
 	nstop := int32(w.nstop)
 	for _, i := range tids {
 		if i < nstop {
 			continue
 		}
 		e := &sn[int(i)*st]
-		if *e == 0 {
-			ids = append(ids, i)
-		}
-		*e++
+		v := *e
+		ids[n] = i
+		n += int((uint64(v) - 1) >> 63) // 1 when v is 0
+		*e = v + 1
 	}
-	w.cur.ids = ids
+	w.cur.ids = ids[:n]
 }
 
 // lookupAll appends to dst the ids of terms in table t (w.table or
