@@ -329,6 +329,23 @@ func anyBit(mask []uint64, a, b int) bool {
 // i&63 of word i>>6): wordMask for ASCII word bytes ([0-9A-Za-z_]) and
 // every byte ≥ 0x80, upperMask for A-Z, highMask for bytes ≥ 0x80. The
 // masks have a word beyond len(s)/64 so that a run always ends inside them.
+// The whole 64-byte blocks of s are classified by scanBlocks (packed SSE2
+// on amd64), the rest from a copy padded with zeros.
+func (t *Tokenizer) scan(s string) {
+	nw := len(s)/64 + 1
+	t.wordMask = slices.Grow(t.wordMask[:0], nw)[:nw]
+	t.upperMask = slices.Grow(t.upperMask[:0], nw)[:nw]
+	t.highMask = slices.Grow(t.highMask[:0], nw)[:nw]
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	full := nw - 1
+	anyHigh, anyUpper := scanBlocks(b[:full*64], t.wordMask[:full], t.upperMask[:full], t.highMask[:full])
+	var tail [64]byte
+	copy(tail[:], b[full*64:])
+	h, u := scanBlocks(tail[:], t.wordMask[full:], t.upperMask[full:], t.highMask[full:])
+	t.high, t.upper = anyHigh|h != 0, anyUpper|u != 0
+}
+
+// scanBlocksGo is scanBlocks in Go, for every platform.
 //
 // It classifies 8 bytes at a time (SWAR: SIMD within a register), with no
 // branch per byte. With each byte's high bit forced to 1 (a = x | 0x80…),
@@ -337,23 +354,11 @@ func anyBit(mask []uint64, a, b int) bool {
 // a range [lo, hi) is ge(lo) &^ ge(hi). OR-ing 0x20 folds A-Z onto a-z;
 // '_' is the lane where x ^ 0x5f is zero. movemask then packs the 8 lane
 // bits into a byte of the mask.
-func (t *Tokenizer) scan(s string) {
-	nw := len(s)/64 + 1
-	t.wordMask = slices.Grow(t.wordMask[:0], nw)[:nw]
-	t.upperMask = slices.Grow(t.upperMask[:0], nw)[:nw]
-	t.highMask = slices.Grow(t.highMask[:0], nw)[:nw]
-	b := unsafe.Slice(unsafe.StringData(s), len(s))
+func scanBlocksGo(b []byte, word, upper, high []uint64) (anyHigh, anyUpper uint64) {
 	const ones, top = 0x0101010101010101, 0x8080808080808080
-	var anyHigh, anyUpper uint64
-	for w := range nw {
+	for w := range len(b) / 64 {
 		var wordBits, upperBits, highBits uint64
-		base := w << 6
-		blk := b[min(base, len(b)):min(base+64, len(b))]
-		if len(blk) < 64 {
-			var tail [64]byte
-			copy(tail[:], blk)
-			blk = tail[:]
-		}
+		blk := b[w*64 : w*64+64]
 		for k := 0; k < 64; k += 8 {
 			x := binary.LittleEndian.Uint64(blk[k : k+8])
 			hi := x & top
@@ -368,13 +373,11 @@ func (t *Tokenizer) scan(s string) {
 			upperBits |= movemask(up&^hi&top) << k
 			highBits |= movemask(hi) << k
 		}
-		t.wordMask[w] = wordBits
-		t.upperMask[w] = upperBits
-		t.highMask[w] = highBits
+		word[w], upper[w], high[w] = wordBits, upperBits, highBits
 		anyHigh |= highBits
 		anyUpper |= upperBits
 	}
-	t.high, t.upper = anyHigh != 0, anyUpper != 0
+	return anyHigh, anyUpper
 }
 
 // movemask gathers the high bits of x's 8 bytes into an 8-bit mask.
