@@ -66,24 +66,39 @@ func BenchmarkCounter(b *testing.B) {
 		b.ReportMetric(float64(size)*float64(b.N)/1e6/(cpuTime()-cpu0).Seconds(), "MB/cpu-s")
 	}
 	b.Run("round=one", func(b *testing.B) { run(b, func() { countAll(b, s, nil, texts, labels, opt) }) })
+	// pooled counts round one as train --stream does (classes pooled,
+	// rows cached), and returns the Counter and its vocabulary.
+	pooled := func(b *testing.B, opt Options) (*Counter, *vectorize.Vocabulary) {
+		c, err := NewCounter(s, nil, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range texts {
+			if err := c.Add(texts[i], labels[i]); err != nil {
+				c.Close()
+				b.Fatal(err)
+			}
+		}
+		v, _, err := c.Vocabulary()
+		if err != nil {
+			c.Close()
+			b.Fatal(err)
+		}
+		return c, v
+	}
+	b.Run("round=one-pooled", func(b *testing.B) {
+		opt := Options{Workers: 1, Replay: true, VocabOnly: true, TempDir: b.TempDir()}
+		run(b, func() {
+			c, _ := pooled(b, opt)
+			c.Close()
+		})
+	})
 	b.Run("round=two", func(b *testing.B) { run(b, func() { countAll(b, s, vocab, texts, labels, opt) }) })
 	b.Run("stream", func(b *testing.B) {
 		opt := Options{Workers: 1, Replay: true, VocabOnly: true, TempDir: b.TempDir()}
 		run(b, func() {
-			c, err := NewCounter(s, nil, opt)
-			if err != nil {
-				b.Fatal(err)
-			}
+			c, v := pooled(b, opt)
 			defer c.Close()
-			for i := range texts {
-				if err := c.Add(texts[i], labels[i]); err != nil {
-					b.Fatal(err)
-				}
-			}
-			v, _, err := c.Vocabulary()
-			if err != nil {
-				b.Fatal(err)
-			}
 			c2, err := c.RoundTwo(v)
 			if err != nil {
 				b.Fatal(err)

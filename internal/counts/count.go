@@ -213,8 +213,7 @@ func (c *Counter) start() error {
 	n := c.workerCount()
 	ws := make([]*worker, n)
 	for i := range ws {
-		ws[i] = newWorker(c.tok, c.vocab)
-		ws[i].pooled = c.pooled
+		ws[i] = newWorker(c.tok, c.vocab, c.pooled)
 		if !c.opt.Replay || c.vocab != nil {
 			continue
 		}

@@ -82,7 +82,9 @@
 // which hashes a token's bytes once into a term table and compares the
 // bytes on a hit, so terms never merge) and adds each document's distinct
 // terms straight into columns of its own, one per class, indexed by term
-// id: nothing is kept per document. Round two reads rows of the
+// id (when round one pools the classes, for train --stream, the
+// TermCounter sums them itself, vectorize.TermCounter.CountTotals): nothing
+// is kept per document. Round two reads rows of the
 // vocabulary (vectorize.Vectorizer) and sums their weighted values too.
 // Memory grows with the vocabulary, the classes and the workers, not with
 // the documents. The workers' tables are merged term by term, in ascending

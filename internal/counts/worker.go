@@ -112,18 +112,24 @@ type worker struct {
 	docs  []int64      // replaying: the documents of each class
 	rb    replayBuf    // replaying: scratch kept between items
 	named bool         // hashed terms, which carry bucket names (names.go)
-	// pooled: round one counts every class in the column of class 0
-	// (Options.VocabOnly); the row cache still records the class.
+	// pooled: round one counts every class as class 0 (Options.VocabOnly),
+	// and the TermCounter sums the terms' documents and occurrences
+	// (vectorize.TermCounter.CountTotals) in the entries its per-token
+	// loop reads anyway, so there are no columns; the row cache still
+	// records the class.
 	pooled bool
 	// touched sums what the loops that load a row's cells ahead of
 	// updating them read (see touchCells), so that the loads are kept.
 	touched int64
 }
 
-func newWorker(tok vectorize.Settings, vocab *vectorize.Vocabulary) *worker {
-	w := &worker{vocab: vocab, named: tok.HashBits > 0}
+func newWorker(tok vectorize.Settings, vocab *vectorize.Vocabulary, pooled bool) *worker {
+	w := &worker{vocab: vocab, named: tok.HashBits > 0, pooled: pooled}
 	if vocab == nil {
 		w.tc = vectorize.NewTermCounter(tok)
+		if pooled {
+			w.tc.CountTotals()
+		}
 	} else {
 		w.vz = vocab.NewVectorizer()
 	}
@@ -175,27 +181,30 @@ func columnOf[T any](cols []column[T], k int32, n int) (column[T], []column[T]) 
 
 // countRow adds the row of text, of class k, in round one.
 func (w *worker) countRow(k int32, text string) {
-	ids, vals := w.tc.Row(text)
-	ck := k
-	if w.pooled {
-		ck = 0
+	ids, vals := w.tc.Row(text) // pooled, Row has summed the totals
+	if !w.pooled {
+		w.addCells(k, ids, vals)
 	}
+	if w.cache != nil {
+		w.cache.add(k, ids, vals)
+	}
+}
+
+// addCells adds the row ids, vals of class k to its column.
+func (w *worker) addCells(k int32, ids []int32, vals []float32) {
 	var col column[cell32]
-	col, w.cols = columnOf(w.cols, ck, w.tc.Len())
+	col, w.cols = columnOf(w.cols, k, w.tc.Len())
 	w.touched += touchCells(col, ids)
 	lim := maxCell32
 	for j, id := range ids {
 		c := col.at(id)
 		v := vals[j]
 		if v >= 1<<31 || c.docs >= lim || uint32(v) > lim-c.occ {
-			w.widen(ck, id, c, int64(v))
+			w.widen(k, id, c, int64(v))
 			continue
 		}
 		c.docs++
 		c.occ += uint32(v)
-	}
-	if w.cache != nil {
-		w.cache.add(k, ids, vals)
 	}
 }
 
@@ -394,7 +403,11 @@ func (s *workerSource) next() (string, []Cell, bool, error) {
 	id := s.order[s.i]
 	s.i++
 	cells := s.cells[:0]
-	if w := s.w; w.vocab == nil {
+	if w := s.w; w.pooled {
+		if docs, occ := w.tc.Total(id); docs > 0 {
+			cells = append(cells, Cell{Class: 0, Docs: docs, Occ: occ})
+		}
+	} else if w.vocab == nil {
 		for k, col := range w.cols {
 			if int(id)>>blockBits >= len(col) {
 				continue

@@ -1,6 +1,8 @@
 package vectorize
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -43,9 +45,13 @@ type fitWorker struct {
 	tok   *Tokenizer
 	table *termTable
 	nstop int
-	seen  []seen // by local id
-	doc   int32  // documents taken so far
-	chunk []byte // storage for the bytes of new terms
+	seen  []uint32 // by local id i, from i*stride: see the seen entries below
+	// stride is the words of a term's seen entry: 1, or 3 with totals
+	// (TermCounter.CountTotals); wide holds the totals that would
+	// overflow there.
+	stride int
+	wide   map[int32]total
+	chunk  []byte // storage for the bytes of new terms
 
 	// With n-grams (see countNGrams): the word table when unigrams are
 	// not terms, the n-gram tables by n−2, and scratch slices.
@@ -117,17 +123,33 @@ func (w *fitWorker) sortTerms() {
 	w.batches, w.cur = nil, nil
 }
 
-// seen is where a term last appeared, the document (1-based, per worker),
-// and its occurrences there so far. It is all that the per-token loop
-// touches besides the table, 8 bytes per term, so that frequent terms stay
-// in cache: a repeat costs one access, where a position in the row would
-// cost a second one, into the row; the row's counts are read from the
-// entries, still in cache, once the document is done (see add).
-type seen struct{ doc, n int32 }
+// The seen entry of local id i, w.seen[i*w.stride], is the term's
+// occurrences in the current document so far: 0 until the document has
+// it, when the per-token loop appends i to the row. It is all that loop
+// touches besides the table, 4 bytes per term, so that frequent terms
+// stay in cache: a repeat costs one access, where a position in the row
+// would cost a second one, into the row. Once the document is done, add
+// reads the row's counts from the entries, still in cache, and sets them
+// back to 0.
+//
+// With totals (TermCounter.CountTotals, stride 3), the two words after
+// the count sum the documents that held the term and its occurrences in
+// them: add sums them while the entry is in cache, where a caller that
+// pools every document would otherwise add into an array of its own, a
+// second cache miss per rare term. Before a sum would pass maxTotal32 it
+// moves to the worker's wide totals (see addTotals): the term's totals
+// are the sum of the two.
+
+// maxTotal32 bounds the sums of a seen entry. It is a variable so that
+// tests can make them widen.
+var maxTotal32 uint32 = math.MaxUint32
+
+// total is a term's documents and occurrences, in full.
+type total struct{ df, occ int64 }
 
 // newFitWorker returns the state of worker id.
 func newFitWorker(s Settings, id int) *fitWorker {
-	w := &fitWorker{id: id, tok: NewTokenizer(s), table: newTermTable(1 << 14)}
+	w := &fitWorker{id: id, tok: NewTokenizer(s), table: newTermTable(1 << 14), stride: 1}
 	w.hash = newHashState(s, w.tok)
 	if w.tok.nmax > 1 && w.tok.nmin > 1 {
 		w.words = newTermTable(1 << 14)
@@ -137,7 +159,7 @@ func newFitWorker(s Settings, id int) *fitWorker {
 			w.table.add(sw)
 		}
 		w.nstop = w.table.len()
-		w.seen = make([]seen, w.nstop)
+		w.growSeen()
 	}
 	return w
 }
@@ -164,11 +186,11 @@ func (w *fitWorker) process(b *batch, texts []string) {
 
 // add tokenizes one document and appends its row to the current batch. A
 // long unigram document is tokenized in pieces (see nextPiece). The
-// counting marks each term's seen entry and appends its id to the row the
-// first time the document has it; the counts, kept in the entries, join
-// the row once the document is done.
+// counting counts each term in its seen entry and appends its id to the
+// row the first time the document has it; the counts, kept in the
+// entries, join the row once the document is done, and the entries are
+// set back to 0.
 func (w *fitWorker) add(text string) {
-	w.doc++
 	start := len(w.cur.ids)
 	if w.tok.nmax > 1 || len(text) <= longDocument {
 		w.count(text, true)
@@ -179,11 +201,77 @@ func (w *fitWorker) add(text string) {
 			i = j
 		}
 	}
-	b, sn := w.cur, w.seen
-	for _, i := range b.ids[start:] {
-		b.vals = append(b.vals, float32(sn[i].n))
+	if w.stride > 1 {
+		w.addTotals(start)
+	} else {
+		b, sn := w.cur, w.seen
+		for _, i := range b.ids[start:] {
+			b.vals = append(b.vals, float32(sn[i]))
+			sn[i] = 0
+		}
 	}
+	b := w.cur
 	b.end = append(b.end, int32(len(b.ids)))
+}
+
+// countTotals gives each seen entry the term's totals. It is for a
+// worker that has counted nothing yet.
+func (w *fitWorker) countTotals() {
+	w.stride = 3
+	w.seen = nil
+	w.growSeen()
+}
+
+// growSeen gives every local id of w.table its seen entry.
+func (w *fitWorker) growSeen() {
+	if n := w.table.len() * w.stride; n > len(w.seen) {
+		w.seen = append(w.seen, make([]uint32, n-len(w.seen))...)
+	}
+}
+
+// addTotals is add's last loop with totals: it appends the counts of the
+// row's terms from ids[start:] to the row, and adds the document to the
+// terms' totals in their seen entries, moving a total to w.wide before it
+// would pass maxTotal32.
+func (w *fitWorker) addTotals(start int) {
+	b, sn, lim := w.cur, w.seen, maxTotal32
+	for _, i := range b.ids[start:] {
+		e := (*[3]uint32)(sn[int(i)*3:])
+		n := e[0]
+		if e[1] >= lim || n > lim-e[2] {
+			w.widenTotal(i, e)
+		} else {
+			e[1]++
+			e[2] += n
+		}
+		e[0] = 0
+		b.vals = append(b.vals, float32(n))
+	}
+}
+
+// widenTotal adds a document holding the term of local id i e[0] times,
+// and the sums of e, its seen entry, to the term's wide totals, and
+// empties e's sums.
+func (w *fitWorker) widenTotal(i int32, e *[3]uint32) {
+	if w.wide == nil {
+		w.wide = map[int32]total{}
+	}
+	x := w.wide[i]
+	x.df += int64(e[1]) + 1
+	x.occ += int64(e[2]) + int64(e[0])
+	w.wide[i] = x
+	e[1], e[2] = 0, 0
+}
+
+// total returns the documents and occurrences of local id i so far
+// (with totals).
+func (w *fitWorker) total(i int32) (df, occ int64) {
+	e := w.seen[int(i)*3:]
+	df, occ = int64(e[1]), int64(e[2])
+	if x, ok := w.wide[i]; ok {
+		df, occ = df+x.df, occ+x.occ
+	}
+	return df, occ
 }
 
 // count adds the terms of text to the current document's row (ids, with
@@ -209,20 +297,26 @@ func (w *fitWorker) count(text string, head bool) {
 	// doing both spilled and reloaded a dozen of them every token).
 	tids := w.lookupAll(w.table, terms, w.tids[:0])
 	w.tids = tids
-	ids, sn := w.cur.ids, w.seen
-	doc, nstop := w.doc, int32(w.nstop)
+	// Without a branch on the entry: each id is written past the row,
+	// and the row grows over it only when the entry was 0. A branch
+	// there is mispredicted for about every new term, and the
+	// processor then waits for that term's entry, a cache miss for a
+	// rare term, before it loads the next ones.
+	ids := slices.Grow(w.cur.ids, len(tids))
+	n, sn, st := len(ids), w.seen, w.stride
+	ids = ids[:cap(ids)]
+	nstop := int32(w.nstop)
 	for _, i := range tids {
 		if i < nstop {
 			continue
 		}
-		if e := &sn[i]; e.doc != doc {
-			e.doc, e.n = doc, 1
-			ids = append(ids, i)
-		} else {
-			e.n++
-		}
+		e := &sn[int(i)*st]
+		v := *e
+		ids[n] = i
+		n += int((uint64(v) - 1) >> 63) // 1 when v is 0
+		*e = v + 1
 	}
-	w.cur.ids = ids
+	w.cur.ids = ids[:n]
 }
 
 // lookupAll appends to dst the ids of terms in table t (w.table or
@@ -242,9 +336,7 @@ func (w *fitWorker) lookupAll(t *termTable, terms []string, dst []int32) []int32
 			dst[n0+j] = int32(k)
 		}
 	}
-	if n := w.table.len(); n > len(w.seen) {
-		w.seen = append(w.seen, make([]seen, n-len(w.seen))...)
-	}
+	w.growSeen()
 	return dst
 }
 
@@ -292,7 +384,7 @@ func (w *fitWorker) countNGrams(text string, head bool) {
 				var id int32
 				if n >= tok.nmin {
 					id = t.appendTerm(w.keepJoined(uni[i : i+n]))
-					w.seen = append(w.seen, seen{})
+					w.growSeen()
 				} else {
 					id = int32(pt.n) // a prefix only: ids of its own
 				}
@@ -323,7 +415,7 @@ func (w *fitWorker) tableID(term string) int32 {
 	i, ok := t.find(term, key, h)
 	if !ok {
 		i = int(t.insertAt(i, w.keep(term), key, h))
-		w.seen = append(w.seen, seen{})
+		w.growSeen()
 	}
 	return int32(i)
 }
@@ -341,12 +433,11 @@ func (w *fitWorker) gramHash(words *termTable, wid []int32) uint64 {
 // addToRow counts the term of local id i in the current document's row
 // (see add).
 func (w *fitWorker) addToRow(i int32) {
-	if e := &w.seen[i]; e.doc != w.doc {
-		e.doc, e.n = w.doc, 1
+	e := &w.seen[int(i)*w.stride]
+	if *e == 0 {
 		w.cur.ids = append(w.cur.ids, i)
-	} else {
-		e.n++
 	}
+	*e++
 }
 
 // keepJoined is keep of the words joined by single spaces: the text of an

@@ -159,19 +159,42 @@ func (t *termTable) appendIDs(dst []int32, terms []string) []int32 {
 			key = uint64(binary.LittleEndian.Uint32(b))<<32 | uint64(binary.LittleEndian.Uint32(b[n-4:]))
 		}
 		h := mix(key^wyp0^uint64(n), seed) // as keyHash
-		m := uint32(h>>32)&^0xff | uint32(n)
-		id := int32(-1)
-		for i := uint(h) & mask; ; i = (i + 1) & mask {
-			sl := (*tslot)(unsafe.Add(base, i*uint(unsafe.Sizeof(tslot{})))) // i ≤ mask: in bounds
-			if sl.id1 == 0 {
-				break
-			}
-			if sl.key == key && sl.meta == m {
-				id = sl.id1 - 1
-				break
+		m := uint64(uint32(h>>32)&^0xff | uint32(n))
+		// The first two slots of the probe without a branch: at most one
+		// slot holds the term, and an empty one (id1 0, meta 0 where m
+		// is not) never matches, so id1 is the match's or 0, and the
+		// probe is over unless both slots hold other terms. A loop
+		// branching on each slot mispredicts whenever a term is not in
+		// its first slot, and those are mostly the rare terms, whose
+		// slots are cache misses: the processor then waits for the slot
+		// before it looks up the next tokens. On synthetic text of a
+		// 200,000-word vocabulary (its table 3/4 full), 92% of tokens are
+		// in their first slot, 97.6% in one of the first two (99.3% in
+		// the first four; probing four without a branch was slower).
+		i := uint(h) & mask
+		s0 := (*tslot)(unsafe.Add(base, i*uint(unsafe.Sizeof(tslot{}))))          // i ≤ mask: in bounds
+		s1 := (*tslot)(unsafe.Add(base, (i+1)&mask*uint(unsafe.Sizeof(tslot{})))) // likewise
+		a0, a1 := s0.id1, s1.id1
+		var id1 int32
+		if (s0.key^key)|(uint64(s0.meta)^m) == 0 {
+			id1 = a0
+		}
+		if (s1.key^key)|(uint64(s1.meta)^m) == 0 {
+			id1 = a1
+		}
+		if id1 == 0 && min(a0, a1) != 0 { // rare: probe on
+			for i = (i + 2) & mask; ; i = (i + 1) & mask {
+				sl := (*tslot)(unsafe.Add(base, i*uint(unsafe.Sizeof(tslot{})))) // i ≤ mask: in bounds
+				if sl.id1 == 0 {
+					break
+				}
+				if sl.key == key && uint64(sl.meta) == m {
+					id1 = sl.id1
+					break
+				}
 			}
 		}
-		dst = append(dst, id)
+		dst = append(dst, id1-1)
 	}
 	return dst
 }

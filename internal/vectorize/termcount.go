@@ -23,6 +23,17 @@ func NewTermCounter(s Settings) *TermCounter {
 	return c
 }
 
+// CountTotals makes the TermCounter sum, for each term, the documents
+// whose rows held it and its occurrences in them (Total), as Row builds
+// each row, in memory it touches anyway: for a caller that pools every
+// document's counts. Call it before the first Row.
+func (c *TermCounter) CountTotals() { c.w.countTotals() }
+
+// Total returns, after CountTotals, the documents of the rows Row returned
+// that held local id, and the id's occurrences in them (the sums of its
+// counts). The sums are exact, however many documents.
+func (c *TermCounter) Total(id int32) (docs, occ int64) { return c.w.total(id) }
+
 // Row tokenizes text and returns the local ids of its distinct terms, in
 // order of first occurrence, and their counts (field terms count their
 // weight). The slices are valid until the next call.
@@ -54,8 +65,8 @@ func (c *TermCounter) Names() [][]TermCount { return c.w.localNames() }
 
 // Bytes estimates the memory the TermCounter holds for its terms: slots
 // of its term table (at least 7/16 full once grown past bigTable: at
-// most 16/7 slots a term), the terms' headers, hashes and scratch, and about 8 bytes of
-// text each.
+// most 16/7 slots a term), the terms' headers, hashes and seen entries,
+// and about 8 bytes of text each.
 func (c *TermCounter) Bytes() int64 {
-	return int64(c.w.table.len()) * (16*16/7 + 16 + 8 + 8 + 8)
+	return int64(c.w.table.len()) * int64(16*16/7+16+8+4*c.w.stride+8)
 }

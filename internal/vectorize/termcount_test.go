@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"maps"
+	"math"
 	"strings"
 	"testing"
 )
@@ -91,6 +92,47 @@ func TestTermCounterRowCounts(t *testing.T) {
 			}
 			if !maps.Equal(got, want) {
 				t.Errorf("stop words %q: doc %d: row %v, want %v", s.StopWords, i, got, want)
+			}
+		}
+	}
+}
+
+// TestTermCounterTotals checks Total against the sums of the rows Row
+// returned, for every tokenizer path, with sums that stay in the seen
+// entries and with sums that move to the wide totals before they would
+// pass the limit (lowered here to a few counts).
+func TestTermCounterTotals(t *testing.T) {
+	texts := stopText(9, 200, 40)
+	texts = append(texts, "Subject: Re: the cat\n\nthe cat cat sat", "",
+		strings.Repeat("alpha beta beta gamma_1 Δέλτα\n", longDocument/20))
+	defer func(m uint32) { maxTotal32 = m }(maxTotal32)
+	all := fitSettings()
+	all["hashed"] = func() Settings { s := DefaultSettings(); s.HashBits = 8; return s }()
+	for name, s := range all {
+		for _, grams := range [][2]int{{1, 1}, {1, 2}} {
+			s.NGramMin, s.NGramMax = grams[0], grams[1]
+			for _, lim := range []uint32{1, 2, 7, math.MaxUint32} {
+				maxTotal32 = lim
+				tc := NewTermCounter(s)
+				tc.CountTotals()
+				want := map[int32][2]int64{}
+				for _, text := range texts {
+					ids, vals := tc.Row(text)
+					for j, id := range ids {
+						w := want[id]
+						w[0]++
+						w[1] += int64(vals[j])
+						want[id] = w
+					}
+				}
+				if lim < 7 && len(tc.w.wide) == 0 {
+					t.Errorf("%s %v: limit %d: no total widened", name, grams, lim)
+				}
+				for id := int32(0); id < int32(tc.Len()); id++ {
+					if docs, occ := tc.Total(id); [2]int64{docs, occ} != want[id] {
+						t.Fatalf("%s %v: limit %d: %q: Total %d, %d, the rows give %v", name, grams, lim, tc.Term(id), docs, occ, want[id])
+					}
+				}
 			}
 		}
 	}

@@ -58,6 +58,8 @@ type Tokenizer struct {
 	// Bit masks of the current document, one bit per byte (see scan).
 	wordMask, upperMask, highMask []uint64
 	high                          bool     // some byte ≥ 0x80
+	upper                         bool     // some byte in A-Z
+	starts, ends                  []int32  // the word-byte runs of the current text (see tokens)
 	uni                           []string // unigrams of the current document, after stop words
 	fieldWords                    []string // tokens of one header field value
 	ngrams                        []string // unigrams and n-grams, when NGramMax > 1
@@ -193,38 +195,49 @@ func (t *Tokenizer) arenaString(start int) string {
 // least 2 runes: exactly the matches of (?u)\b\w\w+\b on the lower-cased
 // text.
 //
-// The runs come from the bit masks of scan: the next word byte is the next
-// set bit of wordMask, the end of its run the next clear bit, so the loop
-// costs a few instructions per run rather than a branch per byte. Runs
-// with a byte ≥ 0x80 (counted as a word byte by the masks) go to slowRun,
-// which decodes runes; pure ASCII runs are sliced from s, or lowered into
-// the arena when they hold an upper-case letter.
+// The runs come from the bit masks of scan, in two loops. The first finds
+// every run of word bytes (bytes ≥ 0x80 count as word bytes there): a run
+// starts at a word bit whose predecessor is clear and ends at a clear bit
+// whose predecessor is set, so it visits the set bits of those two masks
+// of each 64-bit word (a few instructions each, no branch per byte) and
+// records the starts and the ends: runs alternate, so the k-th start and
+// the k-th end bound the k-th run. The second makes the tokens: runs with
+// a byte ≥ 0x80 go to slowRun, which decodes runes; pure ASCII runs are
+// sliced from s, or lowered into the arena when they hold an upper-case
+// letter. Neither loop calls a function on its common path, so neither
+// spills its variables to the stack every token.
 func (t *Tokenizer) tokens(s string, dst []string) []string {
 	t.scan(s)
-	wm, um, hm := t.wordMask, t.upperMask, t.highMask
-	high, lower := t.high, t.lower
+	wm := t.wordMask
+	starts, ends := t.starts[:0], t.ends[:0]
+	var carry uint64 // the last bit of the previous word
+	for wi, w := range wm {
+		prev := w<<1 | carry // each bit's predecessor
+		carry = w >> 63
+		base := int32(wi << 6)
+		for m := w &^ prev; m != 0; m &= m - 1 {
+			starts = append(starts, base+int32(bits.TrailingZeros64(m)))
+		}
+		for m := prev &^ w; m != 0; m &= m - 1 {
+			ends = append(ends, base+int32(bits.TrailingZeros64(m)))
+		}
+	}
+	// The masks end with a clear bit (see scan): every run has its end.
+	ends = ends[:len(starts)]
+	t.starts, t.ends = starts, ends
+	if !t.high && (!t.lower || !t.upper) { // every run is a token as it stands
+		for k, a := range starts {
+			if b := ends[k]; b-a >= 2 {
+				dst = append(dst, s[a:b])
+			}
+		}
+		return dst
+	}
+	um, hm := t.upperMask, t.highMask
+	lower := t.lower
 	arena := t.arena
-	for p := 0; ; {
-		wi := p >> 6
-		if wi >= len(wm) {
-			break
-		}
-		m := wm[wi] & (^uint64(0) << (p & 63))
-		for m == 0 && wi+1 < len(wm) {
-			wi++
-			m = wm[wi]
-		}
-		if m == 0 {
-			break
-		}
-		a := wi<<6 | bits.TrailingZeros64(m)
-		m = ^wm[wi] & (^uint64(0) << (a & 63))
-		for m == 0 { // ends: no word bit at len(s) or after
-			wi++
-			m = ^wm[wi]
-		}
-		b := wi<<6 | bits.TrailingZeros64(m)
-		p = b
+	for k, a32 := range starts {
+		a, b := int(a32), int(ends[k])
 		if b-a < 2 { // one ASCII word byte, or one byte ≥ 0x80: no rune of a token
 			continue
 		}
@@ -233,7 +246,7 @@ func (t *Tokenizer) tokens(s string, dst []string) []string {
 			inRun := uint64(1<<uint(b-a)-1) << (a & 63) // the run's bits (b-a = 64: all ones)
 			isHigh, isUpper = hm[wa]&inRun != 0, um[wa]&inRun != 0
 		} else {
-			isHigh, isUpper = high && anyBit(hm, a, b), anyBit(um, a, b)
+			isHigh, isUpper = t.high && anyBit(hm, a, b), anyBit(um, a, b)
 		}
 		if isHigh {
 			t.arena = arena
@@ -316,6 +329,23 @@ func anyBit(mask []uint64, a, b int) bool {
 // i&63 of word i>>6): wordMask for ASCII word bytes ([0-9A-Za-z_]) and
 // every byte ≥ 0x80, upperMask for A-Z, highMask for bytes ≥ 0x80. The
 // masks have a word beyond len(s)/64 so that a run always ends inside them.
+// The whole 64-byte blocks of s are classified by scanBlocks (packed SSE2
+// on amd64), the rest from a copy padded with zeros.
+func (t *Tokenizer) scan(s string) {
+	nw := len(s)/64 + 1
+	t.wordMask = slices.Grow(t.wordMask[:0], nw)[:nw]
+	t.upperMask = slices.Grow(t.upperMask[:0], nw)[:nw]
+	t.highMask = slices.Grow(t.highMask[:0], nw)[:nw]
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	full := nw - 1
+	anyHigh, anyUpper := scanBlocks(b[:full*64], t.wordMask[:full], t.upperMask[:full], t.highMask[:full])
+	var tail [64]byte
+	copy(tail[:], b[full*64:])
+	h, u := scanBlocks(tail[:], t.wordMask[full:], t.upperMask[full:], t.highMask[full:])
+	t.high, t.upper = anyHigh|h != 0, anyUpper|u != 0
+}
+
+// scanBlocksGo is scanBlocks in Go, for every platform.
 //
 // It classifies 8 bytes at a time (SWAR: SIMD within a register), with no
 // branch per byte. With each byte's high bit forced to 1 (a = x | 0x80…),
@@ -324,23 +354,11 @@ func anyBit(mask []uint64, a, b int) bool {
 // a range [lo, hi) is ge(lo) &^ ge(hi). OR-ing 0x20 folds A-Z onto a-z;
 // '_' is the lane where x ^ 0x5f is zero. movemask then packs the 8 lane
 // bits into a byte of the mask.
-func (t *Tokenizer) scan(s string) {
-	nw := len(s)/64 + 1
-	t.wordMask = slices.Grow(t.wordMask[:0], nw)[:nw]
-	t.upperMask = slices.Grow(t.upperMask[:0], nw)[:nw]
-	t.highMask = slices.Grow(t.highMask[:0], nw)[:nw]
-	b := unsafe.Slice(unsafe.StringData(s), len(s))
+func scanBlocksGo(b []byte, word, upper, high []uint64) (anyHigh, anyUpper uint64) {
 	const ones, top = 0x0101010101010101, 0x8080808080808080
-	var anyHigh uint64
-	for w := range nw {
+	for w := range len(b) / 64 {
 		var wordBits, upperBits, highBits uint64
-		base := w << 6
-		blk := b[min(base, len(b)):min(base+64, len(b))]
-		if len(blk) < 64 {
-			var tail [64]byte
-			copy(tail[:], blk)
-			blk = tail[:]
-		}
+		blk := b[w*64 : w*64+64]
 		for k := 0; k < 64; k += 8 {
 			x := binary.LittleEndian.Uint64(blk[k : k+8])
 			hi := x & top
@@ -355,12 +373,11 @@ func (t *Tokenizer) scan(s string) {
 			upperBits |= movemask(up&^hi&top) << k
 			highBits |= movemask(hi) << k
 		}
-		t.wordMask[w] = wordBits
-		t.upperMask[w] = upperBits
-		t.highMask[w] = highBits
+		word[w], upper[w], high[w] = wordBits, upperBits, highBits
 		anyHigh |= highBits
+		anyUpper |= upperBits
 	}
-	t.high = anyHigh != 0
+	return anyHigh, anyUpper
 }
 
 // movemask gathers the high bits of x's 8 bytes into an 8-bit mask.
