@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -94,7 +96,7 @@ func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptio
 		init.Vocab.Settings.Remove = settings.Remove
 		return init.Vocab, init.Classes, nil
 	}
-	ctr, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers, VocabOnly: true})
+	ctr, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers, VocabOnly: true, Mem: streamCountMem()})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -104,6 +106,20 @@ func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptio
 		return nil, nil, err
 	}
 	return vocab, h.Classes, nil
+}
+
+// streamCountMem bounds the count tables of the first pass of a streamed
+// logistic regression (counts.Options.Mem). With n-grams, logreg's
+// default, the terms counted grow with the corpus: past half of the bound
+// the tables spill to sorted runs on disk, merged at the end, where only
+// the terms min_df and max_df keep are held. It is a quarter of the
+// runtime's memory limit (--mem, GOMEMLIMIT or ulimit -v), at most 512 MiB.
+func streamCountMem() int64 {
+	mem := int64(512 << 20)
+	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
+		mem = min(mem, limit/4)
+	}
+	return max(mem, 16<<20)
 }
 
 // rowCache reads the corpora args again and writes their rows, weighted

@@ -466,6 +466,7 @@ func (c *Counter) feed(nb, presence bool) (*statsSink, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.early = !nb && c.vocab == nil // Vocabulary of round one
 	if c.vocab != nil && len(m.srcs) == 0 && len(m.workers) > 0 {
 		// Round two's tables alone (it never spills): sum them id by id.
 		err = s.sumTables(m.workers, m.toSum, c.vocab)

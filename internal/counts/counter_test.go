@@ -640,3 +640,61 @@ func TestMergeRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestVocabularyDropsEarly: the vocabulary of round one keeps, as the
+// merge streams, only the terms min_df and max_df keep, and it is the
+// vocabulary of keeping every term and pruning at the end; a vocabulary
+// that nothing is left of says so as Prune does.
+func TestVocabularyDropsEarly(t *testing.T) {
+	texts, labels := docs(400, 16)
+	s := settings()
+	s.NGramMax, s.Weighting, s.Norm, s.MinDF, s.MaxDF = 2, "tfidf", "l2", 3, 0.5
+	opt := Options{Workers: 2, Mem: 8 << 10, VocabOnly: true}
+	sinkOf := func(early bool) *statsSink {
+		opt.TempDir = t.TempDir()
+		c := counter(t, s, nil, texts, labels, opt)
+		m, err := c.parts(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.close()
+		if len(m.srcs) == 0 {
+			t.Fatal("no run spilled")
+		}
+		sk, err := newStatsSink(m.h, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sk.early = early
+		m.sources()
+		sk.reserve(m.terms)
+		if err := mergeInto(sk, m.srcs, m.remap, len(m.h.Classes)); err != nil {
+			t.Fatal(err)
+		}
+		return sk
+	}
+	all, early := sinkOf(false), sinkOf(true)
+	want, _, err := all.vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := early.vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Error("dropping terms early changes the vocabulary")
+	}
+	if len(early.terms) != len(want.Terms) || len(all.terms) <= len(want.Terms) {
+		t.Errorf("the sink kept %d terms of %d counted, for a vocabulary of %d", len(early.terms), len(all.terms), len(want.Terms))
+	}
+	c := counter(t, s, nil, texts, labels, Options{Workers: 2, Mem: 8 << 10, VocabOnly: true, TempDir: t.TempDir()})
+	if v, _, err := c.Vocabulary(); err != nil || !reflect.DeepEqual(v, want) {
+		t.Errorf("Counter.Vocabulary: %v", err)
+	}
+	s.MinDF = len(texts) + 1
+	c = counter(t, s, nil, texts, labels, Options{Workers: 2, Mem: 8 << 10, VocabOnly: true, TempDir: t.TempDir()})
+	if _, _, err := c.Vocabulary(); err == nil || !strings.Contains(err.Error(), "no terms left after pruning") {
+		t.Errorf("a vocabulary min_df empties: %v", err)
+	}
+}

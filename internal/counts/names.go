@@ -184,6 +184,9 @@ func ownNames(names []vectorize.TermCount) []vectorize.TermCount {
 // addNamed is add with the bucket names of a hashed term, recorded for
 // vocabulary's kept terms.
 func (s *statsSink) addNamed(term string, cells []Cell, names []vectorize.TermCount) error {
+	if s.dropsEarly(cells) {
+		return nil
+	}
 	if hashed(s.h) {
 		s.names = append(s.names, ownNames(names))
 	}

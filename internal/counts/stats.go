@@ -44,6 +44,27 @@ type statsSink struct {
 	cdf      []int32 // term × class, for mi:K
 	stats    []float64
 	names    [][]vectorize.TermCount // by term, with hashing (names.go)
+	// early: the sink gives a vocabulary only (Counter.Vocabulary), so a
+	// term whose document frequency fails min_df or max_df is dropped as
+	// it comes, rather than kept for vectorize.Prune to drop at the end:
+	// with n-grams the terms counted grow with the corpus, the terms kept
+	// far less (the first filter of Prune, which the rest of it follows).
+	early bool
+}
+
+// dropsEarly reports whether the sink drops the term of cells on arrival
+// (see statsSink.early): exactly the terms whose document frequency
+// vectorize.Prune's first filter drops.
+func (s *statsSink) dropsEarly(cells []Cell) bool {
+	if !s.early {
+		return false
+	}
+	var df int64
+	for _, x := range cells {
+		df += x.Docs
+	}
+	maxDoc := s.h.Settings.MaxDF * float64(s.h.Documents()) // as Prune
+	return df < int64(s.h.Settings.MinDF) || float64(df) > maxDoc
 }
 
 // newStatsSink returns a sink for the terms of counts with header h.
@@ -81,6 +102,9 @@ func (s *statsSink) reserve(n int) {
 }
 
 func (s *statsSink) add(term string, cells []Cell) error {
+	if s.dropsEarly(cells) {
+		return nil
+	}
 	if len(term) > cap(s.block)-len(s.block) {
 		s.block = make([]byte, 0, max(1<<16, len(term)))
 	}
@@ -154,7 +178,7 @@ func (s *statsSink) vocabulary() (*vectorize.Vocabulary, []int32, error) {
 		}
 		return v, keep, nil
 	}
-	if len(s.terms) == 0 {
+	if len(s.terms) == 0 && !s.early {
 		return nil, nil, vectorize.ErrEmptyVocabulary
 	}
 	var classDocs []int
