@@ -68,5 +68,12 @@ func (c *TermCounter) Names() [][]TermCount { return c.w.localNames() }
 // most 16/7 slots a term), the terms' headers, hashes and seen entries,
 // and about 8 bytes of text each.
 func (c *TermCounter) Bytes() int64 {
-	return int64(c.w.table.len()) * int64(16*16/7+16+8+4*c.w.stride+8)
+	b := int64(c.w.table.len()) * int64(16*16/7+16+8+4*c.w.stride+8)
+	if x := c.w.hash; x != nil {
+		// With hashing the table holds buckets, and the terms named in
+		// them have a table of their own (hashState): its slots, headers,
+		// hashes, termInfo and text, which grow with the distinct terms.
+		b += int64(x.terms.len()) * int64(16*16/7+16+8+16+8)
+	}
+	return b
 }

@@ -1,6 +1,7 @@
 package vectorize
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"strings"
@@ -135,5 +136,27 @@ func TestTermCounterTotals(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTermCounterBytesHashed: with hashing, Bytes counts the table of the
+// terms named in the buckets, which grows with the distinct terms while
+// the buckets stay few, so that a counter bounding its memory by Bytes
+// (counts.Options.Mem) spills before that table outgrows the bound.
+func TestTermCounterBytesHashed(t *testing.T) {
+	s := DefaultSettings()
+	s.HashBits = 6
+	c := NewTermCounter(s)
+	const distinct = 10000
+	var b strings.Builder
+	for i := range distinct {
+		fmt.Fprintf(&b, "w%d ", i)
+	}
+	c.Row(b.String())
+	if c.Len() > 1<<s.HashBits {
+		t.Fatalf("%d local ids for %d buckets", c.Len(), 1<<s.HashBits)
+	}
+	if got := c.Bytes(); got < distinct*40 {
+		t.Errorf("Bytes = %d for %d distinct terms in %d buckets, want at least %d", got, distinct, c.Len(), distinct*40)
 	}
 }
