@@ -41,11 +41,7 @@ func (m *merged) sources() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if w.vocab != nil { // round two: ids in term order already
-				srcs[i] = w.source()
-				return
-			}
-			srcs[i] = &workerSource{w: w, order: sortedTerms(w.tc), names: w.names()}
+			srcs[i] = w.source()
 		}()
 	}
 	wg.Wait()

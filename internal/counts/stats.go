@@ -419,15 +419,8 @@ func (s *statsSink) sumRange(ws []*worker, toSum []int32, lo, hi int, acc []tall
 			off := lo & (1<<blockBits - 1)
 			for j, c := range col[lo>>blockBits][off : off+hi-lo] {
 				id := lo + j
-				docs := int64(c.meta & wdocsMask)
-				occ := int64(c.meta >> woccShift & woccMask)
-				sum := Fixed{Hi: c.meta >> whiShift & whiMask, Lo: c.lo}
-				over := false
-				if id>>wideBits < len(wide) && wide[id>>wideBits] != nil {
-					x := &wide[id>>wideBits][id&(1<<wideBits-1)]
-					docs, occ = docs+x.docs, occ+x.occ
-					sum, over = sum.Add(Fixed{Hi: x.hi})
-				}
+				docs, occ, sum := c.stats()
+				docs, occ, sum, over := withWide(docs, occ, sum, wideOf(wide, id))
 				if docs == 0 {
 					continue
 				}
@@ -516,7 +509,7 @@ func (s *statsSink) mergeRanges(m *merged) error {
 				sub[i] = &workerSource{w: src.w, order: src.order[cuts[i][r]:cuts[i][r+1]], names: src.names}
 				n = max(n, cuts[i][r+1]-cuts[i][r])
 			}
-			parts[r] = &statsSink{h: s.h, presence: s.presence}
+			parts[r] = &statsSink{h: s.h, presence: s.presence, early: s.early}
 			if s.cdf != nil {
 				parts[r].cdf = []int32{}
 			}

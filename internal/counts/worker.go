@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"slices"
-	"strings"
 	"sync/atomic"
 	"unsafe"
 
@@ -289,19 +287,42 @@ func (w *worker) widenSum(k, id int32, c *wcell, occ int64, hi uint64) error {
 // sumCell returns the statistics of term id in class k of round two: its
 // wcell's and its wide cell's together.
 func (w *worker) sumCell(k int, id int32) (docs, occ int64, sum Fixed, err error) {
-	c := w.wcols[k].at(id)
-	docs = int64(c.meta & wdocsMask)
-	occ = int64(c.meta >> woccShift & woccMask)
-	sum = Fixed{Hi: c.meta >> whiShift & whiMask, Lo: c.lo}
-	if k < len(w.wwide) && int(id>>wideBits) < len(w.wwide[k]) && w.wwide[k][id>>wideBits] != nil {
-		x := &w.wwide[k][id>>wideBits][id&(1<<wideBits-1)]
-		docs, occ = docs+x.docs, occ+x.occ
-		var over bool
-		if sum, over = sum.Add(Fixed{Hi: x.hi}); over {
-			return 0, 0, Fixed{}, fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
-		}
+	var wide [][]wideCell
+	if k < len(w.wwide) {
+		wide = w.wwide[k]
+	}
+	docs, occ, sum = w.wcols[k].at(id).stats()
+	var over bool
+	docs, occ, sum, over = withWide(docs, occ, sum, wideOf(wide, int(id)))
+	if over {
+		return 0, 0, Fixed{}, fmt.Errorf("term %q: the sum of its values overflows", w.vocab.Terms[id])
 	}
 	return docs, occ, sum, nil
+}
+
+// stats returns the statistics c holds: its fields, unpacked.
+func (c *wcell) stats() (docs, occ int64, sum Fixed) {
+	return int64(c.meta & wdocsMask), int64(c.meta >> woccShift & woccMask), Fixed{Hi: c.meta >> whiShift & whiMask, Lo: c.lo}
+}
+
+// withWide returns the statistics docs, occ, sum of a wcell (stats) with
+// those of x, the wide cell of its term in its class (nil when there is
+// none), added, and whether the sum of the values overflows.
+func withWide(docs, occ int64, sum Fixed, x *wideCell) (int64, int64, Fixed, bool) {
+	if x == nil {
+		return docs, occ, sum, false
+	}
+	sum, over := sum.Add(Fixed{Hi: x.hi})
+	return docs + x.docs, occ + x.occ, sum, over
+}
+
+// wideOf returns the wide cell of term id in wide, a class's blocks of
+// wide cells (worker.wwide), or nil when the term has none.
+func wideOf(wide [][]wideCell, id int) *wideCell {
+	if id>>wideBits < len(wide) && wide[id>>wideBits] != nil {
+		return &wide[id>>wideBits][id&(1<<wideBits-1)]
+	}
+	return nil
 }
 
 // touchCells loads the cells of ids in col, and returns a sum of what it
@@ -369,11 +390,7 @@ func (w *worker) term(id int32) string {
 func (w *worker) source() *workerSource {
 	var order []int32
 	if w.vocab == nil { // every id from First on was counted
-		order = make([]int32, 0, w.tc.Len()-int(w.tc.First()))
-		for id := w.tc.First(); id < int32(w.tc.Len()); id++ {
-			order = append(order, id)
-		}
-		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(w.tc.Term(a), w.tc.Term(b)) })
+		order = sortedTerms(w.tc)
 	} else { // vocabulary ids are in term order already
 		for id := range int32(len(w.vocab.Terms)) {
 			for k, col := range w.wcols {
