@@ -375,6 +375,45 @@ func (c *Counter) spill() error {
 		return fmt.Errorf("spill the count table to %s: %w", name, err)
 	}
 	c.stop()
+	if len(c.runs) >= maxRuns {
+		return c.compact()
+	}
+	return nil
+}
+
+// maxRuns bounds the spilled runs a Counter keeps: when a spill makes
+// that many, they are merged into one (compact), so that the files held
+// open and the buffers of the merge at the end (64 KiB a run) do not grow
+// with the corpus. Merges are exact in any grouping, so the counts are
+// the same bits. It is a variable so that tests can lower it.
+var maxRuns = 64
+
+// compact merges the spilled runs into one run, and removes them.
+func (c *Counter) compact() error {
+	f, err := os.CreateTemp(c.opt.TempDir, "nbtext-run-*.nbc")
+	if err != nil {
+		return fmt.Errorf("merge the spilled runs: %w", err)
+	}
+	name := f.Name()
+	m := &merged{}
+	hs, names, err := m.openRuns(c.runs)
+	if err == nil {
+		if m.h, m.remap, err = MergeHeaders(hs, names); err == nil {
+			err = m.write(f)
+		}
+	}
+	m.close()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("merge the spilled runs into %s: %w", name, err)
+	}
+	for _, r := range c.runs {
+		os.Remove(r)
+	}
+	c.runs = []string{name}
 	return nil
 }
 

@@ -698,3 +698,47 @@ func TestVocabularyDropsEarly(t *testing.T) {
 		t.Errorf("a vocabulary min_df empties: %v", err)
 	}
 }
+
+// TestCounterCompactsRuns: when spills make maxRuns runs, a Counter
+// merges them into one and removes them, and its counts are the same
+// bits as counting in memory, whatever the bound.
+func TestCounterCompactsRuns(t *testing.T) {
+	texts, labels := docs(1200, 17)
+	s := settings()
+	want := encode(t, countAll(t, s, nil, texts, labels, Options{Workers: 2}))
+	defer func(n int) { maxRuns = n }(maxRuns)
+	maxRuns = 1 << 20
+	spills := counter(t, s, nil, texts, labels, Options{Workers: 2, Mem: 8 << 10, TempDir: t.TempDir()})
+	if err := spills.drain(); err != nil {
+		t.Fatal(err)
+	}
+	if spills.Runs() < 6 {
+		t.Fatalf("%d runs spilled: too few to compact", spills.Runs())
+	}
+	for _, n := range []int{2, 3, 5} {
+		maxRuns = n
+		dir := t.TempDir()
+		c := counter(t, s, nil, texts, labels, Options{Workers: 2, Mem: 8 << 10, TempDir: dir})
+		if err := c.drain(); err != nil {
+			t.Fatal(err)
+		}
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := c.Runs(); r == 0 || r >= n || len(files) != r {
+			t.Errorf("maxRuns %d: %d runs, %d files", n, r, len(files))
+		}
+		p := filepath.Join(t.TempDir(), "all.nbc")
+		if _, err := c.WriteFile(p); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(encode(t, got), want) {
+			t.Errorf("maxRuns %d: the counts differ from counting in memory", n)
+		}
+	}
+}

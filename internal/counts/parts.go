@@ -143,6 +143,25 @@ func (m *merged) write(w io.Writer) error {
 	return bw.Flush()
 }
 
+// openRuns opens the spilled runs as sources of m, and returns their
+// headers and names, for MergeHeaders. The caller closes m, also on error.
+func (m *merged) openRuns(runs []string) (hs []*Header, names []string, err error) {
+	for _, p := range runs {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		m.files = append(m.files, f)
+		r, err := newReader(bufio.NewReaderSize(f, 1<<16), p)
+		if err != nil {
+			return nil, nil, err
+		}
+		hs, names = append(hs, &r.hdr), append(names, p)
+		m.srcs = append(m.srcs, r)
+	}
+	return hs, names, nil
+}
+
 // parts drains the workers and opens the spilled runs (with withRuns;
 // draining can spill one more) and the workers' tables for merging. The
 // caller closes the result.
@@ -155,22 +174,10 @@ func (c *Counter) parts(withRuns bool) (*merged, error) {
 		runs = c.runs
 	}
 	m := &merged{}
-	var hs []*Header
-	var names []string
-	for _, p := range runs {
-		f, err := os.Open(p)
-		if err != nil {
-			m.close()
-			return nil, err
-		}
-		m.files = append(m.files, f)
-		r, err := newReader(bufio.NewReaderSize(f, 1<<16), p)
-		if err != nil {
-			m.close()
-			return nil, err
-		}
-		hs, names = append(hs, &r.hdr), append(names, p)
-		m.srcs = append(m.srcs, r)
+	hs, names, err := m.openRuns(runs)
+	if err != nil {
+		m.close()
+		return nil, err
 	}
 	mh, idx := c.memHeader()
 	if len(mh.Classes) > 0 || len(hs) == 0 {
