@@ -2,6 +2,7 @@ package counts
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -696,6 +697,10 @@ func TestVocabularyDropsEarly(t *testing.T) {
 	c = counter(t, s, nil, texts, labels, Options{Workers: 2, Mem: 8 << 10, VocabOnly: true, TempDir: t.TempDir()})
 	if _, _, err := c.Vocabulary(); err == nil || !strings.Contains(err.Error(), "no terms left after pruning") {
 		t.Errorf("a vocabulary min_df empties: %v", err)
+	}
+	c = counter(t, s, nil, []string{"!", "? ."}, []string{"a", "b"}, Options{Workers: 2, VocabOnly: true})
+	if _, _, err := c.Vocabulary(); !errors.Is(err, vectorize.ErrEmptyVocabulary) {
+		t.Errorf("a vocabulary of documents without tokens: %v", err)
 	}
 }
 

@@ -49,7 +49,8 @@ type statsSink struct {
 	// it comes, rather than kept for vectorize.Prune to drop at the end:
 	// with n-grams the terms counted grow with the corpus, the terms kept
 	// far less (the first filter of Prune, which the rest of it follows).
-	early bool
+	early   bool
+	dropped int // terms dropped on arrival (early)
 }
 
 // dropsEarly reports whether the sink drops the term of cells on arrival
@@ -64,7 +65,11 @@ func (s *statsSink) dropsEarly(cells []Cell) bool {
 		df += x.Docs
 	}
 	maxDoc := s.h.Settings.MaxDF * float64(s.h.Documents()) // as Prune
-	return df < int64(s.h.Settings.MinDF) || float64(df) > maxDoc
+	if df < int64(s.h.Settings.MinDF) || float64(df) > maxDoc {
+		s.dropped++
+		return true
+	}
+	return false
 }
 
 // newStatsSink returns a sink for the terms of counts with header h.
@@ -178,7 +183,7 @@ func (s *statsSink) vocabulary() (*vectorize.Vocabulary, []int32, error) {
 		}
 		return v, keep, nil
 	}
-	if len(s.terms) == 0 && !s.early {
+	if len(s.terms) == 0 && s.dropped == 0 {
 		return nil, nil, vectorize.ErrEmptyVocabulary
 	}
 	var classDocs []int
@@ -524,6 +529,7 @@ func (s *statsSink) mergeRanges(m *merged) error {
 			return errs[r]
 		}
 		n += len(p.terms)
+		s.dropped += p.dropped
 	}
 	s.reserve(n)
 	for _, p := range parts {
