@@ -574,15 +574,7 @@ func TestAddCopies(t *testing.T) {
 				buf[j] = 'x'
 			}
 		}
-		p := filepath.Join(t.TempDir(), "got.nbc")
-		if _, err := c.WriteFile(p); err != nil {
-			t.Fatal(err)
-		}
-		got, err := ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(encode(t, got), want) {
+		if got := written(t, c); !bytes.Equal(encode(t, got), want) {
 			t.Errorf("round two %v: counts of texts whose memory was reused after Add differ", vocab != nil)
 		}
 	}
@@ -734,15 +726,7 @@ func TestCounterCompactsRuns(t *testing.T) {
 		if r := c.Runs(); r == 0 || r >= n || len(files) != r {
 			t.Errorf("maxRuns %d: %d runs, %d files", n, r, len(files))
 		}
-		p := filepath.Join(t.TempDir(), "all.nbc")
-		if _, err := c.WriteFile(p); err != nil {
-			t.Fatal(err)
-		}
-		got, err := ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(encode(t, got), want) {
+		if got := written(t, c); !bytes.Equal(encode(t, got), want) {
 			t.Errorf("maxRuns %d: the counts differ from counting in memory", n)
 		}
 	}

@@ -64,12 +64,20 @@ func countAll(t testing.TB, s vectorize.Settings, v *vectorize.Vocabulary, texts
 		}
 		return cs
 	}
+	cs := written(t, c)
+	if c.Runs() < 2 {
+		t.Fatalf("Mem %d spilled %d runs, want several", opt.Mem, c.Runs())
+	}
+	return cs
+}
+
+// written returns the counts of c, through its file (WriteFile), which a
+// Counter that spilled runs is read through.
+func written(t testing.TB, c *Counter) *Counts {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "all.nbc")
 	if _, err := c.WriteFile(p); err != nil {
 		t.Fatal(err)
-	}
-	if c.Runs() < 2 {
-		t.Fatalf("Mem %d spilled %d runs, want several", opt.Mem, c.Runs())
 	}
 	cs, err := ReadFile(p)
 	if err != nil {
