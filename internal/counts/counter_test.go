@@ -696,6 +696,106 @@ func TestVocabularyDropsEarly(t *testing.T) {
 	}
 }
 
+// TestVocabularyTrims: with max_features, the vocabulary of round one
+// holds about twice max_features terms as the merge streams them (trim),
+// and it is the vocabulary of keeping every term and pruning at the end,
+// spilled or not, with ties of document frequency at the cut and with
+// mutual-information selection after it.
+func TestVocabularyTrims(t *testing.T) {
+	defer func(f, n int) { trimFloor, mergeRangeTerms = f, n }(trimFloor, mergeRangeTerms)
+	trimFloor, mergeRangeTerms = 1, 50
+	texts, labels := docs(400, 16)
+	for _, tc := range []struct {
+		minDF, k int
+		sel      string
+	}{{1, 1, ""}, {1, 7, ""}, {2, 40, ""}, {1, 333, ""}, {3, 100, "mi:30"}, {1, 1 << 20, ""}} {
+		s := settings()
+		s.NGramMax, s.Weighting, s.Norm, s.MinDF = 2, "tfidf", "l2", tc.minDF
+		name := fmt.Sprintf("min_df %d, max_features %d, select %q", tc.minDF, tc.k, tc.sel)
+		s.Select = tc.sel
+		s.MaxFeatures = tc.k
+		want := func() *vectorize.Vocabulary {
+			s := s
+			s.MaxFeatures = 0 // every term the window keeps, then Prune
+			c := counter(t, s, nil, texts, labels, Options{Workers: 1})
+			m, err := c.parts(true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.close()
+			sk, err := newStatsSink(m.h, false, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.sources()
+			if err := mergeInto(sk, m.srcs, m.remap, len(m.h.Classes)); err != nil {
+				t.Fatal(err)
+			}
+			sk.h.Settings.MaxFeatures = tc.k
+			v, _, err := sk.vocabulary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}()
+		if tc.k < 100 && tc.minDF == 1 {
+			if dfAt := want.DF[0]; len(want.Terms) != tc.k || dfAt == 0 {
+				t.Fatalf("%s: the reference keeps %d terms", name, len(want.Terms))
+			}
+		}
+		for _, opt := range []Options{{Workers: 2, VocabOnly: true}, {Workers: 2, Mem: 8 << 10, VocabOnly: true}} {
+			opt.TempDir = t.TempDir()
+			c := counter(t, s, nil, texts, labels, opt)
+			m, err := c.parts(true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spilled := len(m.srcs) > 0
+			m.close()
+			got, _, err := c.Vocabulary()
+			if err != nil {
+				t.Fatalf("%s, spilled %v: %v", name, spilled, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, spilled %v: trimming changes the vocabulary (%d terms, want %d)", name, spilled, len(got.Terms), len(want.Terms))
+			}
+		}
+		// The sink itself never holds more than trimAt terms.
+		c := counter(t, s, nil, texts, labels, Options{Workers: 1, Mem: 8 << 10, VocabOnly: true, TempDir: t.TempDir()})
+		m, err := c.parts(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sk, err := newStatsSink(m.h, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sk.early = true
+		m.sources()
+		most := 0
+		err = mergeInto(&maxSink{sink: sk, most: &most}, m.srcs, m.remap, len(m.h.Classes))
+		m.close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lim := sk.trimAt(); most > lim || lim == 0 {
+			t.Errorf("%s: the sink held %d terms, trimming at %d", name, most, lim)
+		}
+	}
+}
+
+// maxSink passes terms to a statsSink and records the most it held.
+type maxSink struct {
+	sink *statsSink
+	most *int
+}
+
+func (m *maxSink) add(term string, cells []Cell) error {
+	err := m.sink.add(term, cells)
+	*m.most = max(*m.most, len(m.sink.terms))
+	return err
+}
+
 // TestCounterCompactsRuns: when spills make maxRuns runs, a Counter
 // merges them into one and removes them, and its counts are the same
 // bits as counting in memory, whatever the bound.

@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -49,8 +51,10 @@ type statsSink struct {
 	// it comes, rather than kept for vectorize.Prune to drop at the end:
 	// with n-grams the terms counted grow with the corpus, the terms kept
 	// far less (the first filter of Prune, which the rest of it follows).
+	// With early and a MaxFeatures setting, the sink also holds at most
+	// about twice MaxFeatures terms (see trim).
 	early   bool
-	dropped int // terms dropped on arrival (early)
+	dropped int // terms dropped on arrival (early), or by trim
 }
 
 // dropsEarly reports whether the sink drops the term of cells on arrival
@@ -70,6 +74,87 @@ func (s *statsSink) dropsEarly(cells []Cell) bool {
 		return true
 	}
 	return false
+}
+
+// trimAt returns how many terms an early sink holds before trim keeps
+// MaxFeatures of them; 0 when it never trims.
+func (s *statsSink) trimAt() int {
+	k := s.h.Settings.MaxFeatures
+	if !s.early || k <= 0 {
+		return 0
+	}
+	return max(2*k, trimFloor)
+}
+
+// trimFloor is the fewest terms an early sink trims at (a variable for
+// the tests).
+var trimFloor = 4096
+
+// trim keeps the MaxFeatures terms of highest document frequency among
+// those the sink holds, ties to the earlier term, in their order, and
+// drops the rest: the terms arrive in ascending order, and vectorize.Prune
+// keeps the MaxFeatures terms of highest document frequency, ties to the
+// lower term, after the document-frequency window that dropsEarly applies.
+// A term trim drops has MaxFeatures held terms ranked above it, which only
+// terms ranked higher still can replace, so Prune would drop it too: the
+// vocabulary is the same, and the sink holds about 2·MaxFeatures terms
+// however many the corpus has. (A hashed sink keeps every bucket's names
+// alongside; trim drops them with their bucket.)
+func (s *statsSink) trim() {
+	k := s.h.Settings.MaxFeatures
+	n := len(s.terms)
+	if k <= 0 || n <= k {
+		return
+	}
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(s.df[b], s.df[a]) })
+	keep := idx[:k]
+	slices.Sort(keep)
+	size := 0
+	for _, i := range keep {
+		size += len(s.terms[i])
+	}
+	// The kept terms move to a block of their own, so that the blocks of
+	// the dropped ones are freed.
+	block := make([]byte, 0, size)
+	C := len(s.h.Classes)
+	for j, i := range keep {
+		s.terms[j] = blockString(&block, s.terms[i])
+		s.df[j], s.cf[j] = s.df[i], s.cf[i]
+		if s.cdf != nil {
+			copy(s.cdf[j*C:(j+1)*C], s.cdf[int(i)*C:(int(i)+1)*C])
+		}
+		if s.names != nil {
+			s.names[j] = s.names[i]
+		}
+	}
+	clear(s.terms[k:])
+	s.terms, s.df, s.cf = s.terms[:k], s.df[:k], s.cf[:k]
+	if s.cdf != nil {
+		s.cdf = s.cdf[:k*C]
+	}
+	if s.names != nil {
+		clear(s.names[k:])
+		s.names = s.names[:k]
+	}
+	s.block = nil
+	s.dropped += n - k
+}
+
+// blockString appends term to *block, which must have room for it, and
+// returns the appended bytes as a string: the sink's terms share blocks
+// of 64 KiB instead of an allocation each. A block's bytes are never
+// written again once appended.
+func blockString(block *[]byte, term string) string {
+	if term == "" {
+		return ""
+	}
+	n0 := len(*block)
+	*block = append(*block, term...)
+	return unsafe.String(&(*block)[n0], len(term))
 }
 
 // newStatsSink returns a sink for the terms of counts with header h.
@@ -93,7 +178,11 @@ func errNeedsRoundTwo(s vectorize.Settings) error {
 // reserve makes room for about n terms, so that appending them does not
 // copy the statistics over and over.
 func (s *statsSink) reserve(n int) {
-	n += n / 8
+	if lim := s.trimAt(); lim > 0 {
+		n = min(n, lim)
+	} else {
+		n += n / 8
+	}
 	C := len(s.h.Classes)
 	s.terms = slices.Grow(s.terms, n)
 	s.df = slices.Grow(s.df, n)
@@ -113,9 +202,7 @@ func (s *statsSink) add(term string, cells []Cell) error {
 	if len(term) > cap(s.block)-len(s.block) {
 		s.block = make([]byte, 0, max(1<<16, len(term)))
 	}
-	n0 := len(s.block)
-	s.block = append(s.block, term...)
-	s.terms = append(s.terms, string(s.block[n0:]))
+	s.terms = append(s.terms, blockString(&s.block, term))
 	C := len(s.h.Classes)
 	var df, cf int64
 	for _, x := range cells {
@@ -138,6 +225,9 @@ func (s *statsSink) add(term string, cells []Cell) error {
 		for _, x := range cells {
 			s.stats[row+int(x.Class)] = nbValue(x, s.presence, binary, s.h.Weighted())
 		}
+	}
+	if lim := s.trimAt(); lim > 0 && len(s.terms) >= lim {
+		s.trim()
 	}
 	return nil
 }
