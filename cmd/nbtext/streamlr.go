@@ -64,11 +64,17 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	if p.Solver != "sgd" {
 		return usageErrorf("--stream fits logistic regression with --solver sgd, not %s", p.Solver)
 	}
+	// Each pass leaves garbage the next does not need: the first pass's
+	// count tables, the second's vectorized rows. Returned to the system,
+	// the peak is the largest pass's, not their sum (the runtime would
+	// otherwise keep up to twice the live heap mapped).
+	debug.FreeOSMemory()
 	rc, err := rowCache(s, args, &co, o.global.quiet, vocab, classes)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
+	debug.FreeOSMemory()
 	m, err := train.FitLogRegStream(rc, classes, vocab, p, train.Options{
 		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"), Init: init,
 	}, o.buffer)

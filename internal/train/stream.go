@@ -55,6 +55,7 @@ func FitLogRegStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary
 		return nil, err
 	}
 	d := &cacheData{rc: rc, buffer: buffer, nf: nf, rng: rand.New(rand.NewPCG(uint64(p.Seed), chunkStream))}
+	d.presize()
 	sp := &scoreSpool{d: d, nc: nc, W: x0[:nf*nc], workers: opt.workers()}
 	defer sp.close()
 	last := 0
@@ -116,6 +117,23 @@ func (d *cacheData) each(fn func(X *vectorize.Matrix, y []int) error) error {
 	}
 	d.reset()
 	return err
+}
+
+// presize allocates the block for about as many terms as a block of rows
+// holds on average, and an eighth more: grown by appending, the block
+// would leave three times its size in garbage beside the weights, which
+// the runtime keeps mapped as long as the fit runs.
+func (d *cacheData) presize() {
+	rows := min(d.buffer, d.rc.Rows())
+	if rows <= 0 {
+		return
+	}
+	nnz := int(d.rc.nnz / int64(d.rc.Rows()) * int64(rows))
+	nnz += nnz / 8
+	d.X.Indptr = make([]int, 0, rows+1)
+	d.X.Indices = make([]int32, 0, nnz)
+	d.X.Values = make([]float32, 0, nnz)
+	d.y = make([]int, 0, rows)
 }
 
 func (d *cacheData) reset() {
