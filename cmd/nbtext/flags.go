@@ -219,6 +219,12 @@ func (o *vectorizeOptions) apply(s *vectorize.Settings) error {
 	}
 	if changed("hash-bits") {
 		s.HashBits = o.hashBits
+		if s.HashBits > 0 && !changed("max-features") {
+			// A model's default cap on its terms (train.Defaults) bounds
+			// a vocabulary that grows with the corpus; hashing fixes the
+			// model's size itself, at 2^B buckets.
+			s.MaxFeatures = 0
+		}
 	}
 	if err := s.Validate(); err != nil {
 		return &codedError{exitUsage, err}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -297,6 +298,34 @@ func TestHashBitsModelSize(t *testing.T) {
 			if V := mm.Vocab.Len(); V > 256 || len(mm.W) != V*len(mm.Classes) || V < 200 {
 				t.Errorf("%s, %d documents (%d words): %d buckets, %d weights; want at most 2^8 buckets", kind, n, 20*n, V, len(mm.W))
 			}
+		}
+	}
+}
+
+// TestHashBitsDropsTermCap: logistic regression's default cap on its
+// terms (train.LogRegMaxFeatures) does not apply to hashed buckets, whose
+// number --hash-bits fixes; --max-features still does.
+func TestHashBitsDropsTermCap(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	tsv := writeFile(t, dir, "c.tsv", hashCorpus())
+	m := filepath.Join(dir, "m.nbm")
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{nil, train.LogRegMaxFeatures},
+		{[]string{"--hash-bits", "6"}, 0},
+		{[]string{"--hash-bits", "6", "--max-features", "5"}, 5},
+	} {
+		args := append([]string{"train", tsv, "--model", "logreg", "--min-df", "1", "-q", "-o", m}, tc.args...)
+		mustRun(t, args...)
+		mm, err := model.Load(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mm.Vocab.Settings.MaxFeatures; got != tc.want {
+			t.Errorf("%v: max_features %d, want %d", tc.args, got, tc.want)
 		}
 	}
 }
