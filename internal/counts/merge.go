@@ -190,7 +190,7 @@ func mergeInto(dst sink, srcs []source, remap [][]int32, nClasses int) error {
 			has[k] = false
 		}
 		if named {
-			if err := ns.addNamed(term, out, names); err != nil {
+			if err := ns.addNamed(term, out, vectorize.TopNames(names)); err != nil {
 				return err
 			}
 		} else if err := dst.add(term, out); err != nil {

@@ -13,12 +13,16 @@ import (
 // bucket held (vectorize.Vocabulary.Names), so that models fitted from
 // counts still name words.
 //
-// Round one adds the names of each part (vectorize.MergeNames: counts of
-// equal names added, the MaxBucketNames of highest count kept). That is
-// exact, and the same for any grouping of the merges, while a bucket
-// holds at most MaxBucketNames distinct terms; beyond, the names kept
-// can depend on the grouping (the counts never do). Round two carries the
-// names of its round-one vocabulary unchanged: every part has the same.
+// Round one adds the names of each part (vectorize.AddNames: counts of
+// equal names added), and keeps the MaxBucketNames of highest count of
+// the sum (vectorize.TopNames). A worker's table hands every name it
+// counted, so the names of a Counter's tables are exact and do not depend
+// on which worker counted which document; a counts file or spilled run
+// keeps MaxBucketNames a bucket. Merging files is exact, and the same for
+// any grouping of the merges, while a bucket holds at most MaxBucketNames
+// distinct terms; beyond, the names kept can depend on the grouping (the
+// counts never do). Round two carries the names of its round-one
+// vocabulary unchanged: every part has the same.
 
 // hashedVersion is the counts format version of hashed counts.
 const hashedVersion = 2
@@ -134,7 +138,8 @@ func weighted(srcs []source) bool {
 }
 
 // mergeTermNames adds the names b of one part to acc: summed in round
-// one, the first part's in round two (all parts carry the round-one
+// one (vectorize.AddNames; the caller keeps the top ones once every part
+// is added), the first part's in round two (all parts carry the round-one
 // vocabulary's names).
 func mergeTermNames(acc, b []vectorize.TermCount, round2 bool) []vectorize.TermCount {
 	if round2 {
@@ -143,7 +148,7 @@ func mergeTermNames(acc, b []vectorize.TermCount, round2 bool) []vectorize.TermC
 		}
 		return acc
 	}
-	return vectorize.MergeNames(acc, b) // acc is this merge's own
+	return vectorize.AddNames(acc, b) // acc is this merge's own
 }
 
 // names returns the bucket names of the worker's terms, by term id: in

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -128,6 +130,99 @@ func TestHashedCountsVersion(t *testing.T) {
 		binary.LittleEndian.PutUint32(b[8:], 3-binary.LittleEndian.Uint32(b[8:]))
 		if _, err := Decode(bytes.NewReader(b), "x.nbc"); err == nil || !strings.Contains(err.Error(), "hash_bits") {
 			t.Errorf("%s: error %v", name, err)
+		}
+	}
+}
+
+// TestHashedNamesExact: with few buckets, so that most hold more terms
+// than the names kept, a Counter's names are still Fit's, exactly, with
+// any number of workers: its tables hand every name they counted, and
+// the top ones are kept once all are added (an unspilled count does not
+// depend on which worker counted which document).
+func TestHashedNamesExact(t *testing.T) {
+	texts, labels := docs(600, 5)
+	s := vectorize.DefaultSettings()
+	s.HashBits = 5
+	fv, err := vectorize.FitVocabulary(texts, nil, 0, s, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crowded := 0
+	for _, ns := range fv.Names {
+		if len(ns) == vectorize.MaxBucketNames {
+			crowded++
+		}
+	}
+	if crowded < len(fv.Names)/2 {
+		t.Fatalf("only %d of %d buckets hold the most names: the test checks little", crowded, len(fv.Names))
+	}
+	// counted adds the documents to c in batches of about 2 KB, so that
+	// every worker counts some of them.
+	counted := func(c *Counter) *Counter {
+		c.batch = 2 << 10
+		for i := range texts {
+			if err := c.Add(texts[i], labels[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return c
+	}
+	for _, workers := range []int{1, 2, 3, 4} {
+		c := counted(counter(t, s, nil, nil, nil, Options{Workers: workers}))
+		whole, err := c.Counts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(whole.Terms, fv.Terms) {
+			t.Fatalf("%d workers: buckets %v, Fit's %v", workers, whole.Terms, fv.Terms)
+		}
+		for i := range fv.Names {
+			if !slices.Equal(whole.Names[i], fv.Names[i]) {
+				t.Errorf("%d workers: bucket %s named %v, Fit's %v", workers, fv.Terms[i], whole.Names[i], fv.Names[i])
+				break
+			}
+		}
+		v, _, err := counted(counter(t, s, nil, nil, nil, Options{Workers: workers, VocabOnly: true})).Vocabulary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(v.Names, fv.Names) {
+			t.Errorf("%d workers: Counter.Vocabulary's names are not Fit's", workers)
+		}
+	}
+}
+
+// TestAddNames: adding the names of parts, then keeping the top ones,
+// is keeping the top ones of the names summed, for lists short and long.
+func TestAddNames(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	for _, n := range []int{1, 3, 8, 40, 500} {
+		sum := map[string]int64{}
+		var acc []vectorize.TermCount
+		for range 4 {
+			var part []vectorize.TermCount
+			seen := map[string]bool{}
+			for range n {
+				term := fmt.Sprint("t", rng.IntN(2*n))
+				if seen[term] {
+					continue
+				}
+				seen[term] = true
+				c := int64(1 + rng.IntN(5))
+				part = append(part, vectorize.TermCount{Term: term, Count: c})
+				sum[term] += c
+			}
+			acc = vectorize.AddNames(acc, part)
+		}
+		var want []vectorize.TermCount
+		for term, c := range sum {
+			want = append(want, vectorize.TermCount{Term: term, Count: c})
+		}
+		if len(acc) != len(want) {
+			t.Fatalf("%d names a part: %d names added, want %d", n, len(acc), len(want))
+		}
+		if got, w := vectorize.TopNames(acc), vectorize.TopNames(want); !slices.Equal(got, w) {
+			t.Errorf("%d names a part: top %v, want %v", n, got, w)
 		}
 	}
 }

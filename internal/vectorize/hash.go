@@ -194,19 +194,46 @@ type TermCount struct {
 
 // MergeNames returns the names of a bucket counted in two parts, a and
 // b (a is reused): the counts of equal names added, the MaxBucketNames of
-// highest count kept, most frequent first, ties by ascending term. It is
-// exact, and merging in any order or grouping gives the same names, while
-// the bucket holds at most MaxBucketNames distinct terms in all; beyond,
-// the names are those of the highest counts the parts kept (counts file
-// merges, internal/counts).
-func MergeNames(a, b []TermCount) []TermCount {
-	for _, x := range b {
-		if i := slices.IndexFunc(a, func(y TermCount) bool { return y.Term == x.Term }); i >= 0 {
-			a[i].Count += x.Count
+// highest count kept, most frequent first, ties by ascending term
+// (TopNames of AddNames). It is exact, and merging in any order or
+// grouping gives the same names, while the bucket holds at most
+// MaxBucketNames distinct terms in all; beyond, the names are those of
+// the highest counts the parts kept (counts file merges,
+// internal/counts).
+func MergeNames(a, b []TermCount) []TermCount { return TopNames(AddNames(a, b)) }
+
+// AddNames returns the names of a and b, the counts of equal names added
+// (a is reused), in no particular order: summing every name of a bucket
+// over the parts and keeping the top ones once (TopNames) gives the
+// exact names whatever the parts, where MergeNames at each step would
+// drop a name whose count only the later parts raise.
+func AddNames(a, b []TermCount) []TermCount {
+	if len(a)+len(b) <= 2*MaxBucketNames {
+		for _, x := range b {
+			if i := slices.IndexFunc(a, func(y TermCount) bool { return y.Term == x.Term }); i >= 0 {
+				a[i].Count += x.Count
+			} else {
+				a = append(a, x)
+			}
+		}
+		return a
+	}
+	a = append(a, b...)
+	slices.SortFunc(a, func(x, y TermCount) int { return strings.Compare(x.Term, y.Term) })
+	out := a[:0]
+	for _, x := range a {
+		if n := len(out); n > 0 && out[n-1].Term == x.Term {
+			out[n-1].Count += x.Count
 		} else {
-			a = append(a, x)
+			out = append(out, x)
 		}
 	}
+	return out
+}
+
+// TopNames orders names most frequent first, ties by ascending term, and
+// keeps the first MaxBucketNames (in place).
+func TopNames(a []TermCount) []TermCount {
 	sortNames(a)
 	return a[:min(len(a), MaxBucketNames)]
 }
@@ -290,11 +317,12 @@ func (w *fitWorker) countHashed(text string, head bool) {
 // bucketID returns the local id of term's bucket, adding the bucket.
 func (w *fitWorker) bucketID(term string) int32 { return w.tableID(w.hash.h.name(term)) }
 
-// localNames returns, by local id of the worker's table (a bucket), the
-// MaxBucketNames most frequent terms the worker counted in it, exactly;
+// localNames returns, by local id of the worker's table (a bucket), every
+// term the worker counted in it with its occurrences, most frequent first;
 // nil without hashing. It is for a caller that sums one worker's rows by
-// local id itself, as a counter of statistics does, and merges the
-// names of its batches with MergeNames.
+// local id itself, as a counter of statistics does, and adds the names of
+// its workers (AddNames) before keeping the top ones (TopNames), so that
+// the names do not depend on which worker counted which document.
 func (w *fitWorker) localNames() [][]TermCount {
 	x := w.hash
 	if x == nil {
@@ -308,7 +336,7 @@ func (w *fitWorker) localNames() [][]TermCount {
 	}
 	for b, ns := range out {
 		sortNames(ns)
-		out[b] = slices.Clip(ns[:min(len(ns), MaxBucketNames)])
+		out[b] = slices.Clip(ns)
 	}
 	return out
 }

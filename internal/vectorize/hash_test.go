@@ -1,6 +1,7 @@
 package vectorize
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -287,8 +288,9 @@ func TestBucketNamesExact(t *testing.T) {
 	}
 }
 
-// TestLocalNames: one worker's names by local bucket id are Fit's with
-// one worker.
+// TestLocalNames: one worker's names by local bucket id are every term
+// it counted in the bucket, most frequent first, and their top ones
+// (TopNames) are Fit's with one worker.
 func TestLocalNames(t *testing.T) {
 	texts := synthText(6, 300, 30)
 	s := DefaultSettings()
@@ -304,11 +306,19 @@ func TestLocalNames(t *testing.T) {
 	if len(local) != len(v.Terms) {
 		t.Fatalf("%d local buckets, Fit has %d", len(local), len(v.Terms))
 	}
+	more := 0
 	for id, name := range w.table.terms {
 		k := slices.Index(v.Terms, name)
-		if k < 0 || !slices.Equal(local[id], v.Names[k]) {
+		all := slices.Clone(local[id])
+		if len(all) > MaxBucketNames {
+			more++
+		}
+		if k < 0 || !slices.Equal(TopNames(all), v.Names[k]) || !slices.IsSortedFunc(local[id], func(a, b TermCount) int { return cmp.Compare(b.Count, a.Count) }) {
 			t.Errorf("bucket %s: local names %v, Fit's %v", name, local[id], v.Names[max(k, 0)])
 		}
+	}
+	if more == 0 {
+		t.Error("no bucket holds more than MaxBucketNames terms: the test checks nothing of them")
 	}
 	if (&fitWorker{}).localNames() != nil {
 		t.Error("names without hashing")

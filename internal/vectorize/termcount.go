@@ -58,8 +58,9 @@ func (c *TermCounter) Len() int { return c.w.table.len() }
 func (c *TermCounter) Term(id int32) string { return c.w.table.terms[id] }
 
 // Names returns, with feature hashing (Settings.HashBits), by local id
-// (a bucket) the MaxBucketNames most frequent terms counted in it, most
-// frequent first, exactly; nil without hashing. The strings stay valid as
+// (a bucket) every term counted in it with its occurrences, most frequent
+// first; nil without hashing. Add several counters' names with AddNames,
+// then keep the top ones with TopNames. The strings stay valid as
 // long as the TermCounter is referenced.
 func (c *TermCounter) Names() [][]TermCount { return c.w.localNames() }
 
