@@ -17,17 +17,10 @@ func hashedTFIDF(bits int) vectorize.Settings {
 	return s
 }
 
-// streamStats counts texts as train --stream does, round one with a row
-// cache and round two from it, and returns round two's Stats and the
-// round-one Counter, closed.
-func streamStats(t *testing.T, s vectorize.Settings, texts, labels []string, opt Options) (*Stats, *Counter) {
+// statsOver returns the Stats of round two that c, a finished round-one
+// Counter with a row cache, counts from it over v (as replayedOver).
+func statsOver(t *testing.T, c *Counter, v *vectorize.Vocabulary) *Stats {
 	t.Helper()
-	opt.Replay, opt.VocabOnly, opt.TempDir = true, true, t.TempDir()
-	c := counter(t, s, nil, texts, labels, opt)
-	v, _, err := c.Vocabulary()
-	if err != nil {
-		t.Fatal(err)
-	}
 	c2, err := c.RoundTwo(v)
 	if err != nil {
 		t.Fatal(err)
@@ -37,8 +30,17 @@ func streamStats(t *testing.T, s vectorize.Settings, texts, labels []string, opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Close()
-	return st, c
+	return st
+}
+
+// vocabOf returns c's Vocabulary.
+func vocabOf(t *testing.T, c *Counter) *vectorize.Vocabulary {
+	t.Helper()
+	v, _, err := c.Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // TestHashedReplaySpills: with hashing, a round one with a row cache
@@ -52,19 +54,18 @@ func TestHashedReplaySpills(t *testing.T) {
 	texts, labels := docs(1500, 21)
 	for _, bits := range []int{12, 18} {
 		s := hashedTFIDF(bits)
-		want, _ := streamStats(t, s, texts, labels, Options{Workers: 2})
-		opt := Options{Workers: 2, Mem: 16 << 10, Replay: true, VocabOnly: true, TempDir: t.TempDir()}
+		opt := Options{Workers: 2, Replay: true, VocabOnly: true, TempDir: t.TempDir()}
 		c := counter(t, s, nil, texts, labels, opt)
+		want := statsOver(t, c, vocabOf(t, c))
+		opt.Mem = 16 << 10
+		c = counter(t, s, nil, texts, labels, opt)
 		if err := c.drain(); err != nil {
 			t.Fatal(err)
 		}
 		if c.Runs() < 2 {
 			t.Fatalf("bits %d: %d runs spilled under Mem %d, want ≥ 2", bits, c.Runs(), opt.Mem)
 		}
-		v, _, err := c.Vocabulary()
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := vocabOf(t, c)
 		if len(c.segments) != opt.Workers {
 			t.Errorf("bits %d: %d segments of the row cache after %d spills, want one a worker (%d)", bits, len(c.segments), c.Runs(), opt.Workers)
 		}
@@ -73,15 +74,7 @@ func TestHashedReplaySpills(t *testing.T) {
 				t.Errorf("bits %d: segment %d keeps a term table (%v) or has bits %d", bits, i, sg.tc != nil, sg.bits)
 			}
 		}
-		c2, err := c.RoundTwo(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := c2.Stats(false)
-		c2.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := statsOver(t, c, v)
 		if !reflect.DeepEqual(got.Header, want.Header) || !slices.Equal(got.ClassDocs, want.ClassDocs) ||
 			!slices.Equal(got.Stats, want.Stats) || got.Counted != want.Counted ||
 			!slices.Equal(got.Vocab.Terms, want.Vocab.Terms) || !slices.Equal(got.Vocab.IDF(), want.Vocab.IDF()) {
@@ -102,9 +95,7 @@ func TestHashedRowCacheBuckets(t *testing.T) {
 	s := hashedTFIDF(bits)
 	s.StopWords, s.Fields, s.NGramMax, s.MinDF = "", "", 1, 1
 	c := counter(t, s, nil, []string{"kiwi mango kiwi papaya"}, []string{"a"}, Options{Workers: 1, Replay: true, TempDir: t.TempDir()})
-	if _, _, err := c.Vocabulary(); err != nil {
-		t.Fatal(err)
-	}
+	vocabOf(t, c)
 	if len(c.segments) != 1 {
 		t.Fatalf("%d segments, want 1", len(c.segments))
 	}
