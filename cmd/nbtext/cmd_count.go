@@ -327,7 +327,15 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	}
 	settings.Remove = remove
 	co := o.corpus
-	ctr, err := streamCounts(s, args, &co, o.global.quiet, settings, counts.Options{Workers: o.workers})
+	opt := counts.Options{Workers: o.workers}
+	if settings.HashBits > 0 {
+		// The terms that name the buckets grow with the corpus: bound
+		// them as logreg's first pass does (spilled, they let the terms
+		// go; counts.Options.Replay). Unhashed, the tables are the
+		// vocabulary's, which the model holds anyway.
+		opt.Mem = streamCountMem()
+	}
+	ctr, runs, err := streamCounts(s, args, &co, o.global.quiet, settings, opt)
 	if err != nil {
 		return err
 	}
@@ -337,7 +345,13 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		return err
 	}
 	stats := func() (*counts.Stats, error) { return st, nil }
-	return fitCounts(s, o, kind, st.Classes, stats, start, "--stream does not keep")
+	if err := fitCounts(s, o, kind, st.Classes, stats, start, "--stream does not keep"); err != nil {
+		return err
+	}
+	if runs > 0 {
+		fmt.Fprintf(s.Out, "runs         %d spilled by the count tables (bound %d MiB)\n", runs, opt.Mem>>20)
+	}
+	return nil
 }
 
 // noStreamWhy says why --stream does not fit kind, and what to do.
@@ -352,22 +366,28 @@ func noStreamWhy(kind model.Kind) string {
 // streamCounts counts the corpora args for a model with settings, in
 // one pass: the returned Counter holds round one, or when the weighting
 // NeedsVocab, round two, counted from round one's row cache on disk over
-// the vocabulary of round one (so stdin needs no spooling).
-func streamCounts(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, opt counts.Options) (*counts.Counter, error) {
+// the vocabulary of round one (so stdin needs no spooling). It also
+// returns the runs round one spilled under opt.Mem.
+func streamCounts(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, opt counts.Options) (*counts.Counter, int, error) {
 	if !counts.NeedsVocab(settings) {
-		return countRound(s, args, co, quiet, settings, nil, opt)
+		ctr, err := countRound(s, args, co, quiet, settings, nil, opt)
+		if err != nil {
+			return nil, 0, err
+		}
+		return ctr, ctr.Runs(), nil
 	}
 	opt.Replay, opt.VocabOnly = true, true // round one gives the vocabulary only
 	r1, err := countRound(s, args, co, quiet, settings, nil, opt)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer r1.Close()
 	vocab, _, err := r1.Vocabulary()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return r1.RoundTwo(vocab)
+	ctr, err := r1.RoundTwo(vocab)
+	return ctr, r1.Runs(), err
 }
 
 // countRound counts the corpora args in a new Counter and returns it, to

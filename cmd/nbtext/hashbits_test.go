@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -327,5 +328,35 @@ func TestHashBitsDropsTermCap(t *testing.T) {
 		if got := mm.Vocab.Settings.MaxFeatures; got != tc.want {
 			t.Errorf("%v: max_features %d, want %d", tc.args, got, tc.want)
 		}
+	}
+}
+
+// TestHashBitsStreamSpills: train --stream with hashing bounds the count
+// tables of round one, whose terms (the names of the buckets) grow with
+// the corpus: under a small --mem they spill (each spill lets the terms
+// go), and the model has the statistics of in-memory training, for a
+// weighting of two rounds (replayed from the row cache of buckets) and of
+// one.
+func TestHashBitsStreamSpills(t *testing.T) {
+	isolate(t)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 15000 { // 450,000 distinct words, 30 a document
+		fmt.Fprintf(&b, "c%d\t", i%3)
+		for j := range 30 {
+			fmt.Fprintf(&b, "w%dx%d common%d ", i, j, j%7)
+		}
+		b.WriteByte('\n')
+	}
+	tsv := writeFile(t, dir, "c.tsv", b.String())
+	for _, kind := range []string{"multinomial", "bernoulli"} {
+		mem, str := filepath.Join(dir, kind+"-mem.nbm"), filepath.Join(dir, kind+"-stream.nbm")
+		mustRun(t, "train", tsv, "-q", "--model", kind, "--hash-bits", "12", "--min-df", "1", "--temperature", "1", "-o", mem)
+		out := mustRun(t, "train", tsv, "--stream", "--mem", "64M", "--model", kind, "--hash-bits", "12", "--min-df", "1", "--temperature", "1", "-o", str).out
+		if !strings.Contains(out, "spilled by the count tables (bound 16 MiB)") {
+			t.Errorf("%s: train --stream --mem 64M did not spill:\n%s", kind, out)
+		}
+		sameModels(t, mem, str)
 	}
 }

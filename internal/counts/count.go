@@ -27,10 +27,13 @@ type Options struct {
 	TempDir string
 	// Replay keeps, in round one, every document's row in a cache on disk
 	// (in TempDir), so that RoundTwo can count round two without reading
-	// the documents again. Each spill under Mem keeps its workers' term
-	// tables in memory until RoundTwo, to read its part of the cache: with
-	// Mem, Replay's memory grows with the number of spills (train --stream,
-	// the one user of Replay, sets no Mem).
+	// the documents again. Without hashing, each spill under Mem keeps its
+	// workers' term tables in memory until RoundTwo, to name the local ids
+	// of its part of the cache: with Mem, Replay's memory grows with the
+	// number of spills (train --stream sets no Mem then). With hashing
+	// (Settings.HashBits) the cache holds buckets, which need no term
+	// table, so a spill lets the tables go, terms included, and memory
+	// stays under Mem (train --stream sets it).
 	Replay bool
 	// VocabOnly says the Counter is read only for its Vocabulary (and,
 	// with Replay, RoundTwo): round one then counts each term's documents
@@ -87,9 +90,10 @@ type Counter struct {
 	running sync.WaitGroup // worker goroutines
 	runs    []string
 
-	segments []segment // the closed segments of the row cache
-	cacheErr error     // the first error writing it
-	replayed bool      // RoundTwo took the row cache
+	segments []segment      // the closed segments of the row cache
+	carried  []*cacheWriter // hashed segments left open by a spill (halt)
+	cacheErr error          // the first error writing it
+	replayed bool           // RoundTwo took the row cache
 
 	freeing   sync.WaitGroup // the release of a replayed row cache (RoundTwo)
 	collected bool           // feed collected the garbage of the tables
@@ -214,7 +218,11 @@ func (c *Counter) start() error {
 		if !c.opt.Replay || c.vocab != nil {
 			continue
 		}
-		cw, err := newCacheWriter(c.opt.TempDir)
+		if k := len(c.carried); k > 0 { // hashed: the segment goes on
+			ws[i].cache, c.carried = c.carried[k-1], c.carried[:k-1]
+			continue
+		}
+		cw, err := newCacheWriter(c.opt.TempDir, c.s.HashBits)
 		if err != nil {
 			for _, w := range ws[:i] {
 				if s, err := w.cache.finish(nil); err == nil {
@@ -281,28 +289,51 @@ func (c *Counter) drain() error {
 	return nil
 }
 
-// stop stops the workers and lets their tables go.
-func (c *Counter) stop() {
-	if c.workers == nil {
+// stop stops the workers and lets their tables go, and closes the
+// segments of the row cache.
+func (c *Counter) stop() { c.halt(false) }
+
+// halt stops the workers and lets their tables go. Their segments of the
+// row cache end with them, except with carry under hashing: the ids of
+// hashed segments are buckets, which need no TermCounter to name them
+// (worker.bucketRow), so across a spill they go on in the next workers
+// (start), and the segments stay as many as the workers however many
+// spills there are.
+func (c *Counter) halt(carry bool) {
+	if c.workers != nil {
+		close(c.queue)
+		c.running.Wait()
+		for _, w := range c.workers {
+			switch {
+			case w.cache == nil:
+			case carry && w.named:
+				c.carried = append(c.carried, w.cache)
+			default:
+				c.endSegment(w.cache, w.tc)
+			}
+		}
+		c.workers, c.queue = nil, nil
+		clear(c.classDocs)
+	}
+	if !carry {
+		for _, cw := range c.carried {
+			c.endSegment(cw, nil)
+		}
+		c.carried = nil
+	}
+}
+
+// endSegment finishes the segment of cw, whose local ids tc names, and
+// keeps it for RoundTwo.
+func (c *Counter) endSegment(cw *cacheWriter, tc *vectorize.TermCounter) {
+	s, err := cw.finish(tc)
+	if err != nil {
+		if c.cacheErr == nil {
+			c.cacheErr = err
+		}
 		return
 	}
-	close(c.queue)
-	c.running.Wait()
-	for _, w := range c.workers {
-		if w.cache == nil {
-			continue
-		}
-		s, err := w.cache.finish(w.tc)
-		if err != nil {
-			if c.cacheErr == nil {
-				c.cacheErr = err
-			}
-			continue
-		}
-		c.segments = append(c.segments, s)
-	}
-	c.workers, c.queue = nil, nil
-	clear(c.classDocs)
+	c.segments = append(c.segments, s)
 }
 
 // memHeader returns the header of the documents counted since the last
@@ -374,7 +405,7 @@ func (c *Counter) spill() error {
 	if err != nil {
 		return fmt.Errorf("spill the count table to %s: %w", name, err)
 	}
-	c.stop()
+	c.halt(true)
 	if len(c.runs) >= maxRuns {
 		return c.compact()
 	}
@@ -538,8 +569,8 @@ func (c *Counter) feed(nb, presence bool) (*statsSink, error) {
 func (c *Counter) Close() {
 	if c.workers != nil {
 		c.pending.Wait()
-		c.stop()
 	}
+	c.stop()
 	for _, r := range c.runs {
 		os.Remove(r)
 	}

@@ -41,7 +41,9 @@
 //
 // In one process (train --stream), round one can keep each document's
 // row on disk (Options.Replay: per worker, the class, then each distinct
-// term's local id, in stream VByte's layout, and its count unless 1, see
+// term's local id, or under hashing its bucket, which needs no term table
+// to be replayed, so that spills let the terms go, in stream VByte's
+// layout, and its count unless 1, see
 // replay.go; gathered in chunks by class modulo 16, so that round two
 // replays a few classes' rows at a time and their columns share the
 // caches; the partitions are shared out among the workers by size, so

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
+	mbits "math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -19,7 +19,8 @@ import (
 // --cache spares its later passes the parsing.
 //
 // Each worker writes the rows it counts to a segment file of its own, in
-// the local term ids of its TermCounter: per document, a varint byte
+// the local term ids of its TermCounter, or under hashing in buckets (see
+// below): per document, a varint byte
 // length, then the row: varints of the class id, of the number m₁ of its
 // terms whose count is 1 and of the number m₂ of the others (most terms
 // of a document occur once); then the terms, those of count 1 first, in
@@ -41,13 +42,18 @@ import (
 // The rows are gathered by partition, the class id modulo cacheParts, in
 // buffers of cacheChunk bytes written out as chunks, so
 // that round two replays the rows of a few classes at a time: their
-// columns of cells, not every class's, share the processor's caches. A
-// segment ends when its worker's table is emptied (a spill, or the end of
-// the round), and keeps that TermCounter's terms, which name its ids.
-// Round two maps each segment's local ids to vocabulary ids (dropping
-// pruned terms) and from there counts each row as a row from Vectorize:
-// the same ids and counts, in another order, so the same weighted values
-// and sums (neither depends on the order of a row's terms).
+// columns of cells, not every class's, share the processor's caches.
+// Without hashing, a segment ends when its worker's table is emptied (a
+// spill, or the end of the round), and keeps that TermCounter's terms,
+// which name its ids: memory grows with the spills. Under hashing
+// (Settings.HashBits) the rows hold buckets, a pure function of the
+// terms: a segment needs no TermCounter, goes on across spills in the
+// next worker, and ends with the round, so a spill lets every term go.
+// Round two maps each segment's local ids (or the buckets, through one
+// bucketIndex) to vocabulary ids (dropping pruned terms) and from there
+// counts each row as a row from Vectorize: the same ids and counts, in
+// another order, so the same weighted values and sums (neither depends on
+// the order of a row's terms).
 
 // cacheParts is the number of partitions of a segment: a row goes to
 // partition class id mod cacheParts.
@@ -61,11 +67,16 @@ const cacheChunk = 128 << 10
 type chunk struct{ off, n int64 }
 
 // segment is one finished cache file, open for reading, the chunks of
-// each partition, and the terms of its ids.
+// each partition, and the terms of its ids: tc's local ids, or with bits
+// (Settings.HashBits) buckets.
 type segment struct {
 	f      *fsutil.Scratch
 	chunks [cacheParts][]chunk
 	tc     *vectorize.TermCounter
+	bits   int
+	// buckets maps the buckets of a hashed segment to vocabulary ids, one
+	// index that every hashed segment shares (RoundTwo).
+	buckets *bucketIndex
 	// idmap maps the local ids to vocabulary ids (-1: pruned), for the
 	// partitions' replays to share (RoundTwo).
 	idmap []int32
@@ -78,6 +89,7 @@ func (s *segment) release() { s.f.Close() }
 // behind however the process ends) read back through the open file.
 type cacheWriter struct {
 	f      *fsutil.Scratch
+	bits   int // Settings.HashBits: the ids are buckets
 	size   int64
 	buf    []byte              // the row being encoded
 	ord    []int32             // its ids, those of count 1 first
@@ -87,13 +99,14 @@ type cacheWriter struct {
 	err    error
 }
 
-// newCacheWriter creates a segment file in dir.
-func newCacheWriter(dir string) (*cacheWriter, error) {
+// newCacheWriter creates a segment file in dir, of rows of buckets under
+// hashing (bits > 0), else of local ids.
+func newCacheWriter(dir string, bits int) (*cacheWriter, error) {
 	f, err := fsutil.NewScratch(dir, "nbtext-rows-*.bin")
 	if err != nil {
 		return nil, fmt.Errorf("row cache: %w", err)
 	}
-	return &cacheWriter{f: f}, nil
+	return &cacheWriter{f: f, bits: bits}, nil
 }
 
 // add writes the row ids, vals of class k.
@@ -130,7 +143,7 @@ func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
 	i += nc
 	for t, id := range ord {
 		x := uint32(id)
-		code := (bits.Len32(x|1) - 1) >> 3
+		code := (mbits.Len32(x|1) - 1) >> 3
 		binary.LittleEndian.PutUint32(b[i:], x)
 		ctrl[t>>2] |= byte(code << (2 * (t & 3)))
 		i += code + 1
@@ -171,12 +184,16 @@ func (c *cacheWriter) flush(p int) {
 }
 
 // finish writes the rows left and returns the segment, still open, for
-// reading; on error the segment is released.
+// reading, with tc naming its local ids (none when they are buckets); on
+// error the segment is released.
 func (c *cacheWriter) finish(tc *vectorize.TermCounter) (segment, error) {
 	for p := range c.parts {
 		c.flush(p)
 	}
-	s := segment{f: c.f, chunks: c.chunks, tc: tc}
+	if c.bits > 0 {
+		tc = nil
+	}
+	s := segment{f: c.f, chunks: c.chunks, tc: tc, bits: c.bits}
 	if c.err != nil {
 		s.release()
 		return segment{}, fmt.Errorf("row cache %s: %w", c.f.Name(), c.err)
@@ -199,7 +216,7 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 		return nil, errors.New("round two from the row cache needs a round-one counter made with Options.Replay")
 	case c.vocab != nil:
 		return nil, errors.New("round two from the row cache follows round one, not round two")
-	case c.workers != nil || len(c.cur.texts) > 0:
+	case c.workers != nil || len(c.carried) > 0 || len(c.cur.texts) > 0:
 		return nil, errors.New("round two from the row cache: round one is not finished")
 	case c.cacheErr != nil:
 		return nil, c.cacheErr
@@ -230,12 +247,25 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 	for _, w := range c2.workers {
 		w.docs = make([]int64, len(c.names))
 	}
-	var wg sync.WaitGroup
-	for i := range c.segments { // a goroutine per segment
+	var (
+		wg      sync.WaitGroup
+		buckets *bucketIndex
+	)
+	if c.s.HashBits > 0 {
+		if buckets, err = newBucketIndex(vocab); err != nil {
+			c2.Close()
+			return nil, err
+		}
+	}
+	for i := range c.segments { // a goroutine per segment of local ids
+		s := &c.segments[i]
+		if s.bits > 0 {
+			s.buckets = buckets
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := &c.segments[i]
 			s.idmap = make([]int32, s.tc.Len())
 			for id := range s.idmap {
 				vid, ok := vocab.Lookup(s.tc.Term(int32(id)))
@@ -294,7 +324,12 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 // segment s. It runs in a goroutine of RoundTwo's (schedule), not of the
 // worker's queue.
 func (w *worker) replay(s *segment, p int, chunks []chunk) error {
-	idmap := s.idmap
+	// The ids of the rows are below idEnd: local ids of the segment's
+	// TermCounter, or buckets.
+	idmap, idEnd := s.idmap, int64(len(s.idmap))
+	if s.bits > 0 {
+		idEnd = 1 << s.bits
+	}
 	bad := func(err error) error { return fmt.Errorf("row cache %s: %w", s.f.Name(), err) }
 	// The worker's scratch, kept from one call to the next: a call per
 	// item of the schedule (thousands on a large corpus) would otherwise
@@ -365,17 +400,25 @@ func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 				}
 				cnts[m1+uint64(t)] = uint32(c)
 			}
-			if j != end || int64(top) >= int64(len(idmap)) {
+			if j != end || int64(top) >= idEnd {
 				return damaged
 			}
-			w.touched += int64(touch(idmap, lids))
 			// The row stays in its cached order: sumRow's sums, and the l2
 			// norm of its weighting (vectorize.sumSquares), do not depend
 			// on the order of a row's terms.
 			ind, val = ind[:0], val[:0]
-			for j, id := range lids {
-				if vid := idmap[id]; vid >= 0 {
-					ind, val = append(ind, vid), append(val, float32(cnts[j]))
+			if bx := s.buckets; bx != nil {
+				for j, b := range lids {
+					if vid := bx.id(uint32(b)); vid >= 0 {
+						ind, val = append(ind, vid), append(val, float32(cnts[j]))
+					}
+				}
+			} else {
+				w.touched += int64(touch(idmap, lids))
+				for j, id := range lids {
+					if vid := idmap[id]; vid >= 0 {
+						ind, val = append(ind, vid), append(val, float32(cnts[j]))
+					}
 				}
 			}
 			if err := w.sumRow(int32(k), ind, val); err != nil {
@@ -384,6 +427,49 @@ func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 		}
 	}
 	return nil
+}
+
+// bucketIndex maps the buckets of a hashed vocabulary, whose terms are
+// bucket names in ascending order (BucketName's byte order is bucket
+// order), to their ids, in 1.5 bits a bucket: bit b of set says bucket b
+// is a term, and its id is the number of bits set below b. That is 48 MiB
+// at vectorize.MaxHashBits, where an id by bucket would take 1 GiB, and
+// 192 KiB, in cache, at 20 bits.
+type bucketIndex struct {
+	set  []uint64
+	rank []int32 // the bits set in the words of set before each
+}
+
+// newBucketIndex returns the bucketIndex of the hashed vocabulary v.
+func newBucketIndex(v *vectorize.Vocabulary) (*bucketIndex, error) {
+	bits := v.Settings.HashBits
+	x := &bucketIndex{set: make([]uint64, (1<<bits+63)/64)}
+	prev := int64(-1)
+	for id, t := range v.Terms {
+		b, ok := vectorize.ParseBucketName(t, bits)
+		if !ok || int64(b) <= prev {
+			return nil, fmt.Errorf("round two from the row cache: vocabulary term %d %q is not the next bucket of --hash-bits %d", id, t, bits)
+		}
+		prev = int64(b)
+		x.set[b>>6] |= 1 << (b & 63)
+	}
+	x.rank = make([]int32, len(x.set))
+	var n int32
+	for i, w := range x.set {
+		x.rank[i] = n
+		n += int32(mbits.OnesCount64(w))
+	}
+	return x, nil
+}
+
+// id returns the vocabulary id of bucket b (below 2^bits), -1 when it is
+// not a term.
+func (x *bucketIndex) id(b uint32) int32 {
+	w, bit := x.set[b>>6], uint64(1)<<(b&63)
+	if w&bit == 0 {
+		return -1
+	}
+	return x.rank[b>>6] + int32(mbits.OnesCount64(w&(bit-1)))
 }
 
 // replayBuf is a worker's scratch for replay.

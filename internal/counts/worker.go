@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -110,6 +111,11 @@ type worker struct {
 	docs  []int64      // replaying: the documents of each class
 	rb    replayBuf    // replaying: scratch kept between items
 	named bool         // hashed terms, which carry bucket names (names.go)
+	// bits is Settings.HashBits. With it, round one's row cache holds
+	// buckets (bucketRow), not local ids: bucket[id] is local id's.
+	bits   int
+	bucket []int32
+	brow   []int32 // the row of buckets being cached
 	// pooled: round one counts every class as class 0 (Options.VocabOnly),
 	// and the TermCounter sums the terms' documents and occurrences
 	// (vectorize.TermCounter.CountTotals) in the entries its per-token
@@ -122,7 +128,7 @@ type worker struct {
 }
 
 func newWorker(tok vectorize.Settings, vocab *vectorize.Vocabulary, pooled bool) *worker {
-	w := &worker{vocab: vocab, named: tok.HashBits > 0, pooled: pooled}
+	w := &worker{vocab: vocab, named: tok.HashBits > 0, bits: tok.HashBits, pooled: pooled}
 	if vocab == nil {
 		w.tc = vectorize.NewTermCounter(tok)
 		if pooled {
@@ -184,8 +190,34 @@ func (w *worker) countRow(k int32, text string) {
 		w.addCells(k, ids, vals)
 	}
 	if w.cache != nil {
+		if w.named {
+			ids = w.bucketRow(ids)
+		}
 		w.cache.add(k, ids, vals)
 	}
+}
+
+// bucketRow returns the buckets of the local ids of a row of w.tc, whose
+// terms are bucket names under hashing, in place of the ids: the row
+// cache records buckets, a pure function of the terms, so that replaying
+// it needs no TermCounter (replay.go). The slice is valid until the next
+// call.
+func (w *worker) bucketRow(ids []int32) []int32 {
+	for n := w.tc.Len(); len(w.bucket) < n; {
+		// Local ids are dense: each new one is a bucket's name (a
+		// hashed TermCounter holds no other term), parsed once.
+		b, ok := vectorize.ParseBucketName(w.tc.Term(int32(len(w.bucket))), w.bits)
+		if !ok {
+			b = 1<<32 - 1 // never in a row; replay would reject it
+		}
+		w.bucket = append(w.bucket, int32(uint32(b)))
+	}
+	out := slices.Grow(w.brow[:0], len(ids))
+	for _, id := range ids {
+		out = append(out, w.bucket[id])
+	}
+	w.brow = out
+	return out
 }
 
 // addCells adds the row ids, vals of class k to its column.
@@ -358,7 +390,7 @@ func touch[T int32 | uint64 | float32](x []T, ids []int32) T {
 func (w *worker) bytes() int64 {
 	var b int64
 	if w.tc != nil {
-		b += w.tc.Bytes()
+		b += w.tc.Bytes() + 4*int64(len(w.bucket))
 	}
 	for _, c := range w.cols {
 		b += int64(len(c)) << blockBits * 8
