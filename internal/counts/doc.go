@@ -130,7 +130,7 @@
 // and each carries the most frequent terms of its bucket with their
 // occurrences (as in a version 4 model file), so that models fitted from
 // counts name words. Round one adds the parts' names
-// (vectorize.MergeNames); round two carries its vocabulary's. The names
+// (vectorize.AddNames, then TopNames); round two carries its vocabulary's. The names
 // are exact, and every grouping of merges gives the same bytes, while no
 // bucket holds more than 4 distinct terms; beyond, the names kept may
 // depend on the grouping, the counts never do. Parts of different

@@ -192,21 +192,14 @@ type TermCount struct {
 	Count int64  `json:"count"`
 }
 
-// MergeNames returns the names of a bucket counted in two parts, a and
-// b (a is reused): the counts of equal names added, the MaxBucketNames of
-// highest count kept, most frequent first, ties by ascending term
-// (TopNames of AddNames). It is exact, and merging in any order or
-// grouping gives the same names, while the bucket holds at most
-// MaxBucketNames distinct terms in all; beyond, the names are those of
-// the highest counts the parts kept (counts file merges,
-// internal/counts).
-func MergeNames(a, b []TermCount) []TermCount { return TopNames(AddNames(a, b)) }
-
 // AddNames returns the names of a and b, the counts of equal names added
 // (a is reused), in no particular order: summing every name of a bucket
 // over the parts and keeping the top ones once (TopNames) gives the
-// exact names whatever the parts, where MergeNames at each step would
-// drop a name whose count only the later parts raise.
+// exact names whatever the parts, where keeping the top ones at each step
+// would drop a name whose count only the later parts raise. Merged files
+// of counts keep only the top names of their parts, so beyond
+// MaxBucketNames distinct terms a bucket's names can depend on the
+// grouping of merges (internal/counts); its counts never do.
 func AddNames(a, b []TermCount) []TermCount {
 	if len(a)+len(b) <= 2*MaxBucketNames {
 		for _, x := range b {
