@@ -154,6 +154,15 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if o.ml.multi && (!o.rec.spec().Empty() || kind == model.Categorical || kind == model.Gaussian) {
 		return usageErrorf("--multi-label takes text models without record fields")
 	}
+	if !o.rec.spec().Empty() && (o.stream || o.fromCounts != "") {
+		// Counts and streamed rows hold terms, not record fields: the
+		// fields would be dropped without a word.
+		flag := "--stream"
+		if o.fromCounts != "" {
+			flag = "--from-counts"
+		}
+		return usageErrorf("%s fits text only: record fields (--categorical-field, --numeric-field) need train without %s", flag, flag)
+	}
 	if o.folds < 2 {
 		return usageErrorf("--folds must be ≥ 2, got %d", o.folds)
 	}
