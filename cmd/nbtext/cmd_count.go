@@ -38,7 +38,7 @@ type countOptions struct {
 func (o *countOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
 	o.fixed = vocabFixedFlags(fs, addedFlags(fs, o.vec.AddModelFlags))
-	fs.StringVar(&o.kind, "model", "multinomial", "count with the vectorizer settings of this model's defaults: bernoulli, multinomial or complement (flags override them)")
+	fs.StringVar(&o.kind, "model", "multinomial", "count with the vectorizer settings of this model's defaults: bernoulli, multinomial, complement or centroid (flags override them)")
 	fs.StringVar(&o.shard, "shard", "", "count only shard i of N (1 ≤ i ≤ N): documents i, i+N, i+2N, ... of the inputs, in order")
 	fs.StringVar(&o.vocab, "vocab", "", "round two: the merged round-one counts whose pruned vocabulary and document frequencies the weighted sums follow (its settings replace the vectorizer flags)")
 	fs.StringVar(&o.mem, "mem", "", "bound the count table's memory (e.g. 512MiB, 2G): past half of it, sorted runs spill to disk and are merged at the end (default: no bound)")
@@ -58,7 +58,8 @@ the documents of CORPUS..., or of one shard of them, and write them as a
 counts file (.nbc). Counts add: 'nbtext merge' sums parts counted anywhere,
 in any order or tree, to the same bytes as one count of everything, and
 'nbtext train --from-counts' fits the model that 'nbtext train' fits on
-those documents. Without CORPUS it reads the train split of the cached 20
+those documents. The per-class weighted sums are also the class sums of
+nearest centroid ('train --from-counts --model centroid'). Without CORPUS it reads the train split of the cached 20
 Newsgroups archive.
 
 The vectorizer settings are those of 'train --model M', overridden by the
@@ -86,8 +87,8 @@ func (o *countOptions) validate(fs *pflag.FlagSet) error {
 	if o.output == "-" {
 		return usageErrorf("-o -: counts are written to a file (atomically, via a temporary file), not to stdout")
 	}
-	if k, err := model.ParseKind(o.kind); err != nil || !k.IsNB() {
-		return usageErrorf("--model must be bernoulli, multinomial or complement, got %q", o.kind)
+	if k, err := model.ParseKind(o.kind); err != nil || !fitsCounts(k) {
+		return usageErrorf("--model must be bernoulli, multinomial, complement or centroid, got %q", o.kind)
 	}
 	if _, _, err := parseShard(o.shard); err != nil {
 		return err
@@ -258,8 +259,8 @@ func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
 	}
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
-	if !kind.IsNB() {
-		return usageErrorf("--from-counts fits naive bayes models (bernoulli, multinomial, complement), not %s", kind)
+	if !fitsCounts(kind) {
+		return usageErrorf("--from-counts fits naive bayes models (bernoulli, multinomial, complement) and centroid, not %s", kind)
 	}
 	if err := checkOutputs([]string{o.fromCounts}, nil, o.output); err != nil {
 		return err
@@ -275,7 +276,12 @@ func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
 	return nil
 }
 
-// fitCounts fits an NB model of kind from the statistics that stats
+// fitsCounts reports whether a model of kind is fitted from counts: the
+// naive bayes models, and centroid, whose class sums are multinomial NB's
+// statistics (train.FitCentroidStats).
+func fitsCounts(kind model.Kind) bool { return kind.IsNB() || kind == model.Centroid }
+
+// fitCounts fits an NB or centroid model of kind from the statistics that stats
 // returns (of counts of classes) with the estimator flags of o, saves it
 // to o.output and prints the summary. why says why --alpha auto cannot be
 // (what does not keep the documents).
@@ -294,7 +300,12 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 	if err != nil {
 		return err
 	}
-	m, err := train.FitNBStats(kind, st, p)
+	var m *model.Model
+	if kind == model.Centroid {
+		m, err = train.FitCentroidStats(st, p)
+	} else {
+		m, err = train.FitNBStats(kind, st, p)
+	}
 	if err != nil {
 		return err
 	}
@@ -314,8 +325,8 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 func runTrainStream(s streams, args []string, o *trainOptions) error {
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
-	if !kind.IsNB() {
-		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement) and logreg, not %s: %s", kind, noStreamWhy(kind))
+	if !fitsCounts(kind) {
+		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement), centroid and logreg, not %s: %s", kind, noStreamWhy(kind))
 	}
 	settings, _ := train.Defaults(kind)
 	if err := o.vec.apply(&settings); err != nil {
@@ -436,7 +447,9 @@ func writeCountsModel(w io.Writer, m *model.Model, cs *counts.Stats, out string,
 	fmt.Fprintf(w, "documents    %d\n", cs.Documents())
 	fmt.Fprintf(w, "classes      %d\n", len(cs.Classes))
 	fmt.Fprintf(w, "vocabulary   %d terms (of %d counted)\n", m.Vocab.Len(), cs.Counted)
-	fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
+	if m.Kind.IsNB() {
+		fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
+	}
 	if p.Temperature > 0 {
 		fmt.Fprintf(w, "temperature  %.4g (given)\n", p.Temperature)
 	} else {

@@ -89,10 +89,10 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.vocab, "vocab", "", "reuse a vocabulary file written by 'nbtext vocab': its settings replace the vectorizer flags and --remove, so giving those on the command line is a usage error (their NBTEXT_* and config-file values are ignored)")
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
-	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
+	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes or centroid model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
 	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg --stream: rows read and shuffled together per block (memory grows with it)")
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
-	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes counts it (two passes for tf-idf; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch")
+	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (two passes for tf-idf; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch")
 	o.auto.AddFlags(fs, true)
 }
 

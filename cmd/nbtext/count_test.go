@@ -29,7 +29,7 @@ func TestCountUsage(t *testing.T) {
 		{"bad shard", []string{"count", tsv, "--shard", "5/4", "-o", part}, 2, "--shard must be i/N"},
 		{"shard zero", []string{"count", tsv, "--shard", "0/4", "-o", part}, 2, "--shard must be i/N"},
 		{"bad mem", []string{"count", tsv, "--mem", "lots", "-o", part}, 2, "--mem must be a size"},
-		{"logreg counts", []string{"count", tsv, "--model", "logreg", "-o", part}, 2, "--model must be bernoulli, multinomial or complement"},
+		{"logreg counts", []string{"count", tsv, "--model", "logreg", "-o", part}, 2, "--model must be bernoulli, multinomial, complement or centroid"},
 		{"vocab with min-df", []string{"count", tsv, "--vocab", part, "--min-df", "2", "-o", part}, 2, "--min-df is not allowed with --vocab"},
 		{"missing vocab", []string{"count", tsv, "--vocab", filepath.Join(dir, "nope.nbc"), "-o", part}, 1, "nope.nbc"},
 		{"from-counts with corpus", []string{"train", tsv, "--from-counts", part, "-o", m}, 2, "drop the corpus argument"},
@@ -157,13 +157,14 @@ func TestCountMergeToy(t *testing.T) {
 }
 
 // TestTrainStream: train --stream, from a file and from stdin (spooled
-// for tf-idf's second pass), fits the model in-memory train fits.
+// for tf-idf's second pass), fits the model in-memory train fits, for
+// every NB model and nearest centroid.
 func TestTrainStream(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
 	corpus := strings.Repeat(toyTSV, 3) + "crypt\tclipper chip escrow\n"
 	tsv := writeFile(t, dir, "c.tsv", corpus)
-	for _, kind := range []string{"multinomial", "bernoulli", "complement"} {
+	for _, kind := range []string{"multinomial", "bernoulli", "complement", "centroid"} {
 		mem, file, stdin := filepath.Join(dir, kind+"-mem.nbm"), filepath.Join(dir, kind+"-file.nbm"), filepath.Join(dir, kind+"-stdin.nbm")
 		mustRun(t, "train", tsv, "--model", kind, "--temperature", "1", "-o", mem)
 		mustRun(t, "train", tsv, "--stream", "--model", kind, "--temperature", "1", "-o", file)
@@ -232,6 +233,14 @@ func TestCountsIntegration(t *testing.T) {
 	mustRun(t, "train", "-q", tb, "--split", "train", "-o", inMemory)
 	sameModels(t, inMemory, fromCounts)
 	sameFiles(t, "multinomial eval", predictions(inMemory), predictions(fromCounts))
+
+	// Nearest centroid: its class sums are multinomial NB's statistics,
+	// streamed in-process.
+	stream, inMemory := filepath.Join(dir, "cent-stream.nbm"), filepath.Join(dir, "cent-mem.nbm")
+	mustRun(t, "train", "-q", tb, "--split", "train", "--model", "centroid", "--stream", "--temperature", "1", "-o", stream)
+	mustRun(t, "train", "-q", tb, "--split", "train", "--model", "centroid", "--temperature", "1", "-o", inMemory)
+	sameModels(t, inMemory, stream)
+	sameFiles(t, "centroid eval", predictions(inMemory), predictions(stream))
 }
 
 // sameModels fails unless the two model files hold the same model, bit

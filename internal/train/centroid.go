@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -46,21 +47,31 @@ func FitCentroid(X *vectorize.Matrix, y []int, classes []string, vocab *vectoriz
 	return m, cal, err
 }
 
-// classSums returns the feature-major V×C sums of the rows of X by class,
-// summed in row order. Values must be finite.
+// classSums returns the feature-major V×C sums of the rows of X by class:
+// multinomial NB's statistics (nbCounts), summed exactly in fixed point as
+// counting in shards sums them, so that a centroid model fitted from
+// merged counts (FitCentroidStats) has the same bits. Values must be
+// finite and non-negative, as every weighting's are.
 func classSums(X *vectorize.Matrix, y []int, C int) ([]float64, error) {
-	sums := make([]float64, X.Cols*C)
-	for i, c := range y {
-		ind, val := X.Row(i)
-		for j, t := range ind {
-			v := float64(val[j])
-			if v-v != 0 {
-				return nil, fmt.Errorf("document %d, term %d: feature value %g is not finite", i, t, v)
-			}
-			sums[int(t)*C+c] += v
-		}
+	_, sums, err := nbCounts(model.Multinomial, X, y, C, nil)
+	return sums, err
+}
+
+// FitCentroidStats is FitCentroid from the statistics of counts
+// (counts.Counts.Stats without presence, or counts.Counter.Stats): their
+// per-(term, class) sums are the class sums FitCentroid takes from the
+// rows, bit for bit, so the model equals FitCentroid's on the same
+// documents with the same settings, except for the temperature, whose
+// calibration needs the documents: p.Temperature applies as given (0:
+// none).
+func FitCentroidStats(st *counts.Stats, p model.Params) (*model.Model, error) {
+	if len(st.Classes) < 2 {
+		return nil, fmt.Errorf("need at least two classes to train, got %d", len(st.Classes))
 	}
-	return sums, nil
+	if err := ValidateParams(model.Centroid, p, len(st.Classes)); err != nil {
+		return nil, err
+	}
+	return model.NewCentroid(st.Classes, st.Vocab, p, st.Stats)
 }
 
 // calibrateCentroid chooses the temperature of the centroids of sums (the
