@@ -328,6 +328,24 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 	if !fitsCounts(kind) {
 		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement), centroid and logreg, not %s: %s", kind, noStreamWhy(kind))
 	}
+	if _, err := loadInit(o.init, kind, nil, ""); err != nil {
+		return err
+	}
+	co := o.corpus
+	if o.vocab != "" {
+		// The vocabulary file gives the vocabulary and document
+		// frequencies: one round, counted over it.
+		vocab, err := readVocabFile(o.vocab, &co)
+		if err != nil {
+			return err
+		}
+		ctr, err := countRound(s, args, &co, o.global.quiet, vocab.Settings, vocab, counts.Options{Workers: o.workers})
+		if err != nil {
+			return err
+		}
+		defer ctr.Close()
+		return fitCounter(s, o, kind, ctr, start)
+	}
 	settings, _ := train.Defaults(kind)
 	if err := o.vec.apply(&settings); err != nil {
 		return err
@@ -337,7 +355,6 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		return err
 	}
 	settings.Remove = remove
-	co := o.corpus
 	opt := counts.Options{Workers: o.workers}
 	if settings.HashBits > 0 {
 		// The terms that name the buckets grow with the corpus: bound
@@ -351,18 +368,24 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		return err
 	}
 	defer ctr.Close()
-	st, err := ctr.Stats(kind == model.Bernoulli)
-	if err != nil {
-		return err
-	}
-	stats := func() (*counts.Stats, error) { return st, nil }
-	if err := fitCounts(s, o, kind, st.Classes, stats, start, "--stream does not keep"); err != nil {
+	if err := fitCounter(s, o, kind, ctr, start); err != nil {
 		return err
 	}
 	if runs > 0 {
 		fmt.Fprintf(s.Out, "runs         %d spilled by the count tables (bound %d MiB)\n", runs, opt.Mem>>20)
 	}
 	return nil
+}
+
+// fitCounter fits a model of kind from the statistics of the streamed
+// count ctr (fitCounts).
+func fitCounter(s streams, o *trainOptions, kind model.Kind, ctr *counts.Counter, start time.Time) error {
+	st, err := ctr.Stats(kind == model.Bernoulli)
+	if err != nil {
+		return err
+	}
+	stats := func() (*counts.Stats, error) { return st, nil }
+	return fitCounts(s, o, kind, st.Classes, stats, start, "--stream does not keep")
 }
 
 // noStreamWhy says why --stream does not fit kind, and what to do.

@@ -92,7 +92,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes or centroid model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
 	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg --stream: rows read and shuffled together per block (memory grows with it)")
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
-	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (two passes for tf-idf; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch")
+	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch")
 	o.auto.AddFlags(fs, true)
 }
 
@@ -153,6 +153,12 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.ml.multi && (!o.rec.spec().Empty() || kind == model.Categorical || kind == model.Gaussian) {
 		return usageErrorf("--multi-label takes text models without record fields")
+	}
+	if o.stream && o.auto.on {
+		return usageErrorf("--auto cross-validates candidate models on documents held in memory: drop --stream")
+	}
+	if o.stream && o.ml.multi {
+		return usageErrorf("--stream trains models of one label per document: drop --multi-label")
 	}
 	if !o.rec.spec().Empty() && (o.stream || o.fromCounts != "") {
 		// Counts and streamed rows hold terms, not record fields: the
@@ -335,6 +341,26 @@ func indexOf(xs []string, x string) int {
 	return -1
 }
 
+// readVocabFile reads the vocabulary file of --vocab (written by 'nbtext
+// vocab'), whose settings the corpus co is read with: it is stripped as
+// it was for the vocabulary.
+func readVocabFile(path string, co *corpusOptions) (*vectorize.Vocabulary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	vocab, err := vectorize.ReadTSV(f, path)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := corpus.ParseRemove(vocab.Settings.Remove); err != nil {
+		return nil, fmt.Errorf("%s: remove setting: %w", path, err)
+	}
+	co.remove = vocab.Settings.Remove
+	return vocab, nil
+}
+
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
 	if err := checkOutputs(args, []string{o.vocab, o.init}, o.output); err != nil {
@@ -364,21 +390,11 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	o.rec.apply(&co, kind)
 	o.ml.apply(&co)
 	if o.vocab != "" {
-		f, err := os.Open(o.vocab)
-		if err != nil {
-			return err
-		}
-		vocab, err = vectorize.ReadTSV(f, o.vocab)
-		f.Close()
-		if err != nil {
+		var err error
+		if vocab, err = readVocabFile(o.vocab, &co); err != nil {
 			return err
 		}
 		settings = vocab.Settings
-		// The corpus is stripped as it was for the vocabulary.
-		if _, err := corpus.ParseRemove(settings.Remove); err != nil {
-			return fmt.Errorf("%s: remove setting: %w", o.vocab, err)
-		}
-		co.remove = settings.Remove
 	} else if err := o.vec.apply(&settings); err != nil {
 		return err
 	}

@@ -174,6 +174,25 @@ func TestTrainStream(t *testing.T) {
 		sameModels(t, mem, file)
 		sameModels(t, mem, stdin)
 	}
+	// A vocabulary file (nbtext vocab) gives the vocabulary and document
+	// frequencies: one round, the model of in-memory train --vocab.
+	vocab := filepath.Join(dir, "v.tsv")
+	mustRun(t, "vocab", tsv, "--min-df", "1", "--weighting", "tfidf", "--norm", "l2", "-q", "-o", vocab)
+	for _, kind := range []string{"multinomial", "bernoulli", "centroid", "logreg"} {
+		mem, file, stdin := filepath.Join(dir, kind+"-vmem.nbm"), filepath.Join(dir, kind+"-vfile.nbm"), filepath.Join(dir, kind+"-vstdin.nbm")
+		mustRun(t, "train", tsv, "--model", kind, "--vocab", vocab, "--temperature", "1", "-o", mem)
+		mustRun(t, "train", tsv, "--stream", "--model", kind, "--vocab", vocab, "--temperature", "1", "-o", file)
+		if r := nbtext(t, corpus, "train", "-", "--stream", "--model", kind, "--vocab", vocab, "--temperature", "1", "-o", stdin); r.code != 0 {
+			t.Fatalf("train - --stream --vocab: exit %d: %s", r.code, r.err)
+		}
+		sameModels(t, mem, file)
+		sameModels(t, mem, stdin)
+	}
+	x := filepath.Join(dir, "x.nbm")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--vocab", vocab, "--min-df", "2", "-o", x), 2, "--min-df")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--init", filepath.Join(dir, "logreg-vmem.nbm"), "-o", x), 2, "--init starts logistic regression")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--auto", "-o", x), 2, "--auto", "drop --stream")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--multi-label", "-o", x), 2, "drop --multi-label")
 	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "svm", "-o", filepath.Join(dir, "x.nbm")), 2, "naive bayes", "logreg", "not svm", "without --stream")
 	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "nblr", "-o", filepath.Join(dir, "x.nbm")), 2, "not nblr", "dual coordinate-descent")
 }

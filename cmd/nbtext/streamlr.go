@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,13 +32,23 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	if o.ml.multi || !o.rec.spec().Empty() {
 		return usageErrorf("--stream trains text models of one label: drop --multi-label and the record field flags")
 	}
-	init, err := loadInit(o.init, kind, nil, "")
+	co := o.corpus
+	var (
+		fixed *vectorize.Settings
+		vocab *vectorize.Vocabulary
+		err   error
+	)
+	if o.vocab != "" {
+		if vocab, err = readVocabFile(o.vocab, &co); err != nil {
+			return err
+		}
+		fixed = &vocab.Settings
+	}
+	init, err := loadInit(o.init, kind, vocab, o.vocab)
 	if err != nil {
 		return err
 	}
 	settings, _ := train.Defaults(kind)
-	co := o.corpus
-	var fixed *vectorize.Settings
 	if init != nil {
 		fixed = &init.Vocab.Settings
 	}
@@ -50,7 +63,7 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 		defer os.Remove(spool)
 		args = []string{spool}
 	}
-	vocab, classes, err := streamVocabulary(s, args, &co, o, settings, init)
+	vocab, classes, err := streamVocabulary(s, args, &co, o, settings, init, vocab)
 	if err != nil {
 		return err
 	}
@@ -95,12 +108,17 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 }
 
 // streamVocabulary returns the vocabulary and classes of a streamed fit:
-// those of the warm start init, or those counted in a first pass over the
-// corpora args.
-func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptions, settings vectorize.Settings, init *model.Model) (*vectorize.Vocabulary, []string, error) {
+// those of the warm start init; or the vocabulary of a file (--vocab) and
+// the classes of a first pass that reads the labels only; or those counted
+// in a first pass over the corpora args.
+func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptions, settings vectorize.Settings, init *model.Model, vocab *vectorize.Vocabulary) (*vectorize.Vocabulary, []string, error) {
 	if init != nil {
 		init.Vocab.Settings.Remove = settings.Remove
 		return init.Vocab, init.Classes, nil
+	}
+	if vocab != nil {
+		classes, err := streamLabels(s, args, co, o.global.quiet)
+		return vocab, classes, err
 	}
 	ctr, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers, VocabOnly: true, Mem: streamCountMem()})
 	if err != nil {
@@ -112,6 +130,30 @@ func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptio
 		return nil, nil, err
 	}
 	return vocab, h.Classes, nil
+}
+
+// streamLabels returns the labels of the documents of the corpora args,
+// ascending (the classes of a count, counts.Header).
+func streamLabels(s streams, args []string, co *corpusOptions, quiet bool) ([]string, error) {
+	seen := map[string]bool{}
+	if len(args) == 0 {
+		args = []string{""} // the cached 20 Newsgroups
+	}
+	for _, src := range args {
+		err := countSource(s, src, co, quiet, func(_, label string) error {
+			if !seen[label] {
+				seen[strings.Clone(label)] = true // label is reused after the call
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(seen) == 0 {
+		return nil, errors.New("no training documents")
+	}
+	return slices.Sorted(maps.Keys(seen)), nil
 }
 
 // streamCountMem bounds the count tables of the first pass of a streamed
