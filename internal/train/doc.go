@@ -54,6 +54,13 @@
 //   - Validation. Bad parameters are errors that name the flag and the
 //     allowed range, e.g. "--C must be > 0, got 0" (ValidateParams).
 //   - Progress is reported through func(done, total int) callbacks.
+//   - Bounded memory (train --stream). NB and nearest centroid fit from
+//     the statistics of counts (FitNBStats, FitCentroidStats), logistic
+//     regression from a RowCache on disk read once per epoch
+//     (FitLogRegStream), record fields from a FieldSpool on disk read
+//     twice (FitFieldsStream, FitRecordsStream): each the model the
+//     in-memory fit gives on the same documents, bit for bit (logistic
+//     regression when its buffer holds every row).
 //
 // # What train does not do
 //

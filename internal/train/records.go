@@ -3,9 +3,11 @@ package train
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -89,56 +91,120 @@ func (r *Records) Subset(rows []int) *Records {
 // per-class count, maximum-likelihood mean and variance of its values, and
 // ε = p.VarSmoothing times the largest variance of any numeric field over
 // all its values (scikit-learn's var_smoothing). Missing values are
-// skipped. Sums run in document order, so the result is deterministic.
+// skipped. Sums run in document order, so the result is deterministic,
+// and the same bits as FitFieldsStream's over the same documents.
 func FitFieldsNB(r *Records, y []int, C int, p model.Params) (*model.Fields, error) {
 	if err := r.check(len(y)); err != nil {
 		return nil, err
 	}
-	f := &model.Fields{}
-	for j, name := range r.Spec.Categorical {
-		values := r.values(j)
-		idx := make(map[string]int, len(values))
-		for k, v := range values {
-			idx[v] = k
-		}
-		counts := make([]float64, len(values)*C)
+	each := func(fn func(c int, rec model.Record)) error {
 		for i, c := range y {
-			if v := r.cat(i, j); v != "" {
-				counts[idx[v]*C+c]++
+			fn(c, r.Recs[i])
+		}
+		return nil
+	}
+	return fitFields(r.Spec, C, p, each)
+}
+
+// fitFields is FitFieldsNB over the documents that each gives, with their
+// label ids, in document order, each time it is called: twice, once for
+// the values and sums, once for the counts and squared deviations (the
+// two-pass variance, in the order of a one-pass walk of every field). A
+// record may hold fewer values than spec names: the others are missing.
+func fitFields(spec FieldSpec, C int, p model.Params, each func(fn func(c int, rec model.Record)) error) (*model.Fields, error) {
+	nc, nn := len(spec.Categorical), len(spec.Numeric)
+	cat := func(rec model.Record, j int) string {
+		if j < len(rec.Cat) {
+			return rec.Cat[j]
+		}
+		return ""
+	}
+	num := func(rec model.Record, j int) float64 {
+		if j < len(rec.Num) {
+			return rec.Num[j]
+		}
+		return math.NaN()
+	}
+	// The first pass: the categorical values, and the numeric fields'
+	// counts and sums, by class and over all values.
+	seen := make([]map[string]bool, nc)
+	for j := range seen {
+		seen[j] = map[string]bool{}
+	}
+	f := &model.Fields{}
+	for _, name := range spec.Numeric {
+		f.Numeric = append(f.Numeric, model.NumericField{Name: name, N: make([]float64, C), Mean: make([]float64, C), Var: make([]float64, C)})
+	}
+	allN, allMean, allVar := make([]float64, nn), make([]float64, nn), make([]float64, nn)
+	err := each(func(c int, rec model.Record) {
+		for j := range nc {
+			if v := cat(rec, j); v != "" && !seen[j][v] {
+				seen[j][strings.Clone(v)] = true
 			}
 		}
-		f.Categorical = append(f.Categorical, model.CategoricalField{Name: name, Values: values, Counts: counts, Alpha: p.FieldAlpha})
-	}
-	maxVar := 0.0
-	for j, name := range r.Spec.Numeric {
-		nf := model.NumericField{Name: name, N: make([]float64, C), Mean: make([]float64, C), Var: make([]float64, C)}
-		var all []float64
-		for i, c := range y {
-			if x := r.num(i, j); x == x {
+		for j := range nn {
+			if x := num(rec, j); x == x {
+				nf := &f.Numeric[j]
 				nf.N[c]++
 				nf.Mean[c] += x
-				all = append(all, x)
+				allN[j]++
+				allMean[j] += x
 			}
 		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for j := range f.Numeric {
+		nf := &f.Numeric[j]
 		for c := range nf.Mean {
 			if nf.N[c] > 0 {
 				nf.Mean[c] /= nf.N[c]
 			}
 		}
-		for i, c := range y {
-			if x := r.num(i, j); x == x {
-				d := x - nf.Mean[c]
-				nf.Var[c] += d * d
+		if allN[j] > 0 {
+			allMean[j] /= allN[j]
+		}
+	}
+	idx := make([]map[string]int, nc)
+	for j, name := range spec.Categorical {
+		values := slices.Sorted(maps.Keys(seen[j]))
+		idx[j] = make(map[string]int, len(values))
+		for k, v := range values {
+			idx[j][v] = k
+		}
+		f.Categorical = append(f.Categorical, model.CategoricalField{Name: name, Values: values, Counts: make([]float64, len(values)*C), Alpha: p.FieldAlpha})
+	}
+	// The second pass: the categorical counts and the squared deviations.
+	err = each(func(c int, rec model.Record) {
+		for j := range nc {
+			if v := cat(rec, j); v != "" {
+				f.Categorical[j].Counts[idx[j][v]*C+c]++
 			}
 		}
+		for j := range nn {
+			if x := num(rec, j); x == x {
+				nf := &f.Numeric[j]
+				d := x - nf.Mean[c]
+				nf.Var[c] += d * d
+				allVar[j] += (x - allMean[j]) * (x - allMean[j])
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	maxVar := 0.0
+	for j := range f.Numeric {
+		nf := &f.Numeric[j]
 		for c := range nf.Var {
 			if nf.N[c] > 0 {
 				nf.Var[c] /= nf.N[c]
 			}
 		}
-		_, v := meanVar(all)
-		maxVar = max(maxVar, v)
-		f.Numeric = append(f.Numeric, nf)
+		if allN[j] > 0 {
+			maxVar = max(maxVar, allVar[j]/allN[j])
+		}
 	}
 	eps := p.VarSmoothing * maxVar
 	if eps == 0 {
