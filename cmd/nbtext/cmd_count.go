@@ -247,6 +247,11 @@ func countSource(s streams, src string, co *corpusOptions, quiet bool, add func(
 		args = []string{src}
 	}
 	return streamCorpus(s, args, co, "train", quiet, func(d corpus.Document) error {
+		if co.onDoc != nil {
+			if err := co.onDoc(d); err != nil {
+				return err
+			}
+		}
 		return add(d.Text, d.Label)
 	})
 }
@@ -270,7 +275,7 @@ func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
 		return err
 	}
 	stats := func() (*counts.Stats, error) { return cs.Stats(kind == model.Bernoulli) }
-	if err := fitCounts(s, o, kind, cs.Classes, stats, start, "counts do not hold"); err != nil {
+	if err := fitCounts(s, o, kind, cs.Classes, stats, nil, start, "counts do not hold"); err != nil {
 		return fmt.Errorf("%s: %w", o.fromCounts, err)
 	}
 	return nil
@@ -285,7 +290,7 @@ func fitsCounts(kind model.Kind) bool { return kind.IsNB() || kind == model.Cent
 // returns (of counts of classes) with the estimator flags of o, saves it
 // to o.output and prints the summary. why says why --alpha auto cannot be
 // (what does not keep the documents).
-func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, stats func() (*counts.Stats, error), start time.Time, why string) error {
+func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, stats func() (*counts.Stats, error), fields *train.FieldSpool, start time.Time, why string) error {
 	if o.fit.changed("class-weight") {
 		return usageErrorf("--class-weight weighs documents, which %s: train from the corpus", why)
 	}
@@ -295,6 +300,9 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 	}
 	if auto {
 		return usageErrorf("--alpha auto cross-validates on documents, which %s: give --alpha", why)
+	}
+	if fields != nil {
+		o.rec.params(&p)
 	}
 	st, err := stats()
 	if err != nil {
@@ -308,6 +316,15 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 	}
 	if err != nil {
 		return err
+	}
+	if fields != nil { // mixed naive Bayes, as train.FitWithFields fits it
+		f, err := train.FitFieldsStream(fields, m.Classes, m.Params)
+		if err != nil {
+			return err
+		}
+		if err := m.SetFields(f); err != nil {
+			return err
+		}
 	}
 	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
 	if err := model.Save(o.output, m); err != nil {
@@ -325,13 +342,25 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 func runTrainStream(s streams, args []string, o *trainOptions) error {
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
+	if kind == model.Categorical || kind == model.Gaussian {
+		return runTrainStreamRecords(s, args, o, kind, start)
+	}
 	if !fitsCounts(kind) {
-		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement), centroid and logreg, not %s: %s", kind, noStreamWhy(kind))
+		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement, categorical, gaussian), centroid and logreg, not %s: %s", kind, noStreamWhy(kind))
 	}
 	if _, err := loadInit(o.init, kind, nil, ""); err != nil {
 		return err
 	}
 	co := o.corpus
+	// Mixed naive Bayes: the record fields go to a spool on disk as the
+	// text is counted.
+	fields, err := spoolFields(o, &co, kind)
+	if err != nil {
+		return err
+	}
+	if fields != nil {
+		defer fields.Close()
+	}
 	if o.vocab != "" {
 		// The vocabulary file gives the vocabulary and document
 		// frequencies: one round, counted over it.
@@ -344,7 +373,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 			return err
 		}
 		defer ctr.Close()
-		return fitCounter(s, o, kind, ctr, start)
+		return fitCounter(s, o, kind, ctr, fields, start)
 	}
 	settings, _ := train.Defaults(kind)
 	if err := o.vec.apply(&settings); err != nil {
@@ -368,7 +397,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		return err
 	}
 	defer ctr.Close()
-	if err := fitCounter(s, o, kind, ctr, start); err != nil {
+	if err := fitCounter(s, o, kind, ctr, fields, start); err != nil {
 		return err
 	}
 	if runs > 0 {
@@ -378,14 +407,14 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 }
 
 // fitCounter fits a model of kind from the statistics of the streamed
-// count ctr (fitCounts).
-func fitCounter(s streams, o *trainOptions, kind model.Kind, ctr *counts.Counter, start time.Time) error {
+// count ctr, and the record fields of fields when not nil (fitCounts).
+func fitCounter(s streams, o *trainOptions, kind model.Kind, ctr *counts.Counter, fields *train.FieldSpool, start time.Time) error {
 	st, err := ctr.Stats(kind == model.Bernoulli)
 	if err != nil {
 		return err
 	}
 	stats := func() (*counts.Stats, error) { return st, nil }
-	return fitCounts(s, o, kind, st.Classes, stats, start, "--stream does not keep")
+	return fitCounts(s, o, kind, st.Classes, stats, fields, start, "--stream does not keep")
 }
 
 // noStreamWhy says why --stream does not fit kind, and what to do.

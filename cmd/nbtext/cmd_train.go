@@ -92,7 +92,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes or centroid model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
 	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg --stream: rows read and shuffled together per block (memory grows with it)")
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
-	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch")
+	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch")
 	o.auto.AddFlags(fs, true)
 }
 
@@ -160,14 +160,10 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if o.stream && o.ml.multi {
 		return usageErrorf("--stream trains models of one label per document: drop --multi-label")
 	}
-	if !o.rec.spec().Empty() && (o.stream || o.fromCounts != "") {
-		// Counts and streamed rows hold terms, not record fields: the
-		// fields would be dropped without a word.
-		flag := "--stream"
-		if o.fromCounts != "" {
-			flag = "--from-counts"
-		}
-		return usageErrorf("%s fits text only: record fields (--categorical-field, --numeric-field) need train without %s", flag, flag)
+	if !o.rec.spec().Empty() && o.fromCounts != "" {
+		// Counts hold terms, not record fields: the fields would be
+		// dropped without a word.
+		return usageErrorf("--from-counts fits text only: record fields (--categorical-field, --numeric-field) need train from the corpus, or with --stream")
 	}
 	if o.folds < 2 {
 		return usageErrorf("--folds must be ≥ 2, got %d", o.folds)

@@ -41,6 +41,9 @@ type corpusOptions struct {
 	// dropTexts: the command needs the texts only as they are read
 	// (corpus.Options.DropTexts).
 	dropTexts bool
+	// onDoc, when set, sees every document countSource streams, before
+	// its text is counted (train --stream spools record fields).
+	onDoc func(d corpus.Document) error
 }
 
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {

@@ -4,9 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
 )
 
 // TestIrisCV runs the target command: Gaussian NB on Fisher's
@@ -106,4 +111,56 @@ func TestTrainRecords(t *testing.T) {
 	check(t, nbtext(t, "", append([]string{"train", tr, "--model", "nblr", "-o", filepath.Join(dir, "c.nbm")}, fields...)...), 2, "nblr scales each feature by its log-count ratio")
 	bad := writeFile(t, dir, "bad.csv", "team,text,product,amount\nteam0,hello there,tv,12x\nteam1,hello there,phone,3\n")
 	check(t, nbtext(t, "", append([]string{"train", bad, "--model", "multinomial", "-o", filepath.Join(dir, "b.nbm")}, fields...)...), 1, "bad.csv:2: field amount: \"12x\" is not a number")
+}
+
+// TestTrainStreamRecords: train --stream spools record fields to disk and
+// fits the model in-memory train fits, bit for bit: categorical and
+// Gaussian NB, and mixed NB (text and fields), from a file and stdin. A
+// bad value names the document as in-memory train does.
+func TestTrainStreamRecords(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	tr := ticketsCSV(t, dir, "train.csv", 400, 3)
+	data := string(readBytes(t, tr))
+	cat, num := []string{"--categorical-field", "product"}, []string{"--numeric-field", "amount"}
+	both := append(slices.Clone(cat), num...)
+	for _, tc := range []struct {
+		kind   string
+		fields []string
+	}{{"categorical", cat}, {"gaussian", num}, {"multinomial", both}, {"bernoulli", both}} {
+		flags := append([]string{"--model", tc.kind, "--label-field", "team", "--temperature", "1", "--field-alpha", "0.5"}, tc.fields...)
+		mem, file, stdin := filepath.Join(dir, tc.kind+"-mem.nbm"), filepath.Join(dir, tc.kind+"-file.nbm"), filepath.Join(dir, tc.kind+"-stdin.nbm")
+		mustRun(t, append([]string{"train", tr, "-o", mem}, flags...)...)
+		mustRun(t, append([]string{"train", tr, "--stream", "-o", file}, flags...)...)
+		if r := nbtext(t, data, append([]string{"train", "-", "--input-format", "csv", "--stream", "-o", stdin}, flags...)...); r.code != 0 {
+			t.Fatalf("%s: train - --stream: exit %d: %s", tc.kind, r.code, r.err)
+		}
+		for _, other := range []string{file, stdin} {
+			a, b := loadModel(t, mem), loadModel(t, other)
+			if !reflect.DeepEqual(a.Fields, b.Fields) || !reflect.DeepEqual(a.Params, b.Params) || !slices.Equal(a.Classes, b.Classes) || !slices.Equal(a.ClassDocs, b.ClassDocs) {
+				t.Errorf("%s: %s and %s: fields, parameters or classes differ", tc.kind, mem, other)
+			}
+			if a.Vocab != nil {
+				sameModels(t, mem, other)
+			}
+		}
+	}
+	bad := writeFile(t, dir, "bad.csv", "team,text,product,amount\nteam0,hello there,tv,3\nteam1,hello there,phone,12x\n")
+	for _, kind := range []string{"gaussian", "multinomial"} {
+		out := filepath.Join(dir, "b.nbm")
+		check(t, nbtext(t, "", append([]string{"train", bad, "--stream", "--model", kind, "--label-field", "team", "-o", out}, num...)...), 1, "bad.csv:3: field amount: \"12x\" is not a number")
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: a failed train --stream left its output", kind)
+		}
+	}
+}
+
+// loadModel loads the model file path.
+func loadModel(t *testing.T, path string) *model.Model {
+	t.Helper()
+	m, err := model.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

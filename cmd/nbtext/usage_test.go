@@ -41,7 +41,6 @@ func TestUsageCases(t *testing.T) {
 		{"compare stdin twice", "", []string{"compare", "-", "--test", "-"}, 2, []string{"cannot both be standard input"}},
 		{"eval --alpha without --cv", "", []string{"eval", "-m", model, tsv, "--alpha", "0.5"}, 2, []string{"--alpha: a training setting, used only with --cv"}},
 		{"eval two training flags", "", []string{"eval", "-m", model, tsv, "--min-df", "2", "--weighting", "count"}, 2, []string{"--min-df, --weighting: training settings"}},
-		{"train --stream with record fields", "", []string{"train", tsv, "--stream", "--numeric-field", "amount", "-o", out}, 2, []string{"--stream fits text only: record fields"}},
 		{"train --from-counts with record fields", "", []string{"train", "--from-counts", filepath.Join(dir, "none.nbc"), "--categorical-field", "product", "-o", out}, 2, []string{"--from-counts fits text only: record fields"}},
 		{"predict empty folder", "", []string{"predict", "-m", model, empty}, 1, []string{"no documents found in " + empty}},
 		{"predict file then empty folder", "", []string{"predict", "-m", model, tsv, empty}, 1, []string{"no documents found in " + empty + " (the other arguments were answered)"}},
