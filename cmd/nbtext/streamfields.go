@@ -73,13 +73,9 @@ func runTrainStreamRecords(s streams, args []string, o *trainOptions, kind model
 	if err != nil {
 		return err
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
-	if err := model.Save(o.output, m); err != nil {
+	if err := saveStreamed(s, m, o.output, spool.Len()); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.Out, "model        %s -> %s (streamed)\n", kind, o.output)
-	fmt.Fprintf(s.Out, "documents    %d\n", spool.Len())
-	fmt.Fprintf(s.Out, "classes      %d\n", len(m.Classes))
 	fmt.Fprintf(s.Out, "fields       %d categorical, %d numeric\n", len(m.Fields.Categorical), len(m.Fields.Numeric))
 	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil

@@ -94,16 +94,25 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
-	if err := model.Save(o.output, m); err != nil {
+	if err := saveStreamed(s, m, o.output, rc.Rows()); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.Out, "model        %s -> %s (streamed)\n", kind, o.output)
-	fmt.Fprintf(s.Out, "documents    %d\n", rc.Rows())
-	fmt.Fprintf(s.Out, "classes      %d\n", len(classes))
 	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
 	fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
 	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
+	return nil
+}
+
+// saveStreamed saves the streamed model m, fitted on docs documents, to
+// output, and prints the head of its summary.
+func saveStreamed(s streams, m *model.Model, output string, docs int) error {
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
+	if err := model.Save(output, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "model        %s -> %s (streamed)\n", m.Kind, output)
+	fmt.Fprintf(s.Out, "documents    %d\n", docs)
+	fmt.Fprintf(s.Out, "classes      %d\n", len(m.Classes))
 	return nil
 }
 
