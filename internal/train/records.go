@@ -327,27 +327,135 @@ func FitWithFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 // linearFields returns the one-hot values and standardisation of the
 // fields of r on the training documents (the weights still zero).
 func linearFields(r *Records, C int) *model.Fields {
-	f := &model.Fields{}
-	n := len(r.Recs)
-	for j, name := range r.Spec.Categorical {
-		values := r.values(j)
-		f.Categorical = append(f.Categorical, model.CategoricalField{Name: name, Values: values, Weights: make([]float64, len(values)*C)})
+	f, _ := linearFieldsOf(r.Spec, C, func(fn func(c int, rec model.Record)) error {
+		for _, rec := range r.Recs {
+			fn(0, rec)
+		}
+		return nil
+	})
+	return f
+}
+
+// linearFieldsOf is linearFields over the records that each gives, twice,
+// in document order (see fitFields): the distinct values of each
+// categorical field, and the mean and standard deviation (1 when 0) of
+// each numeric field's values, in the order of the two-pass meanVar.
+func linearFieldsOf(spec FieldSpec, C int, each func(fn func(c int, rec model.Record)) error) (*model.Fields, error) {
+	nc, nn := len(spec.Categorical), len(spec.Numeric)
+	seen := make([]map[string]bool, nc)
+	for j := range seen {
+		seen[j] = map[string]bool{}
 	}
-	for j, name := range r.Spec.Numeric {
-		var xs []float64
-		for i := 0; i < n; i++ {
-			if x := r.num(i, j); x == x {
-				xs = append(xs, x)
+	n, mean, v := make([]float64, nn), make([]float64, nn), make([]float64, nn)
+	err := each(func(_ int, rec model.Record) {
+		for j := range nc {
+			if j < len(rec.Cat) && rec.Cat[j] != "" && !seen[j][rec.Cat[j]] {
+				seen[j][strings.Clone(rec.Cat[j])] = true
 			}
 		}
-		mean, v := meanVar(xs)
-		scale := math.Sqrt(v)
+		for j := range nn {
+			if j < len(rec.Num) && rec.Num[j] == rec.Num[j] {
+				n[j]++
+				mean[j] += rec.Num[j]
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for j := range nn {
+		if n[j] > 0 {
+			mean[j] /= n[j]
+		}
+	}
+	if nn > 0 {
+		err = each(func(_ int, rec model.Record) {
+			for j := range nn {
+				if j < len(rec.Num) && rec.Num[j] == rec.Num[j] {
+					v[j] += (rec.Num[j] - mean[j]) * (rec.Num[j] - mean[j])
+				}
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	f := &model.Fields{}
+	for j, name := range spec.Categorical {
+		values := slices.Sorted(maps.Keys(seen[j]))
+		f.Categorical = append(f.Categorical, model.CategoricalField{Name: name, Values: values, Weights: make([]float64, len(values)*C)})
+	}
+	for j, name := range spec.Numeric {
+		if n[j] > 0 {
+			v[j] /= n[j]
+		} else {
+			mean[j] = 0
+		}
+		scale := math.Sqrt(v[j])
 		if !(scale > 0) {
 			scale = 1
 		}
-		f.Numeric = append(f.Numeric, model.NumericField{Name: name, Center: mean, Scale: scale, Weights: make([]float64, C)})
+		f.Numeric = append(f.Numeric, model.NumericField{Name: name, Center: mean[j], Scale: scale, Weights: make([]float64, C)})
 	}
-	return f
+	return f, nil
+}
+
+// LinearFieldsStream is the one-hot values and standardisation of the
+// fields of the records of s (see FitWithFields), read from the spool.
+func LinearFieldsStream(s *FieldSpool, C int) (*model.Fields, error) {
+	classes := s.Labels()
+	return linearFieldsOf(s.spec, C, func(fn func(c int, rec model.Record)) error { return s.each(classes, fn) })
+}
+
+// FieldVocabulary returns vocab extended by one pseudo-term per feature of
+// the fields f (never seen by the tokenizer: they hold a NUL byte), the
+// vocabulary of the rows that FieldColumns extends.
+func FieldVocabulary(vocab *vectorize.Vocabulary, f *model.Fields) (*vectorize.Vocabulary, error) {
+	terms := slices.Clone(vocab.Terms)
+	for _, cf := range f.Categorical {
+		for _, v := range cf.Values {
+			terms = append(terms, "\x00"+cf.Name+"="+v)
+		}
+	}
+	for _, nf := range f.Numeric {
+		terms = append(terms, "\x00"+nf.Name)
+	}
+	df := make([]int32, len(terms))
+	cf := make([]int64, len(terms))
+	copy(df, vocab.DF)
+	copy(cf, vocab.CF)
+	return vectorize.NewVocabulary(vocab.Settings, terms, df, cf, vocab.NDocs)
+}
+
+// FieldColumns appends the field features of rec (one-hot, then
+// standardised numeric) to a row of V terms: see FitWithFields.
+func FieldColumns(f *model.Fields, rec model.Record, V int, ind []int32, val []float32) ([]int32, []float32) {
+	return fieldColumns(f, rec, V, ind, val)
+}
+
+// SplitFieldWeights returns the linear model of kind over vocab whose
+// weights are those of lm over FieldVocabulary(vocab, f), the fields' in
+// f.
+func SplitFieldWeights(kind model.Kind, lm *model.Model, vocab *vectorize.Vocabulary, f *model.Fields) (*model.Model, error) {
+	V, C := vocab.Len(), len(lm.Classes)
+	o := V * C
+	for j := range f.Categorical {
+		k := len(f.Categorical[j].Values) * C
+		copy(f.Categorical[j].Weights, lm.W[o:o+k])
+		o += k
+	}
+	for j := range f.Numeric {
+		copy(f.Numeric[j].Weights, lm.W[o:o+C])
+		o += C
+	}
+	m, err := model.NewLinear(kind, lm.Classes, vocab, lm.Params, lm.W[:V*C:V*C], lm.B)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.SetFields(f); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // fieldColumns appends the field features of record i (one-hot, then
@@ -381,29 +489,13 @@ func fieldColumns(f *model.Fields, rec model.Record, V int, ind []int32, val []f
 // and the fields of r together, calibrated as FitCalibrated does it; see
 // FitWithFields.
 func fitLinearFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, r *Records) (*model.Model, *Calibration, error) {
-	C := len(classes)
-	f := linearFields(r, C)
+	f := linearFields(r, len(classes))
 	V := vocab.Len()
-	// The extended vocabulary: the terms, then one pseudo-term per field
-	// feature (never seen by the tokenizer: they hold a NUL byte).
-	terms := slices.Clone(vocab.Terms)
-	for _, cf := range f.Categorical {
-		for _, v := range cf.Values {
-			terms = append(terms, "\x00"+cf.Name+"="+v)
-		}
-	}
-	for _, nf := range f.Numeric {
-		terms = append(terms, "\x00"+nf.Name)
-	}
-	df := make([]int32, len(terms))
-	cf := make([]int64, len(terms))
-	copy(df, vocab.DF)
-	copy(cf, vocab.CF)
-	xv, err := vectorize.NewVocabulary(vocab.Settings, terms, df, cf, vocab.NDocs)
+	xv, err := FieldVocabulary(vocab, f)
 	if err != nil {
 		return nil, nil, err
 	}
-	xX := &vectorize.Matrix{Indptr: make([]int, 1, X.Rows()+1), Cols: len(terms)}
+	xX := &vectorize.Matrix{Indptr: make([]int, 1, X.Rows()+1), Cols: xv.Len()}
 	for i := 0; i < X.Rows(); i++ {
 		ind, val := X.Row(i)
 		xX.Indices = append(xX.Indices, ind...)
@@ -415,21 +507,8 @@ func fitLinearFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []st
 	if err != nil {
 		return nil, nil, err
 	}
-	o := V * C
-	for j := range f.Categorical {
-		k := len(f.Categorical[j].Values) * C
-		copy(f.Categorical[j].Weights, lm.W[o:o+k])
-		o += k
-	}
-	for j := range f.Numeric {
-		copy(f.Numeric[j].Weights, lm.W[o:o+C])
-		o += C
-	}
-	m, err := model.NewLinear(kind, classes, vocab, lm.Params, lm.W[:V*C:V*C], lm.B)
+	m, err := SplitFieldWeights(kind, lm, vocab, f)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := m.SetFields(f); err != nil {
 		return nil, nil, err
 	}
 	return m, cal, nil
