@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
@@ -29,8 +30,8 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	if o.fit.changed("class-weight") {
 		return usageErrorf("--class-weight is not supported with --stream: train from the corpus")
 	}
-	if o.ml.multi || !o.rec.spec().Empty() {
-		return usageErrorf("--stream trains text models of one label: drop --multi-label and the record field flags")
+	if o.ml.multi {
+		return usageErrorf("--stream trains text models of one label: drop --multi-label")
 	}
 	co := o.corpus
 	var (
@@ -63,13 +64,39 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 		defer os.Remove(spool)
 		args = []string{spool}
 	}
+	// Record fields go to a spool on disk in the first pass, for their
+	// one-hot values and standardisation.
+	fields, err := spoolFields(o, &co, kind)
+	if err != nil {
+		return err
+	}
+	if fields != nil {
+		defer fields.Close()
+		if init != nil {
+			return usageErrorf("--init with record fields: train without --stream")
+		}
+	}
 	vocab, classes, err := streamVocabulary(s, args, &co, o, settings, init, vocab)
 	if err != nil {
 		return err
 	}
+	co.onDoc = nil
 	p, auto, err := o.fit.params(kind, classes, nil)
 	if err != nil {
 		return err
+	}
+	// With fields, the rows are extended by their features, over a
+	// vocabulary extended by as many pseudo-terms (train.FitWithFields).
+	var f *model.Fields
+	rowVocab := vocab
+	if fields != nil {
+		if f, err = train.LinearFieldsStream(fields, len(classes)); err != nil {
+			return err
+		}
+		if rowVocab, err = train.FieldVocabulary(vocab, f); err != nil {
+			return err
+		}
+		o.rec.params(&p)
 	}
 	if auto {
 		return usageErrorf("--C auto cross-validates on documents held in memory: give --C with --stream")
@@ -82,17 +109,22 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	// the peak is the largest pass's, not their sum (the runtime would
 	// otherwise keep up to twice the live heap mapped).
 	debug.FreeOSMemory()
-	rc, err := rowCache(s, args, &co, o.global.quiet, vocab, classes)
+	rc, err := rowCache(s, args, &co, o.global.quiet, vocab, classes, f)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
 	debug.FreeOSMemory()
-	m, err := train.FitLogRegStream(rc, classes, vocab, p, train.Options{
+	m, err := train.FitLogRegStream(rc, classes, rowVocab, p, train.Options{
 		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"), Init: init,
 	}, o.buffer)
 	if err != nil {
 		return err
+	}
+	if f != nil {
+		if m, err = train.SplitFieldWeights(kind, m, vocab, f); err != nil {
+			return err
+		}
 	}
 	if err := saveStreamed(s, m, o.output, rc.Rows()); err != nil {
 		return err
@@ -180,8 +212,9 @@ func streamCountMem() int64 {
 }
 
 // rowCache reads the corpora args again and writes their rows, weighted
-// over vocab, to a new row cache.
-func rowCache(s streams, args []string, co *corpusOptions, quiet bool, vocab *vectorize.Vocabulary, classes []string) (*train.RowCache, error) {
+// over vocab, to a new row cache; with record fields f, each row is
+// extended by its fields' features (train.FieldColumns).
+func rowCache(s streams, args []string, co *corpusOptions, quiet bool, vocab *vectorize.Vocabulary, classes []string, f *model.Fields) (*train.RowCache, error) {
 	ids := make(map[string]int, len(classes))
 	for i, c := range classes {
 		ids[c] = i
@@ -191,6 +224,19 @@ func rowCache(s streams, args []string, co *corpusOptions, quiet bool, vocab *ve
 		return nil, err
 	}
 	z := vocab.NewVectorizer()
+	var rec model.Record // the fields of the document being added
+	if f != nil {
+		fco := *co
+		fco.onDoc = func(d corpus.Document) error {
+			r, err := f.Record(d.Fields)
+			if err != nil {
+				return fmt.Errorf("%s: %w", d.ID, err)
+			}
+			rec = r
+			return nil
+		}
+		co = &fco
+	}
 	add := func(text, label string) error {
 		y, ok := ids[label]
 		if !ok {
@@ -198,6 +244,9 @@ func rowCache(s streams, args []string, co *corpusOptions, quiet bool, vocab *ve
 		}
 		ind, val := z.Vectorize(text)
 		vocab.WeightRow(ind, val)
+		if f != nil {
+			ind, val = train.FieldColumns(f, rec, vocab.Len(), ind, val)
+		}
 		return rc.Add(y, ind, val)
 	}
 	if len(args) == 0 {
