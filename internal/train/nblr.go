@@ -58,10 +58,6 @@ func logCountRatios(X *vectorize.Matrix, rows []int, y []int, nc int, p model.Pa
 // classes.
 func logCountRatiosIn(buf []float64, X *vectorize.Matrix, rows []int, y []int, nc int, p model.Params) []float64 {
 	nf := X.Cols
-	probs := nc
-	if nc == 2 {
-		probs = 1
-	}
 	// Presence counts, feature-major, weighted by class.
 	cnt := buf
 	if len(cnt) == nf*nc {
@@ -82,15 +78,27 @@ func logCountRatiosIn(buf []float64, X *vectorize.Matrix, rows []int, y []int, n
 		}
 		tot[c] += w * float64(len(ind))
 	}
+	return countRatios(cnt, tot, len(y), nf, nc, p)
+}
+
+// countRatios turns the presence counts cnt[t*nc + c] of n documents, of
+// nf terms and nc classes, whose sums per class are tot, into the
+// log-count ratios logCountRatios returns, in place when there are more
+// than two classes.
+func countRatios(cnt, tot []float64, n, nf, nc int, p model.Params) []float64 {
+	probs := nc
+	if nc == 2 {
+		probs = 1
+	}
 	all := 0.0
 	for _, v := range tot {
 		all += v
 	}
 	a := p.Alpha
 	// logA(v) = log(α + v), from the table for whole v.
-	table := make([]float64, 0, len(y)+1)
+	table := make([]float64, 0, n+1)
 	if p.ClassWeights == nil {
-		for v := 0; v <= len(y); v++ {
+		for v := 0; v <= n; v++ {
 			table = append(table, math.Log(a+float64(v)))
 		}
 	}
