@@ -1,0 +1,385 @@
+package train
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// blockStream is the PCG stream of the partition of the rows into blocks
+// and of the order the blocks are visited in (the seed is p.Seed).
+const blockStream = 0x6e62747261696e03
+
+// BlockPasses caps the passes of dual coordinate descent over one block of
+// rows, each time the block is loaded, when the rows make more than one
+// block (one block is solved as FitSVM solves the matrix). A block solved
+// loosely costs little and its α are refined at the next visit; solved to
+// its own tolerance it spends passes on a subproblem whose weights the
+// other blocks then move (Yu, Hsieh, Chang & Lin 2010 find a few passes a
+// good trade).
+const BlockPasses = 3
+
+// FitSVMStream fits FitSVM's model on the rows of rc (weighted over vocab,
+// label ids into classes) in bounded memory, by dual block minimization
+// (Yu, Hsieh, Chang & Lin, KDD 2010, "Large linear classification when
+// data cannot fit in memory"): memory holds the weights (vocabulary ×
+// classes) and one block of at most buffer rows (DefaultStreamBuffer when
+// buffer ≤ 0) with its dual variables, never the corpus. See
+// fitDualStream for the method.
+func FitSVMStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, buffer int) (*model.Model, error) {
+	return fitDualStream(model.SVM, rc, classes, vocab, p, opt, buffer)
+}
+
+// FitNBLRStream fits FitNBLR's model on the rows of rc as FitSVMStream fits
+// the SVM's: one pass over rc counts the documents of each class that hold
+// each term, which give the log-count ratios (logCountRatios), and the
+// block solver fits the SVM on the binarised rows scaled by them; its
+// weights are then interpolated as FitNBLR's.
+func FitNBLRStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, buffer int) (*model.Model, error) {
+	return fitDualStream(model.NBLR, rc, classes, vocab, p, opt, buffer)
+}
+
+// fitDualStream fits the SVM or NB-LR (kind) on the rows of rc by dual
+// block minimization.
+//
+// A first pass over rc counts each term's documents, which number the
+// terms by falling document frequency as byFrequency does for the
+// in-memory fits (and, for NB-LR, gives the log-count ratios). The rows are
+// then split once into blocks of buffer rows: chunks of 64 rows of the
+// cache (RowCache.EachChunk) in an order shuffled with p.Seed, so that a
+// corpus sorted by label still gives blocks of every label, cut every
+// buffer rows. The dual variables α, one per row and problem, live in a
+// scratch file beside the row cache, block after block.
+//
+// An outer iteration visits the blocks in an order shuffled with p.Seed;
+// a visit reads the block's rows and α, runs at most BlockPasses passes of
+// FitSVM's dual coordinate descent (descend, with shrinking within the
+// block) over them, updating the weights shared by all blocks and the
+// block's α, and writes α back. A problem is solved when the projected
+// gradient's spread over the first pass of every block of an outer
+// iteration (a pass that shrinks nothing, so it sees every α) is at most
+// the solver's tolerance (opt.svmEps, FitSVM's), or after p.Epochs outer
+// iterations (so the default cap, DefaultSVMIter, bounds the reads of the
+// cache, not the passes over the rows, which are up to BlockPasses times
+// as many).
+//
+// When one block holds every row, it holds them in the cache's order and
+// its single visit runs descend with FitSVM's pass cap and permutations:
+// the model is FitSVM's (FitNBLR's) on the same rows, bit for bit. The
+// permutations of a visit are drawn from p.Seed and the visit's number,
+// fresh for each group of problems, and each problem stops on its own
+// data, so the model does not depend on opt.Workers.
+//
+// No temperature is fitted (calibration holds out documents): the model
+// scores with p.Temperature when it is > 0, else 1.
+func fitDualStream(kind model.Kind, rc *RowCache, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, buffer int) (*model.Model, error) {
+	if err := ValidateParams(kind, p, len(classes)); err != nil {
+		return nil, err
+	}
+	n, nf, nc := rc.Rows(), vocab.Len(), len(classes)
+	if n == 0 {
+		return nil, errors.New("no training documents")
+	}
+	if rc.classes > nc {
+		return nil, fmt.Errorf("row cache has label id %d, but %d classes", rc.classes-1, nc)
+	}
+	if buffer <= 0 {
+		buffer = DefaultStreamBuffer
+	}
+	p.Temperature = max(p.Temperature, 0)
+	perm, scale, err := streamTerms(kind, rc, nf, nc, p)
+	if err != nil {
+		return nil, err
+	}
+	probs := nc
+	if nc == 2 {
+		probs = 1
+	}
+	bs, err := newBlockSolver(rc, buffer, probs, perm, p)
+	if err != nil {
+		return nil, err
+	}
+	defer bs.close()
+	base := &svc{X: &vectorize.Matrix{Cols: nf}, buf: &svcBuffers{}, tau: p.Temperature}
+	base.cost = newSVC(base.X, nil, nc, p).cost
+	base.eps, base.maxIter = opt.svmEps(kind), p.Epochs
+	groups, size := groupsOf(probs, opt.workers())
+	W, B := base.prepare(nf, nc, groups)
+	gs := make([]*svcGroup, groups)
+	parallel(groups, groups, func(g int) {
+		grp := base.newGroup(g, size, probs, nc, scale)
+		G := grp.hi - grp.lo
+		grp.w, grp.b = make([]float32, nf*G), make([]float64, G)
+		gs[g] = grp
+	})
+	if err := bs.solve(base, gs, opt); err != nil {
+		return nil, err
+	}
+	beta := 1.0
+	if kind == model.NBLR {
+		beta = p.Interpolation
+	}
+	parallel(groups, groups, func(g int) { base.emitGroup(gs[g], W, B, nc, perm, scale, beta) })
+	if tau := p.Temperature; tau > 0 && tau != 1 && slices.Contains(base.buf.overflow, true) {
+		return nil, fmt.Errorf("temperature %v overflows a weight", tau)
+	}
+	return model.NewLinear(kind, classes, vocab, p, W, B)
+}
+
+// streamTerms reads rc once and returns the numbers byFrequency gives its
+// nf terms and, for NB-LR, the log-count ratios of the terms so numbered
+// (logCountRatios of the rows; nil for the SVM).
+func streamTerms(kind model.Kind, rc *RowCache, nf, nc int, p model.Params) (perm []int32, scale []float64, err error) {
+	df := make([]int32, nf)
+	var cnt, tot []float64
+	if kind == model.NBLR {
+		cnt, tot = make([]float64, nf*nc), make([]float64, nc)
+	}
+	err = rc.Each(func(c int, ind []int32, _ []float32) error {
+		w := classWeight(p, c)
+		for _, t := range ind {
+			if int(t) >= nf {
+				return fmt.Errorf("row cache has term id %d, but %d terms", t, nf)
+			}
+			df[t]++
+			if cnt != nil {
+				cnt[int(t)*nc+c] += w
+			}
+		}
+		if tot != nil {
+			tot[c] += w * float64(len(ind))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	perm = frequencyOrder(df)
+	if cnt == nil {
+		return perm, nil, nil
+	}
+	// The counts in the order of the numbers, as the in-memory fit counts
+	// them on the renumbered matrix.
+	byNum := make([]float64, nf*nc)
+	for t, u := range perm {
+		copy(byNum[int(u)*nc:int(u)*nc+nc], cnt[t*nc:t*nc+nc])
+	}
+	return perm, countRatios(byNum, tot, rc.Rows(), nf, nc, p), nil
+}
+
+// blockSolver holds the partition of a row cache into blocks, the scratch
+// file of their dual variables, and the block being solved.
+type blockSolver struct {
+	rc     *RowCache
+	perm   []int32 // term t of the rows is term perm[t] of the solver
+	probs  int
+	seed   uint64
+	blocks []rowBlock
+	alpha  *fsutil.Scratch // α[i*probs + k] of row i of the blocks' order
+	X      vectorize.Matrix
+	y      []int
+	a      []float64 // the block's α, as in the file
+	raw    []byte
+}
+
+// rowBlock is a block of rows: those of chunks (of the row cache) after
+// the first skip, rows of them; its α start at row off of the file.
+type rowBlock struct {
+	chunks    []int
+	skip, off int
+	rows      int
+}
+
+// newBlockSolver splits the rows of rc into blocks of buffer rows (see
+// fitDualStream) and creates their α file, all zero.
+func newBlockSolver(rc *RowCache, buffer, probs int, perm []int32, p model.Params) (*blockSolver, error) {
+	n := rc.Rows()
+	bs := &blockSolver{rc: rc, perm: perm, probs: probs, seed: uint64(p.Seed)}
+	if buffer >= n {
+		bs.blocks = []rowBlock{{rows: n}} // chunks nil: the cache in order
+	} else {
+		order := make([]int, rc.Chunks())
+		for i := range order {
+			order[i] = i
+		}
+		rng := rand.New(rand.NewPCG(bs.seed, blockStream))
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		var cur rowBlock
+		for _, k := range order {
+			size := min(n-k*cacheChunk, cacheChunk)
+			for used := 0; used < size; {
+				if cur.rows == 0 {
+					cur.skip = used
+				}
+				take := min(size-used, buffer-cur.rows)
+				if len(cur.chunks) == 0 || cur.chunks[len(cur.chunks)-1] != k {
+					cur.chunks = append(cur.chunks, k)
+				}
+				cur.rows += take
+				used += take
+				if cur.rows == buffer {
+					bs.blocks = append(bs.blocks, cur)
+					cur = rowBlock{off: cur.off + cur.rows}
+				}
+			}
+		}
+		if cur.rows > 0 {
+			bs.blocks = append(bs.blocks, cur)
+		}
+	}
+	f, err := fsutil.NewScratch("", "nbtext-alpha-*")
+	if err != nil {
+		return nil, fmt.Errorf("dual variables: %w", err)
+	}
+	bs.alpha = f
+	if err := f.Truncate(int64(n) * int64(probs) * 8); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("dual variables %s: %w", f.Name(), err)
+	}
+	return bs, nil
+}
+
+func (bs *blockSolver) close() { bs.alpha.Close() }
+
+// load reads block b's rows, renumbered, and its α.
+func (bs *blockSolver) load(b rowBlock) error {
+	bs.X = vectorize.Matrix{Indptr: append(bs.X.Indptr[:0], 0), Indices: bs.X.Indices[:0], Values: bs.X.Values[:0], Cols: len(bs.perm)}
+	bs.y = bs.y[:0]
+	seen := 0
+	add := func(y int, ind []int32, val []float32) error {
+		seen++
+		if seen <= b.skip || len(bs.y) == b.rows {
+			return nil
+		}
+		for _, t := range ind {
+			if int(t) >= len(bs.perm) {
+				return fmt.Errorf("row cache has term id %d, but %d terms", t, len(bs.perm))
+			}
+			bs.X.Indices = append(bs.X.Indices, bs.perm[t])
+		}
+		bs.X.Values = append(bs.X.Values, val[:len(ind)]...)
+		bs.X.Indptr = append(bs.X.Indptr, len(bs.X.Indices))
+		bs.y = append(bs.y, y)
+		return nil
+	}
+	var err error
+	if b.chunks == nil {
+		err = bs.rc.Each(add)
+	} else {
+		err = bs.rc.EachChunk(b.chunks, add)
+	}
+	if err != nil {
+		return err
+	}
+	m := b.rows * bs.probs
+	bs.raw = slices.Grow(bs.raw[:0], 8*m)[:8*m]
+	if _, err := bs.alpha.ReadAt(bs.raw, int64(b.off)*int64(bs.probs)*8); err != nil {
+		return fmt.Errorf("dual variables %s: %w", bs.alpha.Name(), err)
+	}
+	bs.a = slices.Grow(bs.a[:0], m)[:m]
+	for i := range bs.a {
+		bs.a[i] = math.Float64frombits(binary.LittleEndian.Uint64(bs.raw[8*i:]))
+	}
+	return nil
+}
+
+// store writes the block's α back to the file.
+func (bs *blockSolver) store(b rowBlock) error {
+	for i, v := range bs.a {
+		binary.LittleEndian.PutUint64(bs.raw[8*i:], math.Float64bits(v))
+	}
+	if _, err := bs.alpha.WriteAt(bs.raw[:8*len(bs.a)], int64(b.off)*int64(bs.probs)*8); err != nil {
+		return fmt.Errorf("dual variables %s: %w", bs.alpha.Name(), err)
+	}
+	return nil
+}
+
+// solve runs the outer iterations of fitDualStream over the blocks,
+// updating the groups' weights gs; base holds the problems' costs,
+// tolerance and pass cap.
+func (bs *blockSolver) solve(base *svc, gs []*svcGroup, opt Options) error {
+	probs := bs.probs
+	done := make([]bool, probs)
+	pgMax, pgMin := make([]float64, probs), make([]float64, probs)
+	fps := make([]firstPass, len(gs))
+	for g, grp := range gs {
+		G := grp.hi - grp.lo
+		fps[g] = firstPass{skip: done[grp.lo:grp.hi], pgMax: make([]float64, G), pgMin: make([]float64, G)}
+	}
+	order := make([]int, len(bs.blocks))
+	for i := range order {
+		order[i] = i
+	}
+	rng := rand.New(rand.NewPCG(bs.seed, blockStream+1))
+	inner := base.maxIter
+	if len(bs.blocks) > 1 {
+		inner = min(inner, BlockPasses)
+	}
+	visit := uint64(0)
+	for iter := 1; ; iter++ {
+		for k := range pgMax {
+			pgMax[k], pgMin[k] = math.Inf(-1), math.Inf(1)
+		}
+		if len(order) > 1 {
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		for _, b := range order {
+			blk := bs.blocks[b]
+			if err := bs.load(blk); err != nil {
+				return err
+			}
+			parallel(len(gs), len(gs), func(g int) {
+				grp := gs[g]
+				G := grp.hi - grp.lo
+				pr := &svc{X: &bs.X, y: bs.y, cost: base.cost, eps: base.eps, maxIter: inner}
+				alpha := make([]float64, blk.rows*G)
+				for i := range blk.rows {
+					copy(alpha[i*G:i*G+G], bs.a[i*probs+grp.lo:i*probs+grp.hi])
+				}
+				pr.descend(grp.pos, grp.s32, grp.w, grp.b, alpha, rand.New(rand.NewPCG(bs.seed, svmStream+visit)), &fps[g])
+				for i := range blk.rows {
+					copy(bs.a[i*probs+grp.lo:i*probs+grp.hi], alpha[i*G:i*G+G])
+				}
+			})
+			visit++
+			for g, fp := range fps {
+				lo := gs[g].lo
+				for k := range fp.pgMax {
+					pgMax[lo+k] = max(pgMax[lo+k], fp.pgMax[k])
+					pgMin[lo+k] = min(pgMin[lo+k], fp.pgMin[k])
+				}
+			}
+			if len(bs.blocks) > 1 {
+				if err := bs.store(blk); err != nil {
+					return err
+				}
+			}
+		}
+		left := 0
+		for k := range done {
+			// One block: descend's own criterion solved it.
+			if len(bs.blocks) == 1 || pgMax[k]-pgMin[k] <= base.eps || iter >= base.maxIter {
+				done[k] = true
+			}
+			if !done[k] {
+				left++
+			}
+		}
+		if opt.Progress != nil {
+			opt.Progress(iter, base.maxIter)
+		}
+		if left == 0 {
+			if opt.Progress != nil && iter < base.maxIter {
+				opt.Progress(base.maxIter, base.maxIter)
+			}
+			return nil
+		}
+	}
+}
