@@ -276,4 +276,3 @@ func (pr *svc) descend(pos []int, s []float32, w32 []float32, wb []float64, alph
 // term, which both loops do (on the 20NG train split, NB-LR's fit takes
 // 1.2 CPU seconds with this rule, 1.7 with a quarter of G instead).
 func wide(m, G int) bool { return 10*m >= G }
-
