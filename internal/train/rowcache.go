@@ -61,19 +61,11 @@ func (c *RowCache) Add(y int, ind []int32, val []float32) error {
 	if c.rows%cacheChunk == 0 {
 		c.chunks = append(c.chunks, c.off)
 	}
-	b := c.buf[:0]
-	b = binary.AppendUvarint(b, uint64(y))
-	b = binary.AppendUvarint(b, uint64(len(ind)))
-	prev := int32(0)
-	for j, t := range ind {
-		if t < prev || (j > 0 && t == prev) {
-			return fmt.Errorf("row cache: row %d: term ids not ascending (%d after %d)", c.rows, t, prev)
-		}
-		b = binary.AppendUvarint(b, uint64(t-prev))
-		prev = t
+	b, err := appendRow(c.buf[:0], y, ind, val)
+	if err != nil {
+		return fmt.Errorf("row cache: row %d: %w", c.rows, err)
 	}
 	for _, v := range val[:len(ind)] {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
 		c.sq += float64(v) * float64(v)
 	}
 	c.buf = b
@@ -85,6 +77,31 @@ func (c *RowCache) Add(y int, ind []int32, val []float32) error {
 	c.nnz += int64(len(ind))
 	c.classes = max(c.classes, y+1)
 	return nil
+}
+
+// appendRow appends the encoding of a row of a RowCache to b.
+func appendRow(b []byte, y int, ind []int32, val []float32) ([]byte, error) {
+	b = binary.AppendUvarint(b, uint64(y))
+	b = binary.AppendUvarint(b, uint64(len(ind)))
+	prev := int32(0)
+	for j, t := range ind {
+		if t < prev || (j > 0 && t == prev) {
+			return b, fmt.Errorf("term ids not ascending (%d after %d)", t, prev)
+		}
+		b = binary.AppendUvarint(b, uint64(t-prev))
+		prev = t
+	}
+	for _, v := range val[:len(ind)] {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+	}
+	return b, nil
+}
+
+// decodeRows calls fn with each of the rows encoded in data (as appendRow
+// encodes them), the first being row first of the file named in errors.
+func (c *RowCache) decodeRows(data []byte, first, rows int, fn func(y int, ind []int32, val []float32) error) error {
+	rr := &rowReader{c: c, fn: fn}
+	return rr.rows(bytes.NewReader(data), first, first+rows)
 }
 
 // Rows returns the number of rows added.

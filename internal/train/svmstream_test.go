@@ -138,8 +138,9 @@ func TestDualStreamTemperature(t *testing.T) {
 	}
 }
 
-// TestBlockPartition: the blocks hold every row of the cache once, for
-// buffers that do and do not divide the chunks of 64 rows.
+// TestBlockPartition: the blocks hold every row of the cache once, in
+// blocks of the buffer's size (the last may be smaller), and the
+// permutation that places them is a bijection.
 func TestBlockPartition(t *testing.T) {
 	const n = 301
 	X := &vectorize.Matrix{Indptr: []int{0}, Cols: n}
@@ -162,8 +163,8 @@ func TestBlockPartition(t *testing.T) {
 		seen := make([]int, n)
 		off := 0
 		for _, b := range bs.blocks {
-			if b.off != off || b.rows > buffer || b.rows == 0 {
-				t.Fatalf("buffer %d: block at %d of %d rows, want at %d and at most %d", buffer, b.off, b.rows, off, buffer)
+			if b.off != off || b.rows != min(buffer, n-off) {
+				t.Fatalf("buffer %d: block at %d of %d rows, want at %d and %d", buffer, b.off, b.rows, off, min(buffer, n-off))
 			}
 			off += b.rows
 			if err := bs.load(b); err != nil {
@@ -182,5 +183,63 @@ func TestBlockPartition(t *testing.T) {
 				t.Fatalf("buffer %d: row %d in %d blocks", buffer, i, c)
 			}
 		}
+	}
+	for _, m := range []int{1, 2, 3, 5, 64, 1000, 4097} {
+		pi := newRowPerm(m, 9)
+		hit := make([]bool, m)
+		moved := 0
+		for i := range m {
+			j := pi.at(i)
+			if j < 0 || j >= m || hit[j] {
+				t.Fatalf("rowPerm(%d): %d -> %d, not a bijection", m, i, j)
+			}
+			hit[j] = true
+			if j != i {
+				moved++
+			}
+		}
+		if m >= 64 && moved < m/2 {
+			t.Errorf("rowPerm(%d) moves %d rows only", m, moved)
+		}
+	}
+}
+
+// TestDualStreamSortedCorpus: a corpus sorted by label still converges in
+// a few outer iterations with small blocks (the blocks take their rows
+// from all over the cache, not from runs of one label), to the in-memory
+// accuracy.
+func TestDualStreamSortedCorpus(t *testing.T) {
+	s := makeSynthetic(t, 4000, 2000, 5, 0.2, 5)
+	X, vocab := s.weighted(t, "tfidf", true, "l2")
+	idx := make([]int, len(s.Y))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return s.Y[a] - s.Y[b] })
+	y := make([]int, len(idx))
+	for i, j := range idx {
+		y[i] = s.Y[j]
+	}
+	X = X.Subset(idx)
+	_, p := Defaults(model.SVM)
+	mem, err := FitSVM(X, y, s.Classes, vocab, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := cacheOf(t, X, y)
+	iters := 0
+	opt := Options{Progress: func(done, total int) {
+		if done < total {
+			iters = done
+		}
+	}}
+	m, err := FitSVMStream(rc, s.Classes, vocab, p, opt, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := Accuracy(m, X, y, 1), Accuracy(mem, X, y, 1)
+	t.Logf("20 blocks of a sorted corpus: %d outer iterations, training accuracy %.4f (in memory %.4f)", iters, a, b)
+	if iters > 20 || math.Abs(a-b) > 0.01 {
+		t.Errorf("20 blocks of a sorted corpus: %d outer iterations, training accuracy %.4f against %.4f in memory", iters, a, b)
 	}
 }
