@@ -346,7 +346,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		return runTrainStreamRecords(s, args, o, kind, start)
 	}
 	if !fitsCounts(kind) {
-		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement, categorical, gaussian), centroid and logreg, not %s: %s", kind, noStreamWhy(kind))
+		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement, categorical, gaussian), centroid, logreg, svm and nblr, not %s: train it without --stream", kind)
 	}
 	if _, err := loadInit(o.init, kind, nil, ""); err != nil {
 		return err
@@ -415,15 +415,6 @@ func fitCounter(s streams, o *trainOptions, kind model.Kind, ctr *counts.Counter
 	}
 	stats := func() (*counts.Stats, error) { return st, nil }
 	return fitCounts(s, o, kind, st.Classes, stats, fields, start, "--stream does not keep")
-}
-
-// noStreamWhy says why --stream does not fit kind, and what to do.
-func noStreamWhy(kind model.Kind) string {
-	switch kind {
-	case model.SVM, model.NBLR:
-		return "its dual coordinate-descent solver keeps a variable per document and visits the documents many times in random order; train it without --stream, or stream --model logreg"
-	}
-	return "train it without --stream"
 }
 
 // streamCounts counts the corpora args for a model with settings, in

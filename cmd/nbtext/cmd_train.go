@@ -90,9 +90,9 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
 	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes or centroid model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
-	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg --stream: rows read and shuffled together per block (memory grows with it)")
+	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg, svm, nblr --stream: rows read (and shuffled, logreg) together per block (memory grows with it)")
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
-	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch")
+	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
 	o.auto.AddFlags(fs, true)
 }
 
@@ -373,8 +373,11 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		return runTrainFromCounts(s, args, o)
 	}
 	if o.stream {
-		if k, _ := model.ParseKind(o.kind); k == model.LogReg {
+		switch k, _ := model.ParseKind(o.kind); k {
+		case model.LogReg:
 			return runTrainStreamLogReg(s, args, o)
+		case model.SVM, model.NBLR:
+			return runTrainStreamDual(s, args, o, k)
 		}
 		return runTrainStream(s, args, o)
 	}

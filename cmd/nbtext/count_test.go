@@ -193,8 +193,6 @@ func TestTrainStream(t *testing.T) {
 	check(t, nbtext(t, "", "train", tsv, "--stream", "--init", filepath.Join(dir, "logreg-vmem.nbm"), "-o", x), 2, "--init starts logistic regression")
 	check(t, nbtext(t, "", "train", tsv, "--stream", "--auto", "-o", x), 2, "--auto", "drop --stream")
 	check(t, nbtext(t, "", "train", tsv, "--stream", "--multi-label", "-o", x), 2, "drop --multi-label")
-	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "svm", "-o", filepath.Join(dir, "x.nbm")), 2, "naive bayes", "logreg", "not svm", "without --stream")
-	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "nblr", "-o", filepath.Join(dir, "x.nbm")), 2, "not nblr", "dual coordinate-descent")
 }
 
 // TestCountsIntegration is the exactness contract on 20 Newsgroups: 4
