@@ -115,7 +115,7 @@ func TestTrainRecords(t *testing.T) {
 
 // TestTrainStreamRecords: train --stream spools record fields to disk and
 // fits the model in-memory train fits, bit for bit: categorical and
-// Gaussian NB, mixed NB (text and fields) and logistic regression over
+// Gaussian NB, mixed NB (text and fields), logistic regression and the SVM over
 // text and fields, from a file and stdin. A bad value names the document
 // as in-memory train does.
 func TestTrainStreamRecords(t *testing.T) {
@@ -128,7 +128,7 @@ func TestTrainStreamRecords(t *testing.T) {
 	for _, tc := range []struct {
 		kind   string
 		fields []string
-	}{{"categorical", cat}, {"gaussian", num}, {"multinomial", both}, {"bernoulli", both}, {"logreg", both}} {
+	}{{"categorical", cat}, {"gaussian", num}, {"multinomial", both}, {"bernoulli", both}, {"logreg", both}, {"svm", both}} {
 		flags := append([]string{"--model", tc.kind, "--label-field", "team", "--temperature", "1", "--field-alpha", "0.5"}, tc.fields...)
 		mem, file, stdin := filepath.Join(dir, tc.kind+"-mem.nbm"), filepath.Join(dir, tc.kind+"-file.nbm"), filepath.Join(dir, tc.kind+"-stdin.nbm")
 		mustRun(t, append([]string{"train", tr, "-o", mem}, flags...)...)
@@ -147,7 +147,7 @@ func TestTrainStreamRecords(t *testing.T) {
 		}
 	}
 	bad := writeFile(t, dir, "bad.csv", "team,text,product,amount\nteam0,hello there,tv,3\nteam1,hello there,phone,12x\n")
-	for _, kind := range []string{"gaussian", "multinomial", "logreg"} {
+	for _, kind := range []string{"gaussian", "multinomial", "logreg", "svm"} {
 		out := filepath.Join(dir, "b.nbm")
 		check(t, nbtext(t, "", append([]string{"train", bad, "--stream", "--model", kind, "--label-field", "team", "-o", out}, num...)...), 1, "bad.csv:3: field amount: \"12x\" is not a number")
 		if _, err := os.Stat(out); err == nil {
