@@ -167,11 +167,31 @@ func streamTerms(kind model.Kind, rc *RowCache, nf, nc int, p model.Params) (per
 	}
 	// The counts in the order of the numbers, as the in-memory fit counts
 	// them on the renumbered matrix.
-	byNum := make([]float64, nf*nc)
-	for t, u := range perm {
-		copy(byNum[int(u)*nc:int(u)*nc+nc], cnt[t*nc:t*nc+nc])
+	permuteRows(cnt, perm, nc)
+	return perm, countRatios(cnt, tot, rc.Rows(), nf, nc, p), nil
+}
+
+// permuteRows moves row t of the rows of width w of a (a[t*w : (t+1)*w])
+// to row perm[t], in place: each cycle of perm is followed once, with one
+// row held aside (a second V×C array would add a model's size to the
+// peak).
+func permuteRows(a []float64, perm []int32, w int) {
+	done := make([]bool, len(perm))
+	held, next := make([]float64, w), make([]float64, w)
+	for start := range perm {
+		if done[start] {
+			continue
+		}
+		copy(held, a[start*w:start*w+w])
+		for t := start; !done[t]; {
+			done[t] = true
+			u := int(perm[t])
+			copy(next, a[u*w:u*w+w])
+			copy(a[u*w:u*w+w], held)
+			held, next = next, held
+			t = u
+		}
 	}
-	return perm, countRatios(byNum, tot, rc.Rows(), nf, nc, p), nil
 }
 
 // blockSolver holds the partition of a row cache into blocks, the scratch
@@ -190,11 +210,13 @@ type blockSolver struct {
 	raw    []byte
 }
 
-// rowBlock is a block of rows: rows rows encoded in size bytes at start
-// of the rows file; its α start at row off of the α file.
+// rowBlock is a block of rows: rows rows of nnz terms in all, encoded in
+// size bytes at start of the rows file; its α start at row off of the α
+// file.
 type rowBlock struct {
 	start, size int64
 	rows, off   int
+	nnz         int
 }
 
 // newBlockSolver splits the rows of rc into blocks of buffer rows (see
@@ -225,13 +247,21 @@ func newBlockSolver(rc *RowCache, buffer, probs int, perm []int32, p model.Param
 		return nil, fmt.Errorf("dual variables %s: %w", f.Name(), err)
 	}
 	if buffer >= n {
-		bs.blocks = []rowBlock{{rows: n}} // the cache itself, in order
-		return bs, nil
-	}
-	if err := bs.split(buffer); err != nil {
+		bs.blocks = []rowBlock{{rows: n, nnz: int(rc.nnz)}} // the cache itself, in order
+	} else if err := bs.split(buffer); err != nil {
 		bs.close()
 		return nil, err
 	}
+	// The block arrays are sized for the largest block at once: grown by
+	// appending, they would leave twice their size in garbage.
+	rows, nnz := 0, 0
+	for _, b := range bs.blocks {
+		rows, nnz = max(rows, b.rows), max(nnz, b.nnz)
+	}
+	bs.X.Indptr = make([]int, 0, rows+1)
+	bs.X.Indices = make([]int32, 0, nnz)
+	bs.X.Values = make([]float32, 0, nnz)
+	bs.y = make([]int, 0, rows)
 	return bs, nil
 }
 
@@ -253,7 +283,9 @@ func (bs *blockSolver) split(buffer int) error {
 		if enc, err = appendRow(enc[:0], y, ind, val); err != nil {
 			return err
 		}
-		bs.blocks[pi.at(i)/buffer].size += int64(len(enc))
+		b := &bs.blocks[pi.at(i)/buffer]
+		b.size += int64(len(enc))
+		b.nnz += len(ind)
 		i++
 		return nil
 	})
