@@ -57,10 +57,13 @@
 //   - Bounded memory (train --stream). NB and nearest centroid fit from
 //     the statistics of counts (FitNBStats, FitCentroidStats), logistic
 //     regression from a RowCache on disk read once per epoch
-//     (FitLogRegStream), record fields from a FieldSpool on disk read
-//     twice (FitFieldsStream, FitRecordsStream): each the model the
-//     in-memory fit gives on the same documents, bit for bit (logistic
-//     regression when its buffer holds every row).
+//     (FitLogRegStream), the SVM and NB-LR from the same cache by dual
+//     block minimization, their dual variables in a scratch file
+//     (FitSVMStream, FitNBLRStream), record fields from a FieldSpool on
+//     disk read twice (FitFieldsStream, FitRecordsStream): each the model
+//     the in-memory fit gives on the same documents, bit for bit (logistic
+//     regression, the SVM and NB-LR when the buffer holds every row, the
+//     latter two without calibration).
 //
 // # What train does not do
 //
@@ -91,6 +94,9 @@
 //   - C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. Keerthi, S. Sundararajan
 //     (2008). A dual coordinate descent method for large-scale linear
 //     SVM. ICML (liblinear's solver).
+//   - H.-F. Yu, C.-J. Hsieh, K.-W. Chang, C.-J. Lin (2010). Large linear
+//     classification when data cannot fit in memory. KDD (the block
+//     minimization of FitSVMStream).
 //   - S. Wang, C. Manning (2012). Baselines and bigrams: simple, good
 //     sentiment and topic classification. ACL (NBSVM).
 //   - H. Zou, T. Hastie (2005). Regularization and variable selection via
