@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/nbtext/nbtext/internal/kernel"
 	"github.com/nbtext/nbtext/internal/prefault"
@@ -52,8 +53,34 @@ func (pr *svc) solveGroup(pos []int, s []float32, reuse []float32) (w32 []float3
 	}
 	wb = make([]float64, G)
 	alpha := make([]float64, pr.docs()*G)
-	pr.descend(pos, s, w32, wb, alpha, rand.New(rand.NewPCG(pr.seed, svmStream)), nil)
+	pr.descend(pos, s, w32, wb, alpha, rand.New(rand.NewPCG(pr.seed, svmStream)), nil, nil)
 	return w32, wb
+}
+
+// descentBuffers holds the arrays of descend that grow with its documents,
+// for a caller that descends again and again over blocks of rows
+// (FitSVMStream): reused, they leave no garbage per block, which would let
+// the heap grow to twice what it holds before the collector runs.
+type descentBuffers struct {
+	qd       []float64
+	inactive []bool
+	nActive  []int
+	order    []int
+}
+
+// take returns the arrays for n documents and G problems, inactive all
+// false (descend writes the others before reading them); b nil gives
+// fresh ones.
+func (b *descentBuffers) take(n, G int) (qd []float64, inactive []bool, nActive, order []int) {
+	if b == nil {
+		return make([]float64, n*G), make([]bool, n*G), make([]int, n), make([]int, n)
+	}
+	b.qd = slices.Grow(b.qd[:0], n*G)[:n*G]
+	b.inactive = slices.Grow(b.inactive[:0], n*G)[:n*G]
+	clear(b.inactive)
+	b.nActive = slices.Grow(b.nActive[:0], n)[:n]
+	b.order = slices.Grow(b.order[:0], n)[:n]
+	return b.qd, b.inactive, b.nActive, b.order
 }
 
 // firstPass, given to descend, names the problems it leaves alone (skip,
@@ -72,13 +99,14 @@ type firstPass struct {
 // α = 0 and w = 0), and updates them in place: each problem's passes stop
 // when it converges on these documents or after pr.maxIter passes. The
 // passes' orders are drawn from rng. fp, when not nil, is filled as
-// firstPass says.
-func (pr *svc) descend(pos []int, s []float32, w32 []float32, wb []float64, alpha []float64, rng *rand.Rand, fp *firstPass) {
+// firstPass says. buf, when not nil, lends the arrays that grow with the
+// documents.
+func (pr *svc) descend(pos []int, s []float32, w32 []float32, wb []float64, alpha []float64, rng *rand.Rand, fp *firstPass, buf *descentBuffers) {
 	n, G := pr.docs(), len(pos)
-	qd := make([]float64, n*G)
-	inactive := make([]bool, n*G) // shrunk: (document, problem) left out
-	nActive := make([]int, n)     // problems in which a document is active
-	count := make([]int, G)       // active documents per problem
+	// inactive: (document, problem) shrunk, left out; nActive: the
+	// problems in which a document is active.
+	qd, inactive, nActive, order := buf.take(n, G)
+	count := make([]int, G) // active documents per problem
 	done := make([]bool, G)
 	pgMaxOld := make([]float64, G)
 	pgMaxNew := make([]float64, G)
@@ -89,7 +117,6 @@ func (pr *svc) descend(pos []int, s []float32, w32 []float32, wb []float64, alph
 	d32 := make([]float32, G)
 	act := make([]int, 0, G) // problems in which the document is active
 	mv := make([]int, 0, G)  // problems whose α_i moved
-	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 		nActive[i] = G

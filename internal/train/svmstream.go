@@ -254,10 +254,11 @@ func newBlockSolver(rc *RowCache, buffer, probs int, perm []int32, p model.Param
 	}
 	// The block arrays are sized for the largest block at once: grown by
 	// appending, they would leave twice their size in garbage.
-	rows, nnz := 0, 0
+	rows, nnz, size := 0, 0, int64(0)
 	for _, b := range bs.blocks {
-		rows, nnz = max(rows, b.rows), max(nnz, b.nnz)
+		rows, nnz, size = max(rows, b.rows), max(nnz, b.nnz), max(size, b.size)
 	}
+	bs.raw = make([]byte, 0, max(size, int64(rows)*int64(probs)*8)) // a block's bytes, then its α
 	bs.X.Indptr = make([]int, 0, rows+1)
 	bs.X.Indices = make([]int32, 0, nnz)
 	bs.X.Values = make([]float32, 0, nnz)
@@ -382,6 +383,9 @@ func (bs *blockSolver) solve(base *svc, gs []*svcGroup, opt Options) error {
 	done := make([]bool, probs)
 	pgMax, pgMin := make([]float64, probs), make([]float64, probs)
 	fps := make([]firstPass, len(gs))
+	// Each group's α and descend's arrays, reused from block to block.
+	alphas := make([][]float64, len(gs))
+	bufs := make([]descentBuffers, len(gs))
 	for g, grp := range gs {
 		G := grp.hi - grp.lo
 		fps[g] = firstPass{skip: done[grp.lo:grp.hi], pgMax: make([]float64, G), pgMin: make([]float64, G)}
@@ -412,11 +416,12 @@ func (bs *blockSolver) solve(base *svc, gs []*svcGroup, opt Options) error {
 				grp := gs[g]
 				G := grp.hi - grp.lo
 				pr := &svc{X: &bs.X, y: bs.y, cost: base.cost, eps: base.eps, maxIter: inner}
-				alpha := make([]float64, blk.rows*G)
+				alpha := slices.Grow(alphas[g][:0], blk.rows*G)[:blk.rows*G]
+				alphas[g] = alpha
 				for i := range blk.rows {
 					copy(alpha[i*G:i*G+G], bs.a[i*probs+grp.lo:i*probs+grp.hi])
 				}
-				pr.descend(grp.pos, grp.s32, grp.w, grp.b, alpha, rand.New(rand.NewPCG(bs.seed, svmStream+visit)), &fps[g])
+				pr.descend(grp.pos, grp.s32, grp.w, grp.b, alpha, rand.New(rand.NewPCG(bs.seed, svmStream+visit)), &fps[g], &bufs[g])
 				for i := range blk.rows {
 					copy(bs.a[i*probs+grp.lo:i*probs+grp.hi], alpha[i*G:i*G+G])
 				}
