@@ -18,22 +18,75 @@ import (
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
-// runTrainStreamLogReg is 'nbtext train --stream --model logreg': a first
-// pass counts the corpus (as --stream does for naive bayes) for the
-// vocabulary and document frequencies, a second writes the weighted rows
-// to a temporary row cache, and SGD reads the cache once per epoch,
-// shuffling within a bounded buffer (train.FitLogRegStream). Stdin is
-// spooled to a temporary file for the second pass.
+// runTrainStreamLogReg is 'nbtext train --stream --model logreg': the
+// passes of streamLinearRows write the weighted rows to a temporary row
+// cache, and SGD reads the cache once per epoch, shuffling within a
+// bounded buffer (train.FitLogRegStream).
 func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	start := time.Now()
 	kind := model.LogReg
+	r, err := streamLinearRows(s, args, o, kind)
+	if err != nil {
+		return err
+	}
+	defer r.rc.Close()
+	m, err := train.FitLogRegStream(r.rc, r.classes, r.rowVocab, r.p, train.Options{
+		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"), Init: r.init,
+	}, o.buffer)
+	if err != nil {
+		return err
+	}
+	if m, err = r.splitFields(kind, m); err != nil {
+		return err
+	}
+	if err := saveStreamed(s, m, o.output, r.rc.Rows()); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
+	fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", r.p.C, r.p.Penalty, r.p.Solver)
+	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
+	return nil
+}
+
+// linearRows is what the streamed linear fits (logreg, svm, nblr) read:
+// the corpus's vocabulary and classes, the fit's parameters, the features
+// of record fields, the warm start (--init) and the row cache.
+type linearRows struct {
+	vocab    *vectorize.Vocabulary // the terms
+	rowVocab *vectorize.Vocabulary // the terms, then the fields' pseudo-terms
+	classes  []string
+	p        model.Params
+	f        *model.Fields // nil: no record fields
+	init     *model.Model  // logreg --init, or nil
+	rc       *train.RowCache
+}
+
+// splitFields returns m, fitted over r.rowVocab, with the weights of the
+// fields' pseudo-terms moved to its fields (train.SplitFieldWeights); m
+// itself when there are none.
+func (r *linearRows) splitFields(kind model.Kind, m *model.Model) (*model.Model, error) {
+	if r.f == nil {
+		return m, nil
+	}
+	return train.SplitFieldWeights(kind, m, r.vocab, r.f)
+}
+
+// streamLinearRows runs the passes the streamed linear fits of kind share:
+// a first pass counts the corpora args (as --stream does for naive bayes)
+// for the vocabulary and document frequencies, or with --vocab reads the
+// labels only, and spools record fields to disk; a second writes the
+// weighted rows, extended by the fields' features, to a temporary row
+// cache, which the caller closes. Stdin is spooled to a temporary file for
+// the second pass; it and the fields' spool are gone on return.
+func streamLinearRows(s streams, args []string, o *trainOptions, kind model.Kind) (*linearRows, error) {
 	if o.fit.changed("class-weight") {
-		return usageErrorf("--class-weight is not supported with --stream: train from the corpus")
+		return nil, usageErrorf("--class-weight is not supported with --stream: train from the corpus")
 	}
 	if o.ml.multi {
-		return usageErrorf("--stream trains text models of one label: drop --multi-label")
+		return nil, usageErrorf("--stream trains text models of one label: drop --multi-label")
 	}
 	co := o.corpus
+	r := &linearRows{}
 	var (
 		fixed *vectorize.Settings
 		vocab *vectorize.Vocabulary
@@ -41,25 +94,24 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	)
 	if o.vocab != "" {
 		if vocab, err = readVocabFile(o.vocab, &co); err != nil {
-			return err
+			return nil, err
 		}
 		fixed = &vocab.Settings
 	}
-	init, err := loadInit(o.init, kind, vocab, o.vocab)
-	if err != nil {
-		return err
+	if r.init, err = loadInit(o.init, kind, vocab, o.vocab); err != nil {
+		return nil, err
 	}
 	settings, _ := train.Defaults(kind)
-	if init != nil {
-		fixed = &init.Vocab.Settings
+	if r.init != nil {
+		fixed = &r.init.Vocab.Settings
 	}
 	if settings, err = resolveSettings(settings, fixed, &o.vec, &co); err != nil {
-		return err
+		return nil, err
 	}
 	if len(args) == 1 && args[0] == "-" { // read twice: spool it
 		spool, err := spoolStdin(s.In)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer os.Remove(spool)
 		args = []string{spool}
@@ -68,71 +120,51 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	// one-hot values and standardisation.
 	fields, err := spoolFields(o, &co, kind)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if fields != nil {
 		defer fields.Close()
-		if init != nil {
-			return usageErrorf("--init with record fields: train without --stream")
+		if r.init != nil {
+			return nil, usageErrorf("--init with record fields: train without --stream")
 		}
 	}
-	vocab, classes, err := streamVocabulary(s, args, &co, o, settings, init, vocab)
-	if err != nil {
-		return err
+	if r.vocab, r.classes, err = streamVocabulary(s, args, &co, o, settings, r.init, vocab); err != nil {
+		return nil, err
 	}
 	co.onDoc = nil
-	p, auto, err := o.fit.params(kind, classes, nil)
+	p, auto, err := o.fit.params(kind, r.classes, nil)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if auto {
+		return nil, usageErrorf("--C auto cross-validates on documents held in memory: give --C with --stream")
+	}
+	if kind == model.LogReg && p.Solver != "sgd" {
+		return nil, usageErrorf("--stream fits logistic regression with --solver sgd, not %s", p.Solver)
 	}
 	// With fields, the rows are extended by their features, over a
 	// vocabulary extended by as many pseudo-terms (train.FitWithFields).
-	var f *model.Fields
-	rowVocab := vocab
+	r.rowVocab = r.vocab
 	if fields != nil {
-		if f, err = train.LinearFieldsStream(fields, len(classes)); err != nil {
-			return err
+		if r.f, err = train.LinearFieldsStream(fields, len(r.classes)); err != nil {
+			return nil, err
 		}
-		if rowVocab, err = train.FieldVocabulary(vocab, f); err != nil {
-			return err
+		if r.rowVocab, err = train.FieldVocabulary(r.vocab, r.f); err != nil {
+			return nil, err
 		}
 		o.rec.params(&p)
 	}
-	if auto {
-		return usageErrorf("--C auto cross-validates on documents held in memory: give --C with --stream")
-	}
-	if p.Solver != "sgd" {
-		return usageErrorf("--stream fits logistic regression with --solver sgd, not %s", p.Solver)
-	}
+	r.p = p
 	// Each pass leaves garbage the next does not need: the first pass's
 	// count tables, the second's vectorized rows. Returned to the system,
 	// the peak is the largest pass's, not their sum (the runtime would
 	// otherwise keep up to twice the live heap mapped).
 	debug.FreeOSMemory()
-	rc, err := rowCache(s, args, &co, o.global.quiet, vocab, classes, f)
-	if err != nil {
-		return err
+	if r.rc, err = rowCache(s, args, &co, o.global.quiet, r.vocab, r.classes, r.f); err != nil {
+		return nil, err
 	}
-	defer rc.Close()
 	debug.FreeOSMemory()
-	m, err := train.FitLogRegStream(rc, classes, rowVocab, p, train.Options{
-		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"), Init: init,
-	}, o.buffer)
-	if err != nil {
-		return err
-	}
-	if f != nil {
-		if m, err = train.SplitFieldWeights(kind, m, vocab, f); err != nil {
-			return err
-		}
-	}
-	if err := saveStreamed(s, m, o.output, rc.Rows()); err != nil {
-		return err
-	}
-	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
-	fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
-	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
-	return nil
+	return r, nil
 }
 
 // saveStreamed saves the streamed model m, fitted on docs documents, to
