@@ -318,7 +318,7 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if settings.Remove, err = o.corpus.removeSetting(); err != nil {
 		return err
 	}
-	p, auto, err := o.fit.params(kind, c.Labels, c.LabelIDs())
+	p, auto, err := o.fit.params(kind, c.Labels, train.ClassSizes(c.LabelIDs(), len(c.Labels)))
 	if err != nil {
 		return err
 	}

@@ -235,9 +235,10 @@ func parsePrior(s string) (string, map[string]float64, error) {
 func (o *fitOptions) changed(name string) bool { return o.fs.Changed(name) }
 
 // params resolves the training parameters: the model's defaults, overridden
-// by the flags that were set. auto reports --alpha auto or --C auto. y
-// (label ids) gives the class sizes of --class-weight balanced.
-func (o *fitOptions) params(kind model.Kind, classes []string, y []int) (model.Params, bool, error) {
+// by the flags that were set. auto reports --alpha auto or --C auto.
+// sizes (documents per class, train.ClassSizes) gives the weights of
+// --class-weight balanced.
+func (o *fitOptions) params(kind model.Kind, classes []string, sizes []int) (model.Params, bool, error) {
 	_, p := train.Defaults(kind)
 	auto := false
 	if kind == model.NBLR {
@@ -299,7 +300,7 @@ func (o *fitOptions) params(kind model.Kind, classes []string, y []int) (model.P
 		}
 		p.Temperature = o.temperature
 	}
-	cw, err := train.ClassWeights(o.classWeight, classes, y)
+	cw, err := train.ClassWeights(o.classWeight, classes, sizes)
 	if err != nil {
 		return p, false, withCode(exitUsage, err)
 	}
@@ -436,7 +437,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		}
 		vocab.Weight(X)
 	}
-	p, auto, err := o.fit.params(kind, c.Labels, y)
+	p, auto, err := o.fit.params(kind, c.Labels, train.ClassSizes(y, len(c.Labels)))
 	if err != nil {
 		return err
 	}

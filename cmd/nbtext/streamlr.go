@@ -77,11 +77,9 @@ func (r *linearRows) splitFields(kind model.Kind, m *model.Model) (*model.Model,
 // labels only, and spools record fields to disk; a second writes the
 // weighted rows, extended by the fields' features, to a temporary row
 // cache, which the caller closes. Stdin is spooled to a temporary file for
-// the second pass; it and the fields' spool are gone on return.
+// the second pass; it and the fields' spool are gone on return. Class
+// weights (--class-weight) are those of the documents cached.
 func streamLinearRows(s streams, args []string, o *trainOptions, kind model.Kind) (*linearRows, error) {
-	if o.fit.changed("class-weight") {
-		return nil, usageErrorf("--class-weight is not supported with --stream: train from the corpus")
-	}
 	if o.ml.multi {
 		return nil, usageErrorf("--stream trains text models of one label: drop --multi-label")
 	}
@@ -164,6 +162,12 @@ func streamLinearRows(s streams, args []string, o *trainOptions, kind model.Kind
 		return nil, err
 	}
 	debug.FreeOSMemory()
+	// --class-weight balanced needs the class sizes, which the cache has
+	// counted (the spec itself was checked with the parameters).
+	if r.p.ClassWeights, err = train.ClassWeights(o.fit.classWeight, r.classes, r.rc.ClassSizes(len(r.classes))); err != nil {
+		r.rc.Close()
+		return nil, withCode(exitUsage, err)
+	}
 	return r, nil
 }
 

@@ -36,6 +36,40 @@ func TestTrainStreamLogReg(t *testing.T) {
 	}
 }
 
+// TestTrainStreamClassWeight: the streamed linear models take
+// --class-weight, balanced by the class sizes of the rows they cached, and
+// write the in-memory model; the weights change it. The NB models, whose
+// counts do not carry document weights, refuse it.
+func TestTrainStreamClassWeight(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	// 5 crypt, 3 graphics: balanced weights 0.8 and 1.33.
+	corpus := toyTSV + "crypt\tclipper chip escrow\ncrypt\tpgp signatures and keys\n"
+	tsv := writeFile(t, dir, "c.tsv", corpus)
+	for _, kind := range []string{"logreg", "svm", "nblr"} {
+		for _, cw := range []string{"balanced", "graphics=3"} {
+			base := []string{"train", tsv, "--stream", "--model", kind, "--min-df", "1", "--temperature", "1", "--solver", "sgd"}
+			if kind != "logreg" {
+				base = base[:len(base)-2]
+			}
+			flags := append(base[3:len(base):len(base)], "--class-weight", cw)
+			mem, st, in, plain := filepath.Join(dir, kind+"-mem.nbm"), filepath.Join(dir, kind+"-st.nbm"), filepath.Join(dir, kind+"-in.nbm"), filepath.Join(dir, kind+"-plain.nbm")
+			check(t, nbtext(t, "", append([]string{"train", tsv, "-o", mem}, flags...)...), 0)
+			checkOut(t, nbtext(t, "", append([]string{"train", tsv, "--stream", "-o", st}, flags...)...), "(streamed)")
+			checkOut(t, nbtext(t, corpus, append([]string{"train", "-", "--stream", "-o", in}, flags...)...), "(streamed)")
+			check(t, nbtext(t, "", append(base, "-o", plain)...), 0)
+			a, b, c := readBytes(t, mem), readBytes(t, st), readBytes(t, in)
+			if !bytes.Equal(a, b) || !bytes.Equal(a, c) {
+				t.Errorf("%s --class-weight %s: streamed models differ from the in-memory one", kind, cw)
+			}
+			if bytes.Equal(a, readBytes(t, plain)) {
+				t.Errorf("%s --class-weight %s: the model is the one without class weights", kind, cw)
+			}
+		}
+	}
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "multinomial", "--class-weight", "balanced", "-o", filepath.Join(dir, "x.nbm")), 2, "--class-weight")
+}
+
 // logregVocab are the 'nbtext vocab' flags of logreg's default settings.
 var logregVocab = []string{"--stop-words", "english", "--fields", "subject:2", "--weighting", "tfidf", "--sublinear-tf", "--norm", "l2"}
 

@@ -49,7 +49,7 @@ func TestTrainStreamDual(t *testing.T) {
 		}
 
 		check(t, nbtext(t, "", "train", tsv, "--stream", "--model", kind, "--C", "auto", "-o", st), 2, "--C auto")
-		check(t, nbtext(t, "", "train", tsv, "--stream", "--model", kind, "--class-weight", "balanced", "-o", st), 2, "--class-weight")
+		check(t, nbtext(t, "", "train", tsv, "--stream", "--model", kind, "--class-weight", "nosuch=2", "-o", st), 2, `--class-weight: unknown class "nosuch"`)
 		check(t, nbtext(t, "", "train", tsv, "--stream", "--model", kind, "--stream-buffer", "0", "-o", st), 2, "--stream-buffer must be")
 		check(t, nbtext(t, "", "train", tsv, "--stream", "--model", kind, "--multi-label", "-o", st), 2, "drop --multi-label")
 		check(t, nbtext(t, "", "train", tsv, "--stream", "--model", kind, "--init", mem, "-o", st), 2, "--init starts logistic regression")

@@ -11,26 +11,27 @@ import (
 )
 
 // ClassWeights resolves a --class-weight spec for the classes of a training
-// set with label ids y: "" gives nil (every weight 1); "balanced" gives
-// class c the weight n / (C·n_c), n documents and n_c of class c, as
+// set whose class c has sizes[c] documents (ClassSizes; nil for none):
+// "" gives nil (every weight 1); "balanced" gives class c the weight
+// n / (C·n_c), n documents and n_c of class c, as
 // scikit-learn's class_weight="balanced" (a class without documents gets
 // 1), so that every class weighs as much in total; "label=w,..." gives the
 // listed classes their weight w > 0 and the others 1. An unknown label or a
 // weight that is not a finite number > 0 is an error naming the flag.
-func ClassWeights(spec string, classes []string, y []int) ([]float64, error) {
+func ClassWeights(spec string, classes []string, sizes []int) ([]float64, error) {
 	switch spec {
 	case "":
 		return nil, nil
 	case "balanced":
-		n := make([]int, len(classes))
-		for _, c := range y {
-			n[c]++
+		total := 0
+		for _, k := range sizes {
+			total += k
 		}
 		w := make([]float64, len(classes))
-		for c, k := range n {
+		for c := range w {
 			w[c] = 1
-			if k > 0 {
-				w[c] = float64(len(y)) / (float64(len(classes)) * float64(k))
+			if c < len(sizes) && sizes[c] > 0 {
+				w[c] = float64(total) / (float64(len(classes)) * float64(sizes[c]))
 			}
 		}
 		return w, nil
@@ -56,6 +57,16 @@ func ClassWeights(spec string, classes []string, y []int) ([]float64, error) {
 		w[c] = f
 	}
 	return w, nil
+}
+
+// ClassSizes returns the number of documents of each of nc classes in
+// the label ids y.
+func ClassSizes(y []int, nc int) []int {
+	n := make([]int, nc)
+	for _, c := range y {
+		n[c]++
+	}
+	return n
 }
 
 // classWeight returns the weight of class c under p (1 without weights).

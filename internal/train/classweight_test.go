@@ -13,17 +13,17 @@ import (
 func TestClassWeights(t *testing.T) {
 	classes := []string{"a", "b", "c"}
 	y := []int{0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2, 2}
-	w, err := ClassWeights("balanced", classes, y)
+	w, err := ClassWeights("balanced", classes, ClassSizes(y, len(classes)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []float64{1, 2, 2.0 / 3}; !slices.Equal(w, want) {
 		t.Errorf("balanced: %v, want %v", w, want)
 	}
-	if w, err = ClassWeights("b=3, c = 0.5", classes, y); err != nil || !slices.Equal(w, []float64{1, 3, 0.5}) {
+	if w, err = ClassWeights("b=3, c = 0.5", classes, nil); err != nil || !slices.Equal(w, []float64{1, 3, 0.5}) {
 		t.Errorf("b=3,c=0.5: %v, %v", w, err)
 	}
-	if w, err = ClassWeights("", classes, y); err != nil || w != nil {
+	if w, err = ClassWeights("", classes, nil); err != nil || w != nil {
 		t.Errorf("empty spec: %v, %v", w, err)
 	}
 	for spec, want := range map[string]string{
@@ -34,7 +34,7 @@ func TestClassWeights(t *testing.T) {
 		"a=Inf": "finite number > 0",
 		"a":     "must be balanced or label=w",
 	} {
-		if _, err := ClassWeights(spec, classes, y); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ClassWeights(spec, classes, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", spec, err, want)
 		}
 	}

@@ -30,6 +30,7 @@ type RowCache struct {
 	nnz     int64
 	sq      float64 // Σ of the squared values, in the order they were added
 	classes int     // 1 + the largest label id
+	sizes   []int   // rows of each label id
 	buf     []byte
 	reading bool
 	off     int64   // bytes written
@@ -76,6 +77,10 @@ func (c *RowCache) Add(y int, ind []int32, val []float32) error {
 	c.rows++
 	c.nnz += int64(len(ind))
 	c.classes = max(c.classes, y+1)
+	for len(c.sizes) <= y {
+		c.sizes = append(c.sizes, 0)
+	}
+	c.sizes[y]++
 	return nil
 }
 
@@ -106,6 +111,14 @@ func (c *RowCache) decodeRows(data []byte, first, rows int, fn func(y int, ind [
 
 // Rows returns the number of rows added.
 func (c *RowCache) Rows() int { return c.rows }
+
+// ClassSizes returns the number of rows of each label id below nc (the
+// sizes --class-weight balanced needs).
+func (c *RowCache) ClassSizes(nc int) []int {
+	n := make([]int, nc)
+	copy(n, c.sizes)
+	return n
+}
 
 // Chunks returns the number of chunks of the cache: rows
 // [k·64, (k+1)·64) form chunk k.
