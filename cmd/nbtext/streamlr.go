@@ -36,13 +36,9 @@ func runTrainStreamLogReg(s streams, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
-	if m, err = r.splitFields(kind, m); err != nil {
+	if err := r.save(s, kind, m, o.output); err != nil {
 		return err
 	}
-	if err := saveStreamed(s, m, o.output, r.rc.Rows()); err != nil {
-		return err
-	}
-	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
 	fmt.Fprintf(s.Out, "C            %g (%s, %s)\n", r.p.C, r.p.Penalty, r.p.Solver)
 	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil
@@ -61,14 +57,24 @@ type linearRows struct {
 	rc       *train.RowCache
 }
 
-// splitFields returns m, fitted over r.rowVocab, with the weights of the
-// fields' pseudo-terms moved to its fields (train.SplitFieldWeights); m
-// itself when there are none.
-func (r *linearRows) splitFields(kind model.Kind, m *model.Model) (*model.Model, error) {
-	if r.f == nil {
-		return m, nil
+// save writes m, fitted over r.rowVocab, to output, the weights of the
+// fields' pseudo-terms moved to its fields (train.SplitFieldWeights), and
+// prints the head of its summary.
+func (r *linearRows) save(s streams, kind model.Kind, m *model.Model, output string) error {
+	if r.f != nil {
+		var err error
+		if m, err = train.SplitFieldWeights(kind, m, r.vocab, r.f); err != nil {
+			return err
+		}
 	}
-	return train.SplitFieldWeights(kind, m, r.vocab, r.f)
+	if err := saveStreamed(s, m, output, r.rc.Rows()); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
+	if r.f != nil {
+		fmt.Fprintf(s.Out, "fields       %d categorical, %d numeric\n", len(r.f.Categorical), len(r.f.Numeric))
+	}
+	return nil
 }
 
 // streamLinearRows runs the passes the streamed linear fits of kind share:

@@ -34,15 +34,8 @@ func runTrainStreamDual(s streams, args []string, o *trainOptions, kind model.Ki
 	if err != nil {
 		return err
 	}
-	if m, err = r.splitFields(kind, m); err != nil {
+	if err := r.save(s, kind, m, o.output); err != nil {
 		return err
-	}
-	if err := saveStreamed(s, m, o.output, r.rc.Rows()); err != nil {
-		return err
-	}
-	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", m.NumTerms())
-	if r.f != nil {
-		fmt.Fprintf(s.Out, "fields       %d categorical, %d numeric\n", len(r.f.Categorical), len(r.f.Numeric))
 	}
 	fmt.Fprintf(s.Out, "C            %g\n", r.p.C)
 	fmt.Fprintf(s.Out, "blocks       of %d rows\n", min(o.buffer, r.rc.Rows()))

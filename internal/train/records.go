@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/nbtext/nbtext/internal/model"
@@ -43,36 +42,6 @@ func (r *Records) check(n int) error {
 		}
 	}
 	return nil
-}
-
-func (r *Records) cat(i, j int) string {
-	if c := r.Recs[i].Cat; j < len(c) {
-		return c[j]
-	}
-	return ""
-}
-
-func (r *Records) num(i, j int) float64 {
-	if x := r.Recs[i].Num; j < len(x) {
-		return x[j]
-	}
-	return math.NaN()
-}
-
-// values returns the distinct values of categorical field j, sorted.
-func (r *Records) values(j int) []string {
-	seen := map[string]bool{}
-	for i := range r.Recs {
-		if v := r.cat(i, j); v != "" {
-			seen[v] = true
-		}
-	}
-	values := make([]string, 0, len(seen))
-	for v := range seen {
-		values = append(values, v)
-	}
-	sort.Strings(values)
-	return values
 }
 
 // Subset returns the records of the documents rows, in that order.
@@ -216,22 +185,6 @@ func fitFields(spec FieldSpec, C int, p model.Params, each func(fn func(c int, r
 		f.Numeric[j].Epsilon = eps
 	}
 	return f, nil
-}
-
-// meanVar returns the mean and the maximum-likelihood variance of xs (0, 0
-// when empty).
-func meanVar(xs []float64) (mean, v float64) {
-	if len(xs) == 0 {
-		return 0, 0
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	for _, x := range xs {
-		v += (x - mean) * (x - mean)
-	}
-	return mean, v / float64(len(xs))
 }
 
 // FitRecords fits categorical or Gaussian naive Bayes (kind

@@ -120,6 +120,22 @@ func (c *RowCache) ClassSizes(nc int) []int {
 	return n
 }
 
+// check returns an error unless the cache has rows, all of label ids
+// below nc, for a fit that reads it in blocks of buffer rows; and the
+// buffer, DefaultStreamBuffer when buffer ≤ 0.
+func (c *RowCache) check(nc, buffer int) (int, error) {
+	if c.rows == 0 {
+		return 0, errors.New("no training documents")
+	}
+	if c.classes > nc {
+		return 0, fmt.Errorf("row cache has label id %d, but %d classes", c.classes-1, nc)
+	}
+	if buffer <= 0 {
+		buffer = DefaultStreamBuffer
+	}
+	return buffer, nil
+}
+
 // Chunks returns the number of chunks of the cache: rows
 // [k·64, (k+1)·64) form chunk k.
 func (c *RowCache) Chunks() int { return len(c.chunks) }

@@ -3,7 +3,6 @@ package train
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -41,14 +40,9 @@ func FitLogRegStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary
 		return nil, fmt.Errorf("streamed logistic regression needs --solver sgd, not %s", p.Solver)
 	}
 	n, nf, nc := rc.Rows(), vocab.Len(), len(classes)
-	if n == 0 {
-		return nil, errors.New("no training documents")
-	}
-	if rc.classes > nc {
-		return nil, fmt.Errorf("row cache has label id %d, but %d classes", rc.classes-1, nc)
-	}
-	if buffer <= 0 {
-		buffer = DefaultStreamBuffer
+	buffer, err := rc.check(nc, buffer)
+	if err != nil {
+		return nil, err
 	}
 	x0, err := initPoint(opt.Init, nf, nc)
 	if err != nil {

@@ -2,7 +2,6 @@ package train
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -83,15 +82,10 @@ func fitDualStream(kind model.Kind, rc *RowCache, classes []string, vocab *vecto
 	if err := ValidateParams(kind, p, len(classes)); err != nil {
 		return nil, err
 	}
-	n, nf, nc := rc.Rows(), vocab.Len(), len(classes)
-	if n == 0 {
-		return nil, errors.New("no training documents")
-	}
-	if rc.classes > nc {
-		return nil, fmt.Errorf("row cache has label id %d, but %d classes", rc.classes-1, nc)
-	}
-	if buffer <= 0 {
-		buffer = DefaultStreamBuffer
+	nf, nc := vocab.Len(), len(classes)
+	buffer, err := rc.check(nc, buffer)
+	if err != nil {
+		return nil, err
 	}
 	p.Temperature = max(p.Temperature, 0)
 	perm, scale, err := streamTerms(kind, rc, nf, nc, p)
