@@ -133,7 +133,33 @@ func main() {
 	// On a distributed runner, workers run this binary too: Init takes
 	// them over here and never returns.
 	beam.Init()
-	os.Exit(run(context.Background(), &o, flag.CommandLine, os.Stdout, os.Stderr))
+	os.Exit(ownTempDir(func() int {
+		return run(context.Background(), &o, flag.CommandLine, os.Stdout, os.Stderr)
+	}))
+}
+
+// ownTempDir runs f with TMPDIR set to a folder of its own inside the
+// system's temporary folder, and removes that folder when f returns. In
+// loopback mode (Prism, the default runner) the Beam Go SDK creates an
+// empty temporary file for a worker binary it never uses and never removes
+// (apache/beam#27569): one file per pipeline run would pile up in /tmp.
+// When the folder cannot be made, f runs with TMPDIR as it is.
+func ownTempDir(f func() int) int {
+	dir, err := os.MkdirTemp("", "nbtext-beam-*")
+	if err != nil {
+		return f()
+	}
+	defer os.RemoveAll(dir)
+	old, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	defer func() {
+		if had {
+			os.Setenv("TMPDIR", old)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+	}()
+	return f()
 }
 
 // run is the launcher: it checks the flags, runs the pipeline and prints

@@ -16,7 +16,11 @@ import (
 	"github.com/nbtext/nbtext/internal/model"
 )
 
-func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
+// TestMain runs the tests on Prism, in a temporary folder of their own
+// (ownTempDir), as main runs the command.
+func TestMain(m *testing.M) {
+	os.Exit(ownTempDir(func() int { return ptest.MainRetWithDefault(m, "prism") }))
+}
 
 // parse parses args as nbtext-beam's own flags.
 func parse(t *testing.T, args ...string) (*options, *flag.FlagSet) {
@@ -89,5 +93,36 @@ func TestRun(t *testing.T) {
 	o, fs = parse(t, "-o", out)
 	if code := run(context.Background(), o, fs, &stdout, &stderr); code != exitUsage {
 		t.Errorf("no pattern: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestRunLeavesNoTemporaryFiles: a run on Prism, as main makes it, leaves
+// the temporary folder as it found it (the SDK's loopback worker file
+// included), and restores TMPDIR.
+func TestRunLeavesNoTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	in := filepath.Join(dir, "x.tsv")
+	if err := os.WriteFile(in, []byte("sport\tball goal team\ncars\tengine wheel road\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, fs := parse(t, "-o", filepath.Join(dir, "c.nbc"), "--model-out", filepath.Join(dir, "m.nbm"), "--settings", `{"min_df":1}`, in)
+	var stdout, stderr bytes.Buffer
+	if code := ownTempDir(func() int { return run(context.Background(), o, fs, &stdout, &stderr) }); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if got := os.Getenv("TMPDIR"); got != tmp {
+		t.Errorf("TMPDIR is %q after the run, want %q", got, tmp)
+	}
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		t.Errorf("left behind in the temporary folder: %s", e.Name())
 	}
 }
