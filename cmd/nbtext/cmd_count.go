@@ -291,9 +291,6 @@ func fitsCounts(kind model.Kind) bool { return kind.IsNB() || kind == model.Cent
 // to o.output and prints the summary. why says why --alpha auto cannot be
 // (what does not keep the documents).
 func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, stats func() (*counts.Stats, error), fields *train.FieldSpool, start time.Time, why string) error {
-	if o.fit.changed("class-weight") {
-		return usageErrorf("--class-weight weighs documents, which %s: train from the corpus", why)
-	}
 	p, auto, err := o.fit.params(kind, classes, nil)
 	if err != nil {
 		return err
@@ -307,6 +304,11 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 	st, err := stats()
 	if err != nil {
 		return err
+	}
+	// --class-weight balanced needs the class sizes: the documents the
+	// counts' header records.
+	if p.ClassWeights, err = train.ClassWeights(o.fit.classWeight, classes, classSizes(st.Header.ClassDocs)); err != nil {
+		return withCode(exitUsage, err)
 	}
 	var m *model.Model
 	if kind == model.Centroid {
@@ -332,6 +334,16 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 	}
 	writeCountsModel(s.Out, m, st, o.output, p, time.Since(start))
 	return nil
+}
+
+// classSizes returns the documents of each class of counts as the class
+// sizes of train.ClassWeights.
+func classSizes(classDocs []int64) []int {
+	n := make([]int, len(classDocs))
+	for c, d := range classDocs {
+		n[c] = int(d)
+	}
+	return n
 }
 
 // runTrainStream is 'nbtext train --stream': an NB model counted in

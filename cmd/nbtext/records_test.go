@@ -125,12 +125,22 @@ func TestTrainStreamRecords(t *testing.T) {
 	data := string(readBytes(t, tr))
 	cat, num := []string{"--categorical-field", "product"}, []string{"--numeric-field", "amount"}
 	both := append(slices.Clone(cat), num...)
+	unweighted := map[string]string{} // kind: its model without class weights
 	for _, tc := range []struct {
 		kind   string
 		fields []string
-	}{{"categorical", cat}, {"gaussian", num}, {"multinomial", both}, {"bernoulli", both}, {"logreg", both}, {"svm", both}} {
+		cw     string // --class-weight
+	}{
+		{"categorical", cat, ""}, {"gaussian", num, ""}, {"multinomial", both, ""}, {"bernoulli", both, ""}, {"logreg", both, ""}, {"svm", both, ""},
+		{"categorical", cat, "team0=3"}, {"gaussian", num, "balanced"}, {"multinomial", both, "balanced"},
+	} {
 		flags := append([]string{"--model", tc.kind, "--label-field", "team", "--temperature", "1", "--field-alpha", "0.5"}, tc.fields...)
-		mem, file, stdin := filepath.Join(dir, tc.kind+"-mem.nbm"), filepath.Join(dir, tc.kind+"-file.nbm"), filepath.Join(dir, tc.kind+"-stdin.nbm")
+		name := tc.kind
+		if tc.cw != "" {
+			flags = append(flags, "--class-weight", tc.cw)
+			name += "-cw"
+		}
+		mem, file, stdin := filepath.Join(dir, name+"-mem.nbm"), filepath.Join(dir, name+"-file.nbm"), filepath.Join(dir, name+"-stdin.nbm")
 		mustRun(t, append([]string{"train", tr, "-o", mem}, flags...)...)
 		mustRun(t, append([]string{"train", tr, "--stream", "-o", file}, flags...)...)
 		if r := nbtext(t, data, append([]string{"train", "-", "--input-format", "csv", "--stream", "-o", stdin}, flags...)...); r.code != 0 {
@@ -144,6 +154,14 @@ func TestTrainStreamRecords(t *testing.T) {
 			if a.Vocab != nil {
 				sameModels(t, mem, other)
 			}
+		}
+		if tc.cw == "" {
+			unweighted[tc.kind] = mem
+			continue
+		}
+		// The weights weigh the prior (and categorical counts).
+		if a, b := loadModel(t, mem), loadModel(t, unweighted[tc.kind]); slices.Equal(a.B, b.B) {
+			t.Errorf("%s --class-weight %s: the prior is the one without weights", tc.kind, tc.cw)
 		}
 	}
 	bad := writeFile(t, dir, "bad.csv", "team,text,product,amount\nteam0,hello there,tv,3\nteam1,hello there,phone,12x\n")

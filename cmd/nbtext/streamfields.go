@@ -45,9 +45,6 @@ func spoolFields(o *trainOptions, co *corpusOptions, kind model.Kind) (*train.Fi
 // fitted from the spool (train.FitRecordsStream), the model in-memory
 // train fits.
 func runTrainStreamRecords(s streams, args []string, o *trainOptions, kind model.Kind, start time.Time) error {
-	if o.fit.changed("class-weight") {
-		return usageErrorf("--class-weight is not supported with --stream: train from the corpus")
-	}
 	co := o.corpus
 	co.dropTexts = true
 	spool, err := spoolFields(o, &co, kind)
@@ -64,7 +61,8 @@ func runTrainStreamRecords(s streams, args []string, o *trainOptions, kind model
 			return err
 		}
 	}
-	p, _, err := o.fit.params(kind, spool.Labels(), nil)
+	labels := spool.Labels()
+	p, _, err := o.fit.params(kind, labels, spool.ClassSizes(labels))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
 )
 
 // TestTrainStreamLogReg: --stream --model logreg (whose buffer holds the
@@ -36,10 +38,12 @@ func TestTrainStreamLogReg(t *testing.T) {
 	}
 }
 
-// TestTrainStreamClassWeight: the streamed linear models take
-// --class-weight, balanced by the class sizes of the rows they cached, and
-// write the in-memory model; the weights change it. The NB models, whose
-// counts do not carry document weights, refuse it.
+// TestTrainStreamClassWeight: the streamed models take --class-weight
+// (balanced by the class sizes of the rows they cached, or of the counts)
+// and write the in-memory model; the weights change it. The NB models
+// weigh their counts' sums, so counts and merges, which carry no weights,
+// give the same model with --from-counts. Nearest centroid, which has no
+// use for weights, refuses them.
 func TestTrainStreamClassWeight(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
@@ -67,7 +71,66 @@ func TestTrainStreamClassWeight(t *testing.T) {
 			}
 		}
 	}
-	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "multinomial", "--class-weight", "balanced", "-o", filepath.Join(dir, "x.nbm")), 2, "--class-weight")
+	for _, kind := range []string{"multinomial", "bernoulli", "complement"} {
+		for _, cw := range []string{"balanced", "graphics=3"} {
+			flags := []string{"--model", kind, "--min-df", "1", "--temperature", "1", "--class-weight", cw}
+			mem, st, in, fc, plain := filepath.Join(dir, kind+"-mem.nbm"), filepath.Join(dir, kind+"-st.nbm"), filepath.Join(dir, kind+"-in.nbm"), filepath.Join(dir, kind+"-fc.nbm"), filepath.Join(dir, kind+"-plain.nbm")
+			mustRun(t, append([]string{"train", tsv, "-o", mem}, flags...)...)
+			mustRun(t, append([]string{"train", tsv, "--stream", "-o", st}, flags...)...)
+			check(t, nbtext(t, corpus, append([]string{"train", "-", "--stream", "-o", in}, flags...)...), 0)
+			mustRun(t, "train", tsv, "--stream", "--model", kind, "--min-df", "1", "--temperature", "1", "-o", plain)
+			// Counts in two shards, merged, fitted with the weights.
+			r1 := countRounds(t, dir, tsv, kind)
+			mustRun(t, "train", "--from-counts", r1, "--model", kind, "--temperature", "1", "--class-weight", cw, "-o", fc)
+			sameModels(t, mem, st)
+			sameModels(t, mem, in)
+			sameModels(t, mem, fc)
+			if bytes.Equal(modelW(t, mem), modelW(t, plain)) {
+				t.Errorf("%s --class-weight %s: the model is the one without class weights", kind, cw)
+			}
+		}
+	}
+	x := filepath.Join(dir, "x.nbm")
+	check(t, nbtext(t, "", "train", tsv, "--model", "centroid", "--class-weight", "balanced", "-o", x), 2, "nearest centroid has no class weights")
+	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "centroid", "--class-weight", "balanced", "-o", x), 2, "nearest centroid has no class weights")
+}
+
+// countRounds counts tsv in two shards with the settings of kind, in the
+// rounds those settings need, merges them and returns the merged counts
+// file a model is fitted from.
+func countRounds(t *testing.T, dir, tsv, kind string) string {
+	t.Helper()
+	args := []string{"count", tsv, "--model", kind, "--min-df", "1", "-q"}
+	out := ""
+	for round := 1; round <= 2; round++ {
+		var parts []string
+		for i := 1; i <= 2; i++ {
+			part := filepath.Join(dir, kind+"-r"+strconv.Itoa(round)+"-"+strconv.Itoa(i)+".nbc")
+			mustRun(t, append(args, "--shard", strconv.Itoa(i)+"/2", "-o", part)...)
+			parts = append(parts, part)
+		}
+		out = filepath.Join(dir, kind+"-r"+strconv.Itoa(round)+".nbc")
+		mustRun(t, append(append([]string{"merge"}, parts...), "-o", out)...)
+		if kind == "bernoulli" { // raw counts: one round
+			break
+		}
+		args = []string{"count", tsv, "-q", "--vocab", out} // round two: its settings
+	}
+	return out
+}
+
+// modelW returns the bytes of the weights of the model file path.
+func modelW(t *testing.T, path string) []byte {
+	t.Helper()
+	m, err := model.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	for _, w := range m.W {
+		b = strconv.AppendFloat(b, w, 'g', -1, 64)
+	}
+	return b
 }
 
 // logregVocab are the 'nbtext vocab' flags of logreg's default settings.

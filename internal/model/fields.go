@@ -531,8 +531,8 @@ func (s *Scorer) ExplainFields(r Record, class, against int) []Contribution {
 // NewRecordModel builds a categorical or Gaussian naive Bayes model (kind
 // Categorical or Gaussian), which scores the fields of a record and no
 // text: B[c] = log P(c) under p.Prior with classDocs[c] = N_c training
-// records of class c, an empty vocabulary, and the fields' log-likelihoods
-// (see Fields).
+// records of class c, each weighing p.ClassWeights[c] when given, an empty
+// vocabulary, and the fields' log-likelihoods (see Fields).
 func NewRecordModel(kind Kind, classes []string, p Params, classDocs []float64, f *Fields) (*Model, error) {
 	if kind != Categorical && kind != Gaussian {
 		return nil, fmt.Errorf("NewRecordModel: %s is not a record model", kind)
@@ -547,7 +547,16 @@ func NewRecordModel(kind Kind, classes []string, p Params, classDocs []float64, 
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Kind: kind, Classes: classes, Vocab: vocab, Params: p, B: logPrior(p, classDocs, len(classes)), W: []float64{}}
+	prior := classDocs
+	if len(p.ClassWeights) == len(classDocs) {
+		// Class weights weigh the prior, as they weigh the class documents
+		// of a text model.
+		prior = make([]float64, len(classDocs))
+		for c, d := range classDocs {
+			prior[c] = d * p.ClassWeights[c]
+		}
+	}
+	m := &Model{Kind: kind, Classes: classes, Vocab: vocab, Params: p, B: logPrior(p, prior, len(classes)), W: []float64{}}
 	if err := m.SetFields(f); err != nil {
 		return nil, err
 	}

@@ -108,6 +108,18 @@ func (s *FieldSpool) Len() int { return s.n }
 // Labels returns the labels of the records added, ascending.
 func (s *FieldSpool) Labels() []string { return slices.Sorted(slices.Values(s.names)) }
 
+// ClassSizes returns the number of records of each of classes (the sizes
+// --class-weight balanced needs).
+func (s *FieldSpool) ClassSizes(classes []string) []int {
+	n := make([]int, len(classes))
+	for i, name := range s.names {
+		if c := slices.Index(classes, name); c >= 0 {
+			n[c] = int(s.docs[i])
+		}
+	}
+	return n
+}
+
 // Close releases the spool's file.
 func (s *FieldSpool) Close() { s.f.Close() }
 

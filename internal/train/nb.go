@@ -47,30 +47,54 @@ func FitNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, voca
 
 // nbCounts returns N_c and the feature-major V*C statistics N_cd described
 // at FitNB, in one pass over the non-zeros of X. Sums run in row order, so
-// the result is deterministic. With class weights cw (nil: all 1) a
-// document of class c counts cw[c] times (--class-weight). Without them,
-// values that are not all whole numbers (tf-idf, normalized rows) are
-// summed in fixed point (counts.Fixed), as counting in shards sums them, so
-// that the result is the same bits as a model fitted from merged counts
-// (counts.Counts.NB), or in float64 when every sum is exact, which gives
-// the same bits faster (addExactCounts); whole numbers sum exactly in
-// float64 already.
+// the result is deterministic. Values that are not all whole numbers
+// (tf-idf, normalized rows) are summed in fixed point (counts.Fixed), as
+// counting in shards sums them, so that the result is the same bits as a
+// model fitted from merged counts (counts.Counts.NB), or in float64 when
+// every sum is exact, which gives the same bits faster (addExactCounts);
+// whole numbers sum exactly in float64 already. With class weights cw
+// (nil: all 1) a document of class c counts cw[c] times (--class-weight):
+// the sums of class c are multiplied by cw[c] once counted (weighClasses),
+// as FitNBStats weighs counts, which carry no weights, so that the two
+// agree bit for bit.
 func nbCounts(kind model.Kind, X *vectorize.Matrix, y []int, nClasses int, cw []float64) (classDocs, counts []float64, err error) {
 	classDocs = make([]float64, nClasses)
 	counts = prefault.Make[float64](X.Cols * nClasses)
-	if cw == nil && kind != model.Bernoulli && !wholeValues(X) {
+	if kind != model.Bernoulli && !wholeValues(X) {
 		if !addExactCounts(X, y, classDocs, counts) {
 			clear(classDocs)
 			clear(counts)
 			err = addFixedCounts(X, y, classDocs, counts)
 		}
 	} else {
-		err = addCounts(kind, X, y, nil, cw, classDocs, counts)
+		err = addCounts(kind, X, y, classDocs, counts)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
+	weighClasses(classDocs, counts, cw)
 	return classDocs, counts, nil
+}
+
+// weighClasses multiplies the document count classDocs[c] and the
+// statistics stats[t*C + c] (C = len(cw)) of each class c by its weight
+// cw[c]; cw nil leaves them as they are, and either slice may be nil.
+// Every document of a class weighs the same, so weighing the sums is
+// weighing the documents, with one rounding per cell.
+func weighClasses(classDocs, stats, cw []float64) {
+	if cw == nil {
+		return
+	}
+	C := len(cw)
+	for c := range classDocs {
+		classDocs[c] *= cw[c]
+	}
+	for o := 0; o+C <= len(stats); o += C {
+		row := stats[o : o+C : o+C]
+		for c, w := range cw {
+			row[c] *= w
+		}
+	}
 }
 
 // wholeValues reports whether every value of X is a whole number.
@@ -192,27 +216,13 @@ func addFixedCounts(X *vectorize.Matrix, y []int, classDocs, stats []float64) er
 	return nil
 }
 
-// addCounts adds the statistics of the rows of X listed in rows (all rows
-// when rows is nil), in the order given, to classDocs and stats, a
-// document of class c weighing cw[c] (cw nil: 1).
-func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, cw []float64, classDocs, stats []float64) error {
+// addCounts adds the statistics of the rows of X, in order, to classDocs
+// and stats.
+func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, classDocs, stats []float64) error {
 	C := len(classDocs)
 	presence := kind == model.Bernoulli
-	n := len(rows)
-	if rows == nil {
-		n = len(y)
-	}
-	for k := 0; k < n; k++ {
-		i := k
-		if rows != nil {
-			i = rows[k]
-		}
-		c := y[i]
-		wc := 1.0
-		if cw != nil {
-			wc = cw[c]
-		}
-		classDocs[c] += wc
+	for i, c := range y {
+		classDocs[c]++
 		ind, val := X.Row(i)
 		for j, t := range ind {
 			v := val[j]
@@ -224,9 +234,9 @@ func addCounts(kind model.Kind, X *vectorize.Matrix, y []int, rows []int, cw []f
 				return fmt.Errorf("document %d, term %d: feature value %g is not a finite non-negative number (naive bayes needs counts or non-negative weights)", i, t, v)
 			}
 			if presence {
-				stats[int(t)*C+c] += wc
+				stats[int(t)*C+c]++
 			} else {
-				stats[int(t)*C+c] += wc * float64(v)
+				stats[int(t)*C+c] += float64(v)
 			}
 		}
 	}
@@ -293,6 +303,9 @@ func FitNBStats(kind model.Kind, st *counts.Stats, p model.Params) (*model.Model
 	if err := checkNBCounts(kind, p, len(st.Classes)); err != nil {
 		return nil, err
 	}
+	// Counts carry no document weights: class weights weigh the sums, in
+	// place, as nbCounts does.
+	weighClasses(st.ClassDocs, st.Stats, p.ClassWeights)
 	return model.NewNB(kind, st.Classes, st.Vocab, p, st.ClassDocs, st.Stats)
 }
 

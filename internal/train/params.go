@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -86,6 +87,9 @@ func (o Options) eta0() float64 {
 func ValidateParams(kind model.Kind, p model.Params, nClasses int) error {
 	if err := model.ValidateParams(kind, p, nClasses); err != nil {
 		return err
+	}
+	if kind == model.Centroid && p.ClassWeights != nil {
+		return errors.New("--class-weight: nearest centroid has no class weights (a class's centroid is the mean of its documents whatever their weight): drop it")
 	}
 	if !kind.IsLinear() {
 		return nil

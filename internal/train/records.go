@@ -163,6 +163,12 @@ func fitFields(spec FieldSpec, C int, p model.Params, each func(fn func(c int, r
 	if err != nil {
 		return nil, err
 	}
+	// Class weights weigh the categorical counts as they weigh text counts
+	// (weighClasses). A numeric field's mean and variance do not change:
+	// every document of a class weighs the same.
+	for j := range f.Categorical {
+		weighClasses(nil, f.Categorical[j].Counts, p.ClassWeights)
+	}
 	maxVar := 0.0
 	for j := range f.Numeric {
 		nf := &f.Numeric[j]

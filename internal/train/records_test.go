@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,6 +136,59 @@ func TestFitFieldsNB(t *testing.T) {
 	p := m.NewScorer().PredictRecord(nil, nil, model.Record{Cat: []string{"red"}})
 	if want := 0.5 / (0.5 + 2.0/3); math.Abs(math.Exp(p.LogProbs[0])-want) > 1e-12 {
 		t.Errorf("P(0|red) = %v, want %v", math.Exp(p.LogProbs[0]), want)
+	}
+}
+
+// TestRecordsClassWeights: a class weight of 3 on categorical NB counts
+// as if every record of the class were there three times (its counts and
+// its prior); on Gaussian NB it weighs the prior only, a class's mean and
+// variance being those of its records whatever their weight.
+func TestRecordsClassWeights(t *testing.T) {
+	_, y, r := recordsCorpus(300, 5)
+	classes := []string{"a", "b", "c", "d"}
+	rows := duplicated(y, 2, 3)
+	for _, kind := range []model.Kind{model.Categorical, model.Gaussian} {
+		spec := FieldSpec{Categorical: r.Spec.Categorical}
+		if kind == model.Gaussian {
+			spec = FieldSpec{Numeric: r.Spec.Numeric}
+		}
+		only := &Records{Spec: spec}
+		for _, rec := range r.Recs {
+			if kind == model.Gaussian {
+				only.Recs = append(only.Recs, model.Record{Num: rec.Num})
+			} else {
+				only.Recs = append(only.Recs, model.Record{Cat: rec.Cat})
+			}
+		}
+		_, p := Defaults(kind)
+		plain, err := FitRecords(kind, only, y, classes, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw := p
+		pw.ClassWeights = []float64{1, 1, 3, 1}
+		mw, err := FitRecords(kind, only, y, classes, pw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, err := FitRecords(kind, only.Subset(rows), corpus.Pick(y, rows), classes, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range mw.B {
+			if math.Abs(mw.B[c]-md.B[c]) > 1e-12 {
+				t.Errorf("%s: prior of class %d weighted %v, duplicated %v", kind, c, mw.B[c], md.B[c])
+			}
+		}
+		if kind == model.Categorical {
+			if !slices.Equal(mw.Fields.Categorical[0].Counts, md.Fields.Categorical[0].Counts) {
+				t.Errorf("categorical counts weighted %v, duplicated %v", mw.Fields.Categorical[0].Counts, md.Fields.Categorical[0].Counts)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(mw.Fields, plain.Fields) {
+			t.Errorf("gaussian: class weights changed the fields' means or variances")
+		}
 	}
 }
 
