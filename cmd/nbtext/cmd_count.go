@@ -388,14 +388,9 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		return fitCounter(s, o, kind, ctr, fields, start)
 	}
 	settings, _ := train.Defaults(kind)
-	if err := o.vec.apply(&settings); err != nil {
+	if settings, err = resolveSettings(settings, nil, &o.vec, &co); err != nil {
 		return err
 	}
-	remove, err := o.corpus.removeSetting()
-	if err != nil {
-		return err
-	}
-	settings.Remove = remove
 	opt := counts.Options{Workers: o.workers}
 	if settings.HashBits > 0 {
 		// The terms that name the buckets grow with the corpus: bound

@@ -86,10 +86,7 @@ func (r *linearRows) save(s streams, kind model.Kind, m *model.Model, output str
 // the second pass; it and the fields' spool are gone on return. Class
 // weights (--class-weight) are those of the documents cached.
 func streamLinearRows(s streams, args []string, o *trainOptions, kind model.Kind) (*linearRows, error) {
-	if o.ml.multi {
-		return nil, usageErrorf("--stream trains text models of one label: drop --multi-label")
-	}
-	co := o.corpus
+	co := o.corpus // (--multi-label and --auto: refused by validate)
 	r := &linearRows{}
 	var (
 		fixed *vectorize.Settings

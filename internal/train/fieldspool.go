@@ -206,8 +206,8 @@ func FitRecordsStream(kind model.Kind, s *FieldSpool, p model.Params) (*model.Mo
 		return nil, err
 	}
 	classDocs := make([]float64, len(classes))
-	for i, name := range s.names {
-		classDocs[slices.Index(classes, name)] = float64(s.docs[i])
+	for c, n := range s.ClassSizes(classes) {
+		classDocs[c] = float64(n)
 	}
 	return model.NewRecordModel(kind, classes, p, classDocs, f)
 }

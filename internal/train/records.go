@@ -386,12 +386,6 @@ func FieldVocabulary(vocab *vectorize.Vocabulary, f *model.Fields) (*vectorize.V
 	return vectorize.NewVocabulary(vocab.Settings, terms, df, cf, vocab.NDocs)
 }
 
-// FieldColumns appends the field features of rec (one-hot, then
-// standardised numeric) to a row of V terms: see FitWithFields.
-func FieldColumns(f *model.Fields, rec model.Record, V int, ind []int32, val []float32) ([]int32, []float32) {
-	return fieldColumns(f, rec, V, ind, val)
-}
-
 // SplitFieldWeights returns the linear model of kind over vocab whose
 // weights are those of lm over FieldVocabulary(vocab, f), the fields' in
 // f.
@@ -417,9 +411,10 @@ func SplitFieldWeights(kind model.Kind, lm *model.Model, vocab *vectorize.Vocabu
 	return m, nil
 }
 
-// fieldColumns appends the field features of record i (one-hot, then
-// standardised numeric) to a row, as ids from V on: see FitWithFields.
-func fieldColumns(f *model.Fields, rec model.Record, V int, ind []int32, val []float32) ([]int32, []float32) {
+// FieldColumns appends the field features of rec (one-hot, then
+// standardised numeric) to a row of V terms, as ids from V on: see
+// FitWithFields.
+func FieldColumns(f *model.Fields, rec model.Record, V int, ind []int32, val []float32) ([]int32, []float32) {
 	col := V
 	for j := range f.Categorical {
 		cf := &f.Categorical[j]
@@ -459,7 +454,7 @@ func fitLinearFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []st
 		ind, val := X.Row(i)
 		xX.Indices = append(xX.Indices, ind...)
 		xX.Values = append(xX.Values, val...)
-		xX.Indices, xX.Values = fieldColumns(f, r.Recs[i], V, xX.Indices, xX.Values)
+		xX.Indices, xX.Values = FieldColumns(f, r.Recs[i], V, xX.Indices, xX.Values)
 		xX.Indptr = append(xX.Indptr, len(xX.Indices))
 	}
 	lm, cal, err := FitCalibrated(kind, xX, y, classes, xv, p, opt)
