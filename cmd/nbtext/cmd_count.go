@@ -14,6 +14,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -465,23 +466,22 @@ func countRound(s streams, args []string, co *corpusOptions, quiet bool, setting
 	return ctr, nil
 }
 
-// spoolStdin copies r to a temporary file, so that it can be read twice.
-// Its name ends in .txt, so that it is read as stdin is: in the format its
-// first bytes show, else TSV.
-func spoolStdin(r io.Reader) (string, error) {
-	f, err := os.CreateTemp("", "nbtext-stdin-*.txt")
+// spoolStdin copies s.In to a scratch file (unlinked, so that no kill
+// leaves it behind), so that stdin can be read more than once, and returns
+// the spool and a function that sets s.In to a reader of it from its
+// start, to call before each pass: the passes read "-" as stdin, in the
+// format its first bytes show, and errors name stdin and its lines.
+func spoolStdin(s *streams) (*fsutil.Scratch, func(), error) {
+	f, err := fsutil.NewScratch("", "nbtext-stdin-*")
 	if err != nil {
-		return "", fmt.Errorf("spool stdin: %w", err)
+		return nil, nil, fmt.Errorf("spool stdin: %w", err)
 	}
-	_, err = io.Copy(f, r)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	n, err := io.Copy(f, s.In)
 	if err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("spool stdin to %s: %w", f.Name(), err)
+		f.Close()
+		return nil, nil, fmt.Errorf("spool stdin to %s: %w", f.Name(), err)
 	}
-	return f.Name(), nil
+	return f, func() { s.In = io.NewSectionReader(f, 0, n) }, nil
 }
 
 // validateFromCounts rejects the train flags that --from-counts makes

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -109,13 +108,14 @@ func streamLinearRows(s streams, args []string, o *trainOptions, kind model.Kind
 	if settings, err = resolveSettings(settings, fixed, &o.vec, &co); err != nil {
 		return nil, err
 	}
+	rewind := func() {}
 	if len(args) == 1 && args[0] == "-" { // read twice: spool it
-		spool, err := spoolStdin(s.In)
+		spool, r, err := spoolStdin(&s)
 		if err != nil {
 			return nil, err
 		}
-		defer os.Remove(spool)
-		args = []string{spool}
+		defer spool.Close()
+		rewind = r
 	}
 	// Record fields go to a spool on disk in the first pass, for their
 	// one-hot values and standardisation.
@@ -129,6 +129,7 @@ func streamLinearRows(s streams, args []string, o *trainOptions, kind model.Kind
 			return nil, usageErrorf("--init with record fields: train without --stream")
 		}
 	}
+	rewind()
 	if r.vocab, r.classes, err = streamVocabulary(s, args, &co, o, settings, r.init, vocab); err != nil {
 		return nil, err
 	}
@@ -161,6 +162,7 @@ func streamLinearRows(s streams, args []string, o *trainOptions, kind model.Kind
 	// the peak is the largest pass's, not their sum (the runtime would
 	// otherwise keep up to twice the live heap mapped).
 	debug.FreeOSMemory()
+	rewind()
 	if r.rc, err = rowCache(s, args, &co, o.global.quiet, r.vocab, r.classes, r.f); err != nil {
 		return nil, err
 	}

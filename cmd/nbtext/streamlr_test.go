@@ -33,6 +33,8 @@ func TestTrainStreamLogReg(t *testing.T) {
 	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "logreg", "--C", "auto", "-o", st), 2, "--C auto")
 	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "logreg", "--stream-buffer", "0", "-o", st), 2, "--stream-buffer must be")
 	check(t, nbtext(t, "", "train", tsv, "--stream", "--model", "logreg", "--multi-label", "-o", st), 2, "drop --multi-label")
+	// stdin, spooled for the second pass, is named as stdin in errors.
+	check(t, nbtext(t, "crypt\tpgp key\nno tab\n", "train", "-", "--stream", "--model", "logreg", "-o", st), 1, "stdin:2: missing tab")
 	if ents, _ := filepath.Glob(filepath.Join(os.TempDir(), "nbtext-rows-*")); len(ents) > 0 {
 		t.Logf("note: row caches of other processes in %s: %v", os.TempDir(), ents)
 	}

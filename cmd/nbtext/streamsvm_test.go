@@ -43,7 +43,7 @@ func TestTrainStreamDual(t *testing.T) {
 		bad := writeFile(t, dir, "bad.tsv", "crypt\tpgp key\ngraphics polygons without a tab\n")
 		out := filepath.Join(dir, kind+"-bad.nbm")
 		check(t, nbtext(t, "", "train", bad, "--stream", "--model", kind, "-o", out), 1, "bad.tsv:2:")
-		check(t, nbtext(t, "crypt\tpgp key\nno tab\n", "train", "-", "--stream", "--model", kind, "-o", out), 1, ":2:")
+		check(t, nbtext(t, "crypt\tpgp key\nno tab\n", "train", "-", "--stream", "--model", kind, "-o", out), 1, "stdin:2:")
 		if _, err := os.Stat(out); !os.IsNotExist(err) {
 			t.Errorf("%s: bad input left %s behind", kind, out)
 		}
