@@ -325,7 +325,7 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 		if err != nil {
 			return err
 		}
-		if err := m.SetFields(f); err != nil {
+		if err := train.SetMixedFields(m, f); err != nil {
 			return err
 		}
 	}

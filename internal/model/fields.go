@@ -63,9 +63,23 @@ type Record struct {
 // field's values in class c and Epsilon = var_smoothing times the largest
 // variance of any numeric field over all its values (scikit-learn's
 // GaussianNB). A class without any value of a numeric field uses the
-// field's overall mean and variance. With a temperature τ (Params) the
-// contributions are multiplied by τ, as the text weights are, so that the
-// decision stays the MAP one.
+// field's overall mean and variance.
+//
+// A mixed model (text and fields) scores with each part on its own scale:
+//
+//	score_c = τ·(log P(c) + Σ_t v_t log θ_tc) + Σ_j log P(x_j|c) + Σ_k log f(x_k|c)
+//
+// τ (Params.Temperature, 1 when unset) calibrates the text part, whose
+// naive Bayes log-likelihood over-counts dependent words (counts) or is
+// shrunk by the row norm (tf-idf, l2): τ·(log P(c) + text) is, up to a
+// constant, the log of the text's held-out posterior P(c|text)
+// (train.CalibrateNB). A field independent of the text given the class
+// then multiplies that posterior by its own likelihood, P(c|text, x) ∝
+// P(c|text)·P(x|c), so the fields' log-likelihoods are added as they are,
+// not times τ. That is OwnScale, which every mixed model trained since
+// model format 3 has; a file without it (older, or a categorical or
+// Gaussian model) multiplies the fields' contributions by τ as well, as
+// the text weights are.
 //
 // Linear models (logistic regression, centroid): categorical fields are
 // one-hot, adding Weights[v*C + c] for value v (nothing for an unseen
@@ -76,6 +90,10 @@ type Record struct {
 type Fields struct {
 	Categorical []CategoricalField `json:"categorical,omitempty"`
 	Numeric     []NumericField     `json:"numeric,omitempty"`
+	// OwnScale adds the contributions of the fields of a naive Bayes
+	// model as they are, not times its temperature τ (see above). It
+	// means nothing for a linear model, whose fields are never scaled.
+	OwnScale bool `json:"own_scale,omitempty"`
 }
 
 // CategoricalField is one categorical field; see Fields.
@@ -445,10 +463,11 @@ func checkFieldKinds(k Kind, f *Fields) error {
 	return nil
 }
 
-// tau returns the factor of field contributions: the temperature of a
-// generative model (1 when unset), 1 otherwise.
+// fieldTau returns the factor of field contributions: the temperature of
+// a generative model whose fields are not on their own scale (1 when
+// unset), 1 otherwise.
 func (m *Model) fieldTau() float64 {
-	if m.Kind.Generative() && m.Params.Temperature > 0 {
+	if m.Kind.Generative() && !m.Fields.OwnScale && m.Params.Temperature > 0 {
 		return m.Params.Temperature
 	}
 	return 1

@@ -265,7 +265,7 @@ func FitWithFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 	}
 	switch {
 	case kind == model.Bernoulli || kind == model.Multinomial:
-		m, cal, err := FitCalibrated(kind, X, y, classes, vocab, p, opt)
+		m, cal, err := fitMixedText(kind, X, y, classes, vocab, p, opt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -273,7 +273,7 @@ func FitWithFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := m.SetFields(f); err != nil {
+		if err := SetMixedFields(m, f); err != nil {
 			return nil, nil, err
 		}
 		return m, cal, nil
@@ -281,6 +281,38 @@ func FitWithFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []stri
 		return fitLinearFields(kind, X, y, classes, vocab, p, opt, r)
 	}
 	return nil, nil, fmt.Errorf("record fields need bernoulli, multinomial, logreg, svm, categorical or gaussian, not %s", kind)
+}
+
+// fitMixedText fits the text part of a mixed naive Bayes model: FitNB's
+// model, calibrated by CalibrateNB whatever DefaultCalibrate says, unless
+// p.Temperature > 0 gives τ or opt.NoCalibrate leaves it at 1. The
+// temperature puts the text's log-likelihood on the scale of a held-out
+// log-posterior, to which the fields' log-likelihoods are added as they
+// are (model.Fields): uncalibrated, the text's evidence is over-counted
+// (counts, where τ < 1) or shrunk by the row norm (tf-idf and l2, where
+// τ > 1), and weighed wrongly against the fields'.
+func fitMixedText(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, *Calibration, error) {
+	m, err := FitNB(kind, X, y, classes, vocab, p)
+	if err != nil || opt.NoCalibrate || p.Temperature > 0 {
+		return m, nil, err
+	}
+	cal, err := calibrate(m, X, y, opt.workers())
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := applyTemperature(m, cal.Temperature); err != nil {
+		return nil, nil, err
+	}
+	return m, cal, nil
+}
+
+// SetMixedFields attaches the naive Bayes fields f to m, a Bernoulli or
+// multinomial text model, as the fields of a mixed model: on their own
+// scale (model.Fields.OwnScale), added as they are to m's calibrated
+// text scores.
+func SetMixedFields(m *model.Model, f *model.Fields) error {
+	f.OwnScale = true
+	return m.SetFields(f)
 }
 
 // linearFields returns the one-hot values and standardisation of the
