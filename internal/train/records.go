@@ -471,11 +471,13 @@ func FieldColumns(f *model.Fields, rec model.Record, V int, ind []int32, val []f
 	return ind, val
 }
 
-// fitLinearFields fits logistic regression or the SVM (kind) on the terms
-// and the fields of r together, calibrated as FitCalibrated does it; see
-// FitWithFields.
-func fitLinearFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, r *Records) (*model.Model, *Calibration, error) {
-	f := linearFields(r, len(classes))
+// fitLinearJoint fits logistic regression or the SVM (kind) on the terms
+// and the fields f (one-hot values and standardisation, weights zero) of
+// the records r together, as one linear model over the terms and the
+// fields' pseudo-terms (FieldVocabulary, FieldColumns), calibrated as
+// FitCalibrated does it. fitLinearFields falls back on it when there are
+// too few documents to stack.
+func fitLinearJoint(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, r *Records, f *model.Fields) (*model.Model, *Calibration, error) {
 	V := vocab.Len()
 	xv, err := FieldVocabulary(vocab, f)
 	if err != nil {
