@@ -52,10 +52,16 @@ type Record struct {
 // Generative models (naive Bayes, Kind.Generative), the course's mixed
 // MAP rule argmax_c log P(c) + Σ_text + Σ_j log P(x_j|c) + Σ_k log f(x_k|c):
 //
-//	categorical: log P(v|c) = log (N_vc + α) / (N_c + α·K)
+//	categorical: log P(v|c) = log (N_vc + α + m·P̂_v) / (N_c + α·K + m)
 //	             (N_vc documents of c with value v, N_c = Σ_v N_vc, K the
 //	             number of training values, α = Alpha > 0; a value unseen
-//	             in training gets the smoothed share α / (N_c + α·K))
+//	             in training gets the smoothed share (α + m·P̂_u) / (N_c +
+//	             α·K + m)), P̂_v = (N_v + α)/(N + α·K) the smoothed pooled
+//	             distribution over all classes (P̂_u = α/(N + α·K)) and
+//	             m = Shrink ≥ 0 the strength of the shrinkage of each
+//	             class's distribution towards it, chosen by empirical
+//	             Bayes (train.FieldShrink; 0 in older files: plain
+//	             Dirichlet(α) smoothing)
 //	numeric:     log f(x|c) = -½ log(2π σ²_c) - (x - μ_c)² / (2σ²_c),
 //	             σ²_c = Var_c + Epsilon
 //
@@ -103,6 +109,9 @@ type CategoricalField struct {
 	// Naive Bayes: Counts[v*C + c] = N_vc and the Dirichlet α.
 	Counts []float64 `json:"counts,omitempty"`
 	Alpha  float64   `json:"alpha,omitempty"`
+	// Naive Bayes: the strength m ≥ 0 of the shrinkage of each class's
+	// distribution towards the pooled one (see Fields); 0 in older files.
+	Shrink float64 `json:"shrink,omitempty"`
 	// Linear models: the one-hot weights, value-major.
 	Weights []float64 `json:"weights,omitempty"`
 
@@ -237,19 +246,31 @@ func (f *CategoricalField) prepare(gen bool, C int) error {
 	if !(f.Alpha > 0) || math.IsInf(f.Alpha, 1) {
 		return fmt.Errorf("--field-alpha must be > 0, got %v", f.Alpha)
 	}
+	if !(f.Shrink >= 0) || math.IsInf(f.Shrink, 1) {
+		return fmt.Errorf("shrinkage %v", f.Shrink)
+	}
 	n := make([]float64, C)
+	nv := make([]float64, K+1) // N_v, and N_v + α for the smoothed pool
+	N := 0.0
 	for i, x := range f.Counts {
 		if !(x >= 0) || math.IsInf(x, 1) {
 			return fmt.Errorf("count %d is %v", i, x)
 		}
 		n[i%C] += x
+		nv[i/C] += x
+		N += x
 	}
+	pool := N + f.Alpha*float64(K)
+	for j := 0; j < K; j++ {
+		nv[j] = f.Shrink * (nv[j] + f.Alpha) / pool
+	}
+	nv[K] = f.Shrink * f.Alpha / pool
 	for c := 0; c < C; c++ {
-		den := math.Log(n[c] + f.Alpha*float64(K))
+		den := math.Log(n[c] + f.Alpha*float64(K) + f.Shrink)
 		for j := 0; j < K; j++ {
-			f.table[j*C+c] = math.Log(f.Counts[j*C+c]+f.Alpha) - den
+			f.table[j*C+c] = math.Log(f.Counts[j*C+c]+f.Alpha+nv[j]) - den
 		}
-		f.table[K*C+c] = math.Log(f.Alpha) - den
+		f.table[K*C+c] = math.Log(f.Alpha+nv[K]) - den
 	}
 	return nil
 }
@@ -374,6 +395,7 @@ type FieldInfo struct {
 	// NB: Alpha (categorical) or Epsilon (numeric); linear numeric:
 	// Center and Scale of the standardisation.
 	Alpha   float64       `json:"alpha,omitempty"`
+	Shrink  float64       `json:"shrink,omitempty"`
 	Epsilon float64       `json:"epsilon,omitempty"`
 	Center  *float64      `json:"center,omitempty"`
 	Scale   *float64      `json:"scale,omitempty"`
@@ -390,7 +412,7 @@ func (m *Model) FieldInfo() []FieldInfo {
 	gen := m.Kind.Generative()
 	var out []FieldInfo
 	for _, f := range m.Fields.Categorical {
-		fi := FieldInfo{Name: f.Name, Kind: "categorical", Alpha: f.Alpha}
+		fi := FieldInfo{Name: f.Name, Kind: "categorical", Alpha: f.Alpha, Shrink: f.Shrink}
 		for c := 0; c < C; c++ {
 			cp := ClassParams{Class: m.Classes[c], Values: map[string]float64{}}
 			for k := 0; k <= len(f.Values); k++ {

@@ -356,6 +356,9 @@ func writeFieldTable(b *bytes.Buffer, fields []FieldInfo, classes []string) erro
 			what := "one-hot weight of each value"
 			if f.Alpha > 0 {
 				what = fmt.Sprintf("P(value|class), Dirichlet α=%g", f.Alpha)
+				if f.Shrink > 0 {
+					what += fmt.Sprintf(", shrunk towards the pooled distribution with m=%.4g", f.Shrink)
+				}
 			}
 			fmt.Fprintf(b, "%s (categorical): %s\n", oneLine.Replace(f.Name), what)
 			values := make([]string, 0, len(f.Classes[0].Values))

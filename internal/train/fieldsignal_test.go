@@ -84,3 +84,22 @@ func TestFieldSignal(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldShrink checks the empirical-Bayes shrinkage of categorical
+// fields: counts whose classes share one distribution get the largest
+// strength (the class likelihoods become the pooled one, which adds
+// nothing to a decision), counts that tell the classes apart a small one,
+// and a single value or class none.
+func TestFieldShrink(t *testing.T) {
+	noise := []float64{290, 301, 305, 282, 296, 300, 277, 289} // 4 values × 2 classes, value-major
+	if m := FieldShrink(noise, 2, 1); m < 1e8 {
+		t.Errorf("noise counts: shrinkage %v, want the bound 1e9", m)
+	}
+	signal := []float64{85, 15, 15, 85} // 85% right
+	if m := FieldShrink(signal, 2, 1); m > 10 {
+		t.Errorf("informative counts: shrinkage %v, want ≤ 10", m)
+	}
+	if m := FieldShrink([]float64{3, 4}, 2, 1); m != 0 {
+		t.Errorf("one value: shrinkage %v, want 0", m)
+	}
+}

@@ -168,6 +168,7 @@ func fitFields(spec FieldSpec, C int, p model.Params, each func(fn func(c int, r
 	// every document of a class weighs the same.
 	for j := range f.Categorical {
 		weighClasses(nil, f.Categorical[j].Counts, p.ClassWeights)
+		f.Categorical[j].Shrink = FieldShrink(f.Categorical[j].Counts, C, p.FieldAlpha)
 	}
 	maxVar := 0.0
 	for j := range f.Numeric {

@@ -132,9 +132,13 @@ func TestFitFieldsNB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// P(red|0) = (1+1)/(2+2) = 1/2, P(red|1) = (1+1)/(1+2) = 2/3; prior 1/2.
+	// P(red|c) = (N_red,c + α + m·P̂_red)/(N_c + 2α + m), P̂_red = (2+1)/(3+2):
+	// with m = 0, P(red|0) = (1+1)/(2+2) = 1/2, P(red|1) = (1+1)/(1+2) =
+	// 2/3; prior 1/2.
+	sh := m.Fields.Categorical[0].Shrink
+	pr0, pr1 := (2+0.6*sh)/(4+sh), (2+0.6*sh)/(3+sh)
 	p := m.NewScorer().PredictRecord(nil, nil, model.Record{Cat: []string{"red"}})
-	if want := 0.5 / (0.5 + 2.0/3); math.Abs(math.Exp(p.LogProbs[0])-want) > 1e-12 {
+	if want := pr0 / (pr0 + pr1); math.Abs(math.Exp(p.LogProbs[0])-want) > 1e-9 {
 		t.Errorf("P(0|red) = %v, want %v", math.Exp(p.LogProbs[0]), want)
 	}
 }
