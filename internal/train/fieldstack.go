@@ -11,12 +11,20 @@ import (
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
-// FieldPriorSD is σ of the normal prior N(0, σ²) on each field weight of
-// a linear model with record fields (see fitLinearFields): a value of a
-// categorical field, or one standard deviation of a numeric field, moves a
-// class's score by about σ at most a priori. A value seen in more than a
-// few held-out documents outweighs it.
+// FieldPriorSD is σ of the normal prior N(0, σ²) each field's weights
+// start from in a linear model with record fields (see fitLinearFields),
+// before the evidence chooses each field's own σ: a value of a
+// categorical field, or one standard deviation of a numeric field, moves
+// a class's score by about σ.
 const FieldPriorSD = 1
+
+// Knobs of the evidence iteration of the field priors (stack.fit).
+const (
+	ardIter    = 30   // re-estimations of the prior precisions at most
+	ardRelTol  = 1e-3 // stop when no precision changes by more than this, relatively
+	ardMaxPrec = 1e8  // a precision this large has pruned its field
+	ardMinPrec = 1e-6 // nor does one fall below this (σ = 1000)
+)
 
 // fitLinearFields fits logistic regression or the linear SVM (kind) on the
 // terms X and the fields of r by stacking (Wolpert 1992), so that each
@@ -41,9 +49,16 @@ const FieldPriorSD = 1
 //     score_c = τ·s_c + b_c + Σ_f z_f·w_fc
 //
 //     is fitted by maximum a posteriori: the mean log-loss plus
-//     Σ w_fc² / (2σ² n), a normal prior N(0, σ²) with σ = FieldPriorSD on
-//     each field weight, none on τ > 0 and the offsets b_c. A given
-//     p.Temperature fixes τ.
+//     Σ_g λ_g ‖w_g‖² / (2n), a normal prior N(0, 1/λ_g) on the weights w_g
+//     of each field g, none on τ > 0 and the offsets b_c. A given
+//     p.Temperature fixes τ. Each field's precision λ_g, from 1/σ² with
+//     σ = FieldPriorSD, is chosen by the evidence (MacKay 1992, "Bayesian
+//     interpolation"; automatic relevance determination): λ_g = γ_g /
+//     ‖w_g‖², γ_g = Σ_{j∈g} H_j / (H_j + λ_g) the number of weights the
+//     data determine, with H_j the diagonal of the Hessian of the
+//     log-loss, refitted until the precisions settle. A field that does
+//     not help the held-out fit (pure noise) gets λ_g → ∞ and drops out;
+//     one that does keeps a precision its weights outweigh.
 //
 //  4. The model scores τ·t_c(x) + b_c + Σ_f z_f·w_fc: the text model's
 //     weights and biases times τ (recorded as the SVM's temperature), the
@@ -148,9 +163,10 @@ func fitLinearFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []st
 }
 
 // stack is the held-out data of the stacked fit of fitLinearFields: the
-// text scores of n documents (row-major, C each), their labels and the
-// field features of each (columns 0..F-1, as FieldColumns lays them out
-// from column 0).
+// text scores of n documents (row-major, C each), their labels, the field
+// features of each (columns 0..F-1, as FieldColumns lays them out from
+// column 0), the field of each column and the prior precision of each
+// field.
 type stack struct {
 	C, F   int
 	scores []float64
@@ -158,15 +174,26 @@ type stack struct {
 	ptr    []int
 	ind    []int32
 	val    []float32
-	fixed  float64 // τ when given, else 0
+	group  []int     // column -> field
+	prec   []float64 // field -> λ
+	fixed  float64   // τ when given, else 0
 }
 
 func newStack(f *model.Fields, scores []float64, y []int, recs []model.Record, C int) *stack {
 	s := &stack{C: C, scores: scores, y: y, ptr: make([]int, 1, len(y)+1)}
-	for _, cf := range f.Categorical {
-		s.F += len(cf.Values)
+	for g, cf := range f.Categorical {
+		for range cf.Values {
+			s.group = append(s.group, g)
+		}
 	}
-	s.F += len(f.Numeric)
+	for g := range f.Numeric {
+		s.group = append(s.group, len(f.Categorical)+g)
+	}
+	s.F = len(s.group)
+	s.prec = make([]float64, len(f.Categorical)+len(f.Numeric))
+	for g := range s.prec {
+		s.prec[g] = 1 / (FieldPriorSD * FieldPriorSD)
+	}
 	for _, rec := range recs {
 		s.ind, s.val = FieldColumns(f, rec, 0, s.ind, s.val)
 		s.ptr = append(s.ptr, len(s.ind))
@@ -175,9 +202,10 @@ func newStack(f *model.Fields, scores []float64, y []int, recs []model.Record, C
 }
 
 // fit returns τ, the offsets b (C) and the field weights w (F·C,
-// feature-major) that minimise the objective of fitLinearFields, and the
-// mean held-out log-loss of the text scores alone (τ = 1) and of the
-// stacked scores. τ is fixed when fixed > 0.
+// feature-major) that minimise the objective of fitLinearFields, the
+// fields' precisions chosen by the evidence, and the mean held-out
+// log-loss of the text scores alone (τ = 1) and of the stacked scores. τ
+// is fixed when fixed > 0.
 func (s *stack) fit(fixed float64) (tau float64, b, w []float64, loss1, loss float64) {
 	s.fixed = fixed
 	C, F := s.C, s.F
@@ -186,22 +214,67 @@ func (s *stack) fit(fixed float64) (tau float64, b, w []float64, loss1, loss flo
 	if fixed > 0 {
 		x[0] = math.Log(fixed)
 	}
-	zero := make([]float64, len(x))
-	loss1 = s.value(zero, false)
+	loss1 = s.value(make([]float64, len(x)), false)
 	prob := optimize.Problem{
 		Func: func(x []float64) float64 { return s.value(x, true) },
 		Grad: func(g, x []float64) { s.grad(x, g) },
 	}
 	settings := &optimize.Settings{Converger: &optimize.FunctionConverge{Relative: 1e-10, Iterations: 20}, MajorIterations: 1000}
-	// A failure to converge further still leaves the best point found.
-	if res, _ := optimize.Minimize(prob, x, settings, &optimize.LBFGS{}); res != nil && res.F <= prob.Func(x) {
-		copy(x, res.X)
+	for it := 0; ; it++ {
+		// A failure to converge further still leaves the best point found.
+		if res, _ := optimize.Minimize(prob, x, settings, &optimize.LBFGS{}); res != nil && res.F <= prob.Func(x) {
+			copy(x, res.X)
+		}
+		if it == ardIter || !s.reestimate(x) {
+			break
+		}
 	}
 	tau = math.Exp(x[0])
 	if fixed > 0 {
 		tau = fixed
 	}
 	return tau, x[1 : 1+C], x[1+C:], loss1, s.value(x, false)
+}
+
+// reestimate sets each field's precision to MacKay's fixed point γ_g /
+// ‖w_g‖² at θ = x (see fitLinearFields) and reports whether one changed
+// by more than ardRelTol.
+func (s *stack) reestimate(x []float64) bool {
+	C := s.C
+	w := x[1+C:]
+	// H_j = Σ_i z_if² p_ic (1 − p_ic), the diagonal of the Hessian of the
+	// summed log-loss in w_fc.
+	H := make([]float64, len(w))
+	z := make([]float64, C)
+	for i := range s.y {
+		s.logits(x, i, z)
+		softmax(z)
+		for k := s.ptr[i]; k < s.ptr[i+1]; k++ {
+			col, v := int(s.ind[k]), float64(s.val[k])
+			for c, p := range z {
+				H[col*C+c] += v * v * p * (1 - p)
+			}
+		}
+	}
+	gamma := make([]float64, len(s.prec))
+	norm := make([]float64, len(s.prec))
+	for j, wj := range w {
+		g := s.group[j/C]
+		gamma[g] += H[j] / (H[j] + s.prec[g])
+		norm[g] += wj * wj
+	}
+	changed := false
+	for g, old := range s.prec {
+		lam := ardMaxPrec
+		if norm[g] > 0 {
+			lam = min(ardMaxPrec, max(ardMinPrec, gamma[g]/norm[g]))
+		}
+		if math.Abs(lam-old) > ardRelTol*old {
+			changed = true
+		}
+		s.prec[g] = lam
+	}
+	return changed
 }
 
 // logits writes the stacked scores of document i under θ = x into z.
@@ -258,11 +331,13 @@ func (s *stack) value(x []float64, penalised bool) float64 {
 	return L
 }
 
-// penalty returns Σ w² / (2σ² n) and adds its gradient to g (when not nil).
+// penalty returns Σ_j λ_g(j) w_j² / (2n) and adds its gradient to g (when
+// not nil).
 func (s *stack) penalty(w, g []float64) float64 {
-	k := 1 / (FieldPriorSD * FieldPriorSD * float64(len(s.y)))
+	inv := 1 / float64(len(s.y))
 	P := 0.0
 	for j, v := range w {
+		k := s.prec[s.group[j/s.C]] * inv
 		P += 0.5 * k * v * v
 		if g != nil {
 			g[j] += k * v
