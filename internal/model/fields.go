@@ -87,10 +87,12 @@ type Record struct {
 // Gaussian model) multiplies the fields' contributions by τ as well, as
 // the text weights are.
 //
-// Linear models (logistic regression, centroid): categorical fields are
-// one-hot, adding Weights[v*C + c] for value v (nothing for an unseen
+// Linear models (logistic regression, the linear SVM): categorical fields
+// are one-hot, adding Weights[v*C + c] for value v (nothing for an unseen
 // value), and numeric fields are standardised on the training data,
-// adding Weights[c]·(x - Center)/Scale.
+// adding Weights[c]·(x - Center)/Scale. train.FitWithFields fits these
+// weights on held-out text scores (stacking), with the text weights and
+// biases scaled to match.
 //
 // Missing values add nothing. Field names are distinct.
 type Fields struct {

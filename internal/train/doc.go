@@ -63,7 +63,10 @@
 //     disk read twice (FitFieldsStream, FitRecordsStream): each the model
 //     the in-memory fit gives on the same documents, bit for bit (logistic
 //     regression, the SVM and NB-LR when the buffer holds every row, the
-//     latter two without calibration).
+//     latter two without calibration), except for logistic regression and
+//     the SVM with record fields, which in memory are stacked on held-out
+//     text scores (FitWithFields) and streamed are fitted jointly with the
+//     terms.
 //
 // # What train does not do
 //

@@ -231,15 +231,18 @@ func FitRecords(kind model.Kind, r *Records, y []int, classes []string, p model.
 //
 //   - model.Categorical, model.Gaussian: FitRecords (X is ignored and may
 //     be nil);
-//   - Bernoulli or multinomial NB: the text model as FitCalibrated fits
-//     it, and the fields' likelihoods (FitFieldsNB): the mixed naive
-//     Bayes of model.Fields, whose MAP rule adds each field's
-//     log-likelihood to the text's log joint probability;
-//   - logistic regression and the linear SVM: the fields become features
-//     beside the terms, categorical ones one-hot and numeric ones
-//     standardised with the mean and standard deviation of their training
-//     values (missing values are 0, the mean), and the weights of all are
-//     fitted together, then calibrated as FitCalibrated calibrates them.
+//   - Bernoulli or multinomial NB: the text model as FitNB fits it,
+//     calibrated by CalibrateNB whatever DefaultCalibrate says (unless
+//     p.Temperature > 0 gives τ), and the fields' likelihoods
+//     (FitFieldsNB): the mixed naive Bayes of model.Fields, each part on
+//     its own scale, score_c = τ·(log P(c) + text) + Σ_j log P(x_j|c);
+//   - logistic regression and the linear SVM: the text model as
+//     FitCalibrated fits it without fields, and the fields, categorical
+//     ones one-hot and numeric ones standardised with the mean and
+//     standard deviation of their training values (missing values are 0,
+//     the mean), stacked on its held-out scores (fitLinearFields): score_c
+//     = τ·text_c + b_c + Σ_f z_f·w_fc, τ, b and w fitted on documents the
+//     text model has not seen.
 //
 // NB-LR takes no fields: it scales each feature by the log-count ratio of
 // its presence counts, which a one-hot or standardised field does not
