@@ -48,7 +48,8 @@ const (
 //
 //     score_c = τ·s_c + b_c + Σ_f z_f·w_fc
 //
-//     is fitted by maximum a posteriori: the mean log-loss plus
+//     is fitted by maximum a posteriori: the mean log-loss (each
+//     document weighing its class's weight, p.ClassWeights) plus
 //     Σ_g λ_g ‖w_g‖² / (2n), a normal prior N(0, 1/λ_g) on the weights w_g
 //     of each field g, none on τ > 0 and the offsets b_c. A given
 //     p.Temperature fixes τ. Each field's precision λ_g, from 1/σ² with
@@ -136,6 +137,7 @@ func fitLinearFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []st
 		held = append(held, rows...)
 	}
 	st := newStack(f, scores, corpus.Pick(y, held), corpus.Pick(r.Recs, held), C)
+	st.cw = p.ClassWeights
 	tau, b, w, l1, l := st.fit(fixed)
 	cal.Temperature, cal.Docs, cal.LogLoss1, cal.LogLoss = tau, len(held), l1, l
 	m, err := final(tau)
@@ -177,6 +179,16 @@ type stack struct {
 	group  []int     // column -> field
 	prec   []float64 // field -> λ
 	fixed  float64   // τ when given, else 0
+	cw     []float64 // the weight of each class's documents (nil: 1)
+}
+
+// weight returns the weight of held-out document i in the log-loss: its
+// class's weight (p.ClassWeights, as the text model's fit weighs it).
+func (s *stack) weight(i int) float64 {
+	if s.cw == nil {
+		return 1
+	}
+	return s.cw[s.y[i]]
 }
 
 func newStack(f *model.Fields, scores []float64, y []int, recs []model.Record, C int) *stack {
@@ -252,7 +264,7 @@ func (s *stack) reestimate(x []float64) bool {
 		for k := s.ptr[i]; k < s.ptr[i+1]; k++ {
 			col, v := int(s.ind[k]), float64(s.val[k])
 			for c, p := range z {
-				H[col*C+c] += v * v * p * (1 - p)
+				H[col*C+c] += s.weight(i) * v * v * p * (1 - p)
 			}
 		}
 	}
@@ -322,7 +334,7 @@ func (s *stack) value(x []float64, penalised bool) float64 {
 	for i := 0; i < n; i++ {
 		s.logits(x, i, z)
 		yv := z[s.y[i]]
-		L += softmax(z) - yv
+		L += s.weight(i) * (softmax(z) - yv)
 	}
 	L /= float64(n)
 	if penalised {
@@ -358,6 +370,11 @@ func (s *stack) grad(x, g []float64) {
 		s.logits(x, i, z)
 		softmax(z)
 		z[s.y[i]]--
+		if wi := s.weight(i); wi != 1 {
+			for c := range z {
+				z[c] *= wi
+			}
+		}
 		for c, r := range z {
 			g[0] += r * s.scores[i*C+c]
 			gb[c] += r
