@@ -119,7 +119,12 @@
 // record fields of the model (Fields: for each categorical field its name,
 // sorted values and either NB counts N_vc with α or one-hot weights; for
 // each numeric field its name and either the per-class count, mean, ML
-// variance and ε or the standardisation and weights). Floats in JSON are
+// variance and ε or the standardisation and weights). Two optional keys
+// came later: "own_scale" (a mixed NB whose fields are not multiplied by
+// its temperature) and, per categorical field, "shrink" (the
+// empirical-Bayes strength m); a file without them scores as before, and
+// an older build, which decodes strictly, refuses a file with them rather
+// than misread it (see Fields). Floats in JSON are
 // Go's shortest round-tripping decimals, so they load bit for bit. A
 // one-vs-rest multi-label model (NewMultiLabel) is version 3 too, with
 // "multi_label": true: C is then the number of labels, W and B hold each
