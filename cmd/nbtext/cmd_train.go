@@ -151,7 +151,7 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if err := o.ml.validate(); err != nil {
 		return err
 	}
-	if o.ml.multi && (!o.rec.spec().Empty() || kind == model.Categorical || kind == model.Gaussian) {
+	if o.ml.multi && (!o.rec.spec().Empty() || kind.RecordOnly()) {
 		return usageErrorf("--multi-label takes text models without record fields")
 	}
 	if o.stream && o.auto.on {
@@ -423,7 +423,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		}
 		y = c.LabelIDs()
 		X = train.PrepareWith(vocab, c.Texts(), o.workers)
-	} else if kind == model.Categorical || kind == model.Gaussian { // no text
+	} else if kind.RecordOnly() { // no text
 		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
 			return err
 		}

@@ -76,6 +76,9 @@ type Record struct {
 type Fields struct {
 	Categorical []CategoricalField `json:"categorical,omitempty"`
 	Numeric     []NumericField     `json:"numeric,omitempty"`
+	// Quadratic holds QDA's class means and covariances over the numeric
+	// fields (kind QDA only; see Quadratic).
+	Quadratic *Quadratic `json:"quadratic,omitempty"`
 }
 
 // CategoricalField is one categorical field; see Fields.
@@ -101,11 +104,21 @@ type NumericField struct {
 	Mean    []float64 `json:"mean,omitempty"`
 	Var     []float64 `json:"var,omitempty"`
 	Epsilon float64   `json:"epsilon,omitempty"`
-	// Linear models: standardisation and per-class weights.
+	// Kernel density (Params.NumericDensity "kernel"; see KernelDensity):
+	// per class the bandwidth h_c and the values binned linearly onto
+	// the G grid points GridMin + g·GridStep, Bins[c*G + g].
+	Bandwidth []float64 `json:"bandwidth,omitempty"`
+	GridMin   float64   `json:"grid_min,omitempty"`
+	GridStep  float64   `json:"grid_step,omitempty"`
+	Bins      []float64 `json:"bins,omitempty"`
+	// Linear models (and LDA, QDA): standardisation and per-class
+	// weights. LDA and QDA have Scale 1 and Center the training mean,
+	// which stands for a missing value; QDA has no weights.
 	Center  float64   `json:"center,omitempty"`
 	Scale   float64   `json:"scale,omitempty"`
 	Weights []float64 `json:"weights,omitempty"`
 
+	kern    []kernelClass
 	logNorm []float64 // -½ log(2π σ²_c)
 	inv2var []float64 // 1 / (2σ²_c)
 	mu      []float64 // μ_c used (the overall mean for a class without values)
@@ -171,6 +184,18 @@ func (f *Fields) prepare(kind Kind, C int) error {
 		seen[name] = true
 	}
 	gen := kind.Generative()
+	if (kind == QDA) != (f.Quadratic != nil) {
+		return errors.New("quadratic statistics belong to a qda model, which needs them")
+	}
+	if kind == QDA {
+		for j := range f.Numeric {
+			nf := &f.Numeric[j]
+			if nf.Weights != nil || nf.N != nil || nf.Bins != nil || nf.Scale != 1 || !allFinite([]float64{nf.Center}) {
+				return fmt.Errorf("field %s: a qda field has a finite center, scale 1 and no other statistics", nf.Name)
+			}
+		}
+		return f.Quadratic.prepare(C, len(f.Numeric))
+	}
 	for j := range f.Categorical {
 		if err := f.Categorical[j].prepare(gen, C); err != nil {
 			return fmt.Errorf("field %s: %w", f.Categorical[j].Name, err)
@@ -238,7 +263,7 @@ func (f *CategoricalField) prepare(gen bool, C int) error {
 
 func (f *NumericField) prepare(gen bool, C int) error {
 	if !gen {
-		if len(f.Weights) != C || !allFinite(f.Weights) || !(f.Scale > 0) || !allFinite([]float64{f.Center, f.Scale}) || f.N != nil {
+		if len(f.Weights) != C || !allFinite(f.Weights) || !(f.Scale > 0) || !allFinite([]float64{f.Center, f.Scale}) || f.N != nil || f.Bins != nil {
 			return fmt.Errorf("bad standardisation (%v, %v) or %d weights for %d classes", f.Center, f.Scale, len(f.Weights), C)
 		}
 		return nil
@@ -283,6 +308,9 @@ func (f *NumericField) prepare(gen bool, C int) error {
 		f.logNorm[c] = -0.5 * math.Log(2*math.Pi*v)
 		f.inv2var[c] = 0.5 / v
 	}
+	if f.Bins != nil || f.Bandwidth != nil {
+		return f.prepareKernel(C)
+	}
 	return nil
 }
 
@@ -295,6 +323,10 @@ func (f *Fields) add(sc []float64, r Record, tau float64) {
 				sc[c] += tau * x
 			}
 		}
+	}
+	if f.Quadratic != nil {
+		f.Quadratic.add(sc, f.Numeric, r)
+		return
 	}
 	for j := range f.Numeric {
 		nf := &f.Numeric[j]
@@ -327,6 +359,11 @@ func (f *NumericField) contribution(x float64, c int) float64 {
 	if f.mu == nil { // linear
 		return f.Weights[c] * (x - f.Center) / f.Scale
 	}
+	if f.kern != nil {
+		if v, ok := f.kernelLog(x, c); ok {
+			return v
+		}
+	}
 	d := x - f.mu[c]
 	return f.logNorm[c] - d*d*f.inv2var[c]
 }
@@ -347,12 +384,21 @@ type ClassParams struct {
 	Mean   *float64 `json:"mean,omitempty"`
 	Var    *float64 `json:"var,omitempty"`
 	Weight *float64 `json:"weight,omitempty"`
+	// Bandwidth is a kernel density's h_c (0: the class has no values
+	// and uses the Gaussian of the field's overall mean and variance).
+	Bandwidth *float64 `json:"bandwidth,omitempty"`
 }
 
 // FieldInfo is a field's parameters as 'nbtext info' lists them.
 type FieldInfo struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"` // "categorical" or "numeric"
+	// Density is how a numeric field enters the score when it is not a
+	// Gaussian (NB) or a linear weight: "kernel" (NB with kernel
+	// densities; Bins is the number of grid points) or "qda" (Mean and
+	// Var are μ_cj and the diagonal entry of Σ_c).
+	Density string `json:"density,omitempty"`
+	Bins    int    `json:"bins,omitempty"`
 	// NB: Alpha (categorical) or Epsilon (numeric); linear numeric:
 	// Center and Scale of the standardisation.
 	Alpha   float64       `json:"alpha,omitempty"`
@@ -392,8 +438,20 @@ func (m *Model) FieldInfo() []FieldInfo {
 		}
 		out = append(out, fi)
 	}
-	for _, f := range m.Fields.Numeric {
+	for j, f := range m.Fields.Numeric {
 		fi := FieldInfo{Name: f.Name, Kind: "numeric", Epsilon: f.Epsilon}
+		if q := m.Fields.Quadratic; q != nil {
+			d := len(m.Fields.Numeric)
+			fi.Density, fi.Center, fi.Scale = "qda", ptr(f.Center), ptr(f.Scale)
+			for c := 0; c < C; c++ {
+				fi.Classes = append(fi.Classes, ClassParams{Class: m.Classes[c], Mean: ptr(q.Mean[c*d+j]), Var: ptr(q.Cov[c*d*d+j*d+j])})
+			}
+			out = append(out, fi)
+			continue
+		}
+		if f.kern != nil {
+			fi.Density, fi.Bins = "kernel", len(f.Bins)/C
+		}
 		if !gen {
 			fi.Center, fi.Scale = ptr(f.Center), ptr(f.Scale)
 		}
@@ -401,6 +459,9 @@ func (m *Model) FieldInfo() []FieldInfo {
 			cp := ClassParams{Class: m.Classes[c]}
 			if gen {
 				cp.Mean, cp.Var = ptr(f.mu[c]), ptr(0.5/f.inv2var[c])
+				if f.kern != nil {
+					cp.Bandwidth = ptr(f.Bandwidth[c])
+				}
 			} else {
 				cp.Weight = ptr(f.Weights[c])
 			}
@@ -437,6 +498,8 @@ func checkFieldKinds(k Kind, f *Fields) error {
 		return errors.New("a categorical model needs categorical fields only")
 	case k == Gaussian && (len(f.Categorical) > 0 || len(f.Numeric) == 0):
 		return errors.New("a gaussian model needs numeric fields only")
+	case k.Discriminant() && (len(f.Categorical) > 0 || len(f.Numeric) == 0):
+		return fmt.Errorf("a %s model needs numeric fields only", k)
 	case k == Complement && (len(f.Categorical) > 0 || len(f.Numeric) > 0):
 		return errors.New("complement NB scores are not log-likelihoods: record fields need bernoulli, multinomial or logreg")
 	case k == Centroid && (len(f.Categorical) > 0 || len(f.Numeric) > 0):
@@ -514,6 +577,9 @@ func (s *Scorer) ExplainFields(r Record, class, against int) []Contribution {
 			v -= row[against]
 		}
 		out = append(out, Contribution{Term: f.Categorical[j].Name + "=" + r.Cat[j], TermID: -1, Value: tau * v, Against: against})
+	}
+	if f.Quadratic != nil {
+		return append(out, f.Quadratic.explain(f.Numeric, r, class, against)...)
 	}
 	for j := range f.Numeric {
 		if j >= len(r.Num) || r.Num[j] != r.Num[j] {
