@@ -446,7 +446,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 			return err
 		}
 	}
-	o.rec.params(&p)
+	o.rec.params(&p, kind)
 	if o.ml.multi {
 		if auto {
 			return usageErrorf("--alpha auto and --C auto do not apply to --multi-label")

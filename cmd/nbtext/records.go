@@ -72,13 +72,13 @@ func (o *recordOptions) validate(kind model.Kind) error {
 		return usageErrorf("--var-smoothing must be ≥ 0, got %v", o.varSmoothing)
 	case o.density != "gaussian" && o.density != "kernel":
 		return usageErrorf("--numeric-density must be gaussian or kernel, got %q", o.density)
-	case o.density == "kernel" && kind != model.Gaussian && kind != model.Bernoulli && kind != model.Multinomial:
+	case o.given("numeric-density") && o.density == "kernel" && !kernelKind(kind):
 		return usageErrorf("--numeric-density kernel applies to the numeric fields of naive Bayes (gaussian, bernoulli, multinomial), not %s", kind)
-	case o.fs.Changed("bandwidth") && o.density != "kernel":
+	case o.given("bandwidth") && o.density != "kernel":
 		return usageErrorf("--bandwidth needs --numeric-density kernel")
-	case o.fs.Changed("shrinkage") && kind != model.LDA:
+	case o.given("shrinkage") && kind != model.LDA:
 		return usageErrorf("--shrinkage applies to --model lda (qda takes --reg-param)")
-	case o.fs.Changed("reg-param") && kind != model.QDA:
+	case o.given("reg-param") && kind != model.QDA:
 		return usageErrorf("--reg-param applies to --model qda (lda takes --shrinkage)")
 	}
 	if _, err := model.ParseBandwidth(o.bandwidth); err != nil {
@@ -93,6 +93,20 @@ func (o *recordOptions) validate(kind model.Kind) error {
 	return nil
 }
 
+// given reports whether the flag name was given on the command line: a
+// value from the environment or the config file for a model that does not
+// use it is ignored, as other models' parameters are.
+func (o *recordOptions) given(name string) bool {
+	f := o.fs.Lookup(name)
+	return f != nil && setOnCommandLine(f)
+}
+
+// kernelKind reports whether kind's numeric fields are naive Bayes ones,
+// which may have kernel densities.
+func kernelKind(kind model.Kind) bool {
+	return kind == model.Gaussian || kind == model.Bernoulli || kind == model.Multinomial
+}
+
 // apply asks the corpus reader for the fields; a record model, which reads
 // no text, lets its first field stand in for the text column when
 // --text-field is not given.
@@ -104,17 +118,20 @@ func (o *recordOptions) apply(co *corpusOptions, kind model.Kind) {
 	}
 }
 
-// params sets the field smoothing of p when fields are used.
-func (o *recordOptions) params(p *model.Params) {
+// params sets the field parameters of p for a model of kind when fields
+// are used.
+func (o *recordOptions) params(p *model.Params, kind model.Kind) {
 	if !o.spec().Empty() {
 		p.FieldAlpha, p.VarSmoothing = o.fieldAlpha, o.varSmoothing
-		if o.density == "kernel" {
+		if o.density == "kernel" && kernelKind(kind) {
 			p.NumericDensity, p.Bandwidth = o.density, o.bandwidth
 		}
-		if o.shrinkage != "none" {
+		if o.shrinkage != "none" && kind == model.LDA {
 			p.Shrinkage = o.shrinkage
 		}
-		p.RegParam = o.regParam
+		if kind == model.QDA {
+			p.RegParam = o.regParam
+		}
 	}
 }
 
