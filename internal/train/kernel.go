@@ -154,7 +154,8 @@ func binnedQuantile(row []float64, lo, step, q float64) float64 {
 // density has the largest leave-one-out log-likelihood
 // Σ_i log f̂_{-i}(x_i), each value at its grid point (Silverman 1986,
 // §3.4.4, likelihood cross-validation): f̂_{-i}(x_g) = (Σ_g' w_g'
-// φ((x_g - x_g')/h)/h - φ(0)/h) / (n - 1). Ties go to the larger h.
+// φ((x_g - x_g')/h)/h - φ(0)/h) / (n - 1), over the grid points within
+// 8h. Ties go to the larger h.
 func cvBandwidth(row []float64, lo, step, h float64) float64 {
 	var xs, ws []float64
 	n := 0.0
@@ -169,10 +170,16 @@ func cvBandwidth(row []float64, lo, step, h float64) float64 {
 		hk := max(h*cvFactors[k], step)
 		inv := 1 / hk
 		ll := 0.0
+		lo := 0
 		for i, x := range xs {
+			// Grid points beyond 8h add less than e^-32 of a point's
+			// weight: leave them out.
+			for xs[lo] < x-8*hk {
+				lo++
+			}
 			s := 0.0
-			for j, y := range xs {
-				z := (x - y) * inv
+			for j := lo; j < len(xs) && xs[j] <= x+8*hk; j++ {
+				z := (x - xs[j]) * inv
 				s += ws[j] * math.Exp(-0.5*z*z)
 			}
 			f := (s - 1) * inv / math.Sqrt(2*math.Pi) / (n - 1)
