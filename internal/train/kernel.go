@@ -29,8 +29,14 @@ const (
 	silvermanFactor = 0.9
 )
 
-// DefaultBandwidth is the bandwidth rule when --bandwidth is not given.
-const DefaultBandwidth = "silverman"
+// DefaultBandwidth is the bandwidth rule when --bandwidth is not given:
+// Scott's, whose accuracy in 10-fold CV is Silverman's within 0.2 point
+// or better on iris, wine, breast-cancer and the bimodal set, and whose
+// log-loss is lower on the three UCI sets (0.077 against 0.304 on wine,
+// where Silverman's narrower h makes the product over 13 fields
+// overconfident), higher on the bimodal one (0.157 against 0.125): it
+// loses least on the worst of them (docs/kernel-density.md).
+const DefaultBandwidth = "scott"
 
 // cvFactors are the multiples of Silverman's bandwidth that "cv" tries.
 var cvFactors = []float64{0.125, 0.177, 0.25, 0.354, 0.5, 0.707, 1, 1.41, 2}
