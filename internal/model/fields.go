@@ -77,7 +77,8 @@ type Record struct {
 // adding Weights[c]·(x - Center)/Scale. LDA is one of them (Scale 1);
 // QDA scores its numeric fields together (Quadratic).
 //
-// Missing values add nothing. Field names are distinct.
+// Missing values add nothing (QDA: a missing value is the field's
+// Center, its training mean). Field names are distinct.
 type Fields struct {
 	Categorical []CategoricalField `json:"categorical,omitempty"`
 	Numeric     []NumericField     `json:"numeric,omitempty"`
@@ -109,7 +110,7 @@ type NumericField struct {
 	Mean    []float64 `json:"mean,omitempty"`
 	Var     []float64 `json:"var,omitempty"`
 	Epsilon float64   `json:"epsilon,omitempty"`
-	// Kernel density (Params.NumericDensity "kernel"; see KernelDensity):
+	// Kernel density (Params.NumericDensity "kernel"; see kernelLog):
 	// per class the bandwidth h_c and the values binned linearly onto
 	// the G grid points GridMin + g·GridStep, Bins[c*G + g].
 	Bandwidth []float64 `json:"bandwidth,omitempty"`
@@ -268,7 +269,7 @@ func (f *CategoricalField) prepare(gen bool, C int) error {
 
 func (f *NumericField) prepare(gen bool, C int) error {
 	if !gen {
-		if len(f.Weights) != C || !allFinite(f.Weights) || !(f.Scale > 0) || !allFinite([]float64{f.Center, f.Scale}) || f.N != nil || f.Bins != nil {
+		if len(f.Weights) != C || !allFinite(f.Weights) || !(f.Scale > 0) || !allFinite([]float64{f.Center, f.Scale}) || f.N != nil || f.Bins != nil || f.Bandwidth != nil {
 			return fmt.Errorf("bad standardisation (%v, %v) or %d weights for %d classes", f.Center, f.Scale, len(f.Weights), C)
 		}
 		return nil

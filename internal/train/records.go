@@ -266,12 +266,12 @@ func FitRecords(kind model.Kind, r *Records, y []int, classes []string, p model.
 // Without fields (r nil or naming none) it is FitCalibrated. A
 // p.FieldAlpha of 0 means model.DefaultFieldAlpha.
 func FitWithFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, r *Records) (*model.Model, *Calibration, error) {
-	if r != nil && !r.Spec.Empty() && p.FieldAlpha == 0 {
-		p.FieldAlpha = model.DefaultFieldAlpha
-	}
 	if kind.Discriminant() {
 		m, err := FitDiscriminant(kind, r, y, classes, p)
 		return m, nil, err
+	}
+	if r != nil && !r.Spec.Empty() && p.FieldAlpha == 0 {
+		p.FieldAlpha = model.DefaultFieldAlpha
 	}
 	if kind == model.Categorical || kind == model.Gaussian {
 		if r == nil {
