@@ -29,7 +29,7 @@ type recordOptions struct {
 func (o *recordOptions) AddFlags(fs *pflag.FlagSet) {
 	o.fs = fs
 	fs.StringSliceVar(&o.categorical, "categorical-field", nil, "csv, tsv with a header, jsonl: categorical fields of each record (NB: a Dirichlet-smoothed distribution per class; logreg, svm: one-hot)")
-	fs.StringSliceVar(&o.numeric, "numeric-field", nil, "csv, tsv with a header, jsonl: numeric fields of each record (NB: a Gaussian per class; logreg, svm: standardised)")
+	fs.StringSliceVar(&o.numeric, "numeric-field", nil, "csv, tsv with a header, jsonl: numeric fields of each record (NB: a Gaussian or kernel density per class; logreg, svm: standardised; lda, qda: one multivariate normal per class)")
 	fs.Float64Var(&o.fieldAlpha, "field-alpha", model.DefaultFieldAlpha, "categorical fields: Dirichlet smoothing α > 0 (1: add-one)")
 	fs.Float64Var(&o.varSmoothing, "var-smoothing", model.DefaultVarSmoothing, "numeric fields of NB: fraction of the largest variance added to every variance")
 	fs.StringVar(&o.density, "numeric-density", "gaussian", "numeric fields of NB: gaussian (a normal density per class) or kernel (a binned Gaussian kernel density per class)")
@@ -65,7 +65,7 @@ func (o *recordOptions) validate(kind model.Kind) error {
 	case !spec.Empty() && kind == model.NBLR:
 		return usageErrorf("record fields need --model bernoulli, multinomial, logreg, svm, categorical or gaussian: nblr scales each feature by its log-count ratio of presence counts, which a one-hot or standardised field does not have")
 	case !spec.Empty() && !kind.RecordOnly() && kind != model.Bernoulli && kind != model.Multinomial && kind != model.LogReg && kind != model.SVM:
-		return usageErrorf("record fields need --model bernoulli, multinomial, logreg, svm, categorical or gaussian, not %s", kind)
+		return usageErrorf("record fields need --model bernoulli, multinomial, logreg, svm, categorical, gaussian, lda or qda, not %s", kind)
 	case !(o.fieldAlpha > 0):
 		return usageErrorf("--field-alpha must be > 0, got %v", o.fieldAlpha)
 	case !(o.varSmoothing >= 0):
