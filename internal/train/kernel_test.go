@@ -103,3 +103,43 @@ func TestKernelBimodal(t *testing.T) {
 		t.Errorf("accuracy on the four modes: kernel %v (want 1), gaussian %v (want ≤ 0.5)", acc["kernel"], acc["gaussian"])
 	}
 }
+
+// TestKernelCVBandwidth checks "cv" where binning is exact (integer values
+// on a grid of step 1): the chosen h is the candidate with the largest
+// leave-one-out log-likelihood Σ_i log (1/((n-1)h) Σ_{j≠i} φ((x_i-x_j)/h)),
+// computed here directly from the values.
+func TestKernelCVBandwidth(t *testing.T) {
+	xs := []float64{100, 103, 104, 110, 130, 131, 131, 200, 205, 260, 262, 300}
+	row := make([]float64, model.KernelGrid)
+	for _, x := range xs {
+		row[int(x)]++
+	}
+	n := float64(len(xs))
+	loo := func(h float64) float64 {
+		ll := 0.0
+		for i, x := range xs {
+			s := 0.0
+			for j, y := range xs {
+				if i != j {
+					z := (x - y) / h
+					s += math.Exp(-z*z/2) / math.Sqrt(2*math.Pi)
+				}
+			}
+			ll += math.Log(max(s/((n-1)*h), 1e-300))
+		}
+		return ll
+	}
+	h0 := 40.0
+	best, bestH := math.Inf(-1), 0.0
+	for _, f := range cvFactors {
+		if ll := loo(h0 * f); ll >= best {
+			best, bestH = ll, h0*f
+		}
+	}
+	if got := cvBandwidth(row, 0, 1, h0); !near(got, bestH, 1e-12) {
+		t.Errorf("cv bandwidth %v, want %v (LOO log-likelihood %v)", got, bestH, best)
+	}
+	if bestH == h0*cvFactors[0] || bestH == h0*cvFactors[len(cvFactors)-1] {
+		t.Errorf("the best h %v is at the end of the candidates: the case tests nothing", bestH)
+	}
+}
