@@ -179,7 +179,7 @@ func scratch(buf []float64, d int) ([]float64, []float64) {
 
 // add adds each class's quadratic term to sc.
 func (q *Quadratic) add(sc []float64, nf []NumericField, r Record) {
-	var buf [64]float64
+	var buf [256]float64 // no allocation up to 128 fields
 	dv, pd := scratch(buf[:], len(nf))
 	for c := range sc {
 		q.delta(nf, r, c, dv, pd)
