@@ -269,7 +269,7 @@ func (o *fitOptions) params(kind model.Kind, classes []string, sizes []int) (mod
 				p.Beta = p.Alpha
 			}
 		}
-	} else if !kind.Generative() && kind != model.Centroid {
+	} else if !kind.Generative() && kind != model.Centroid && !kind.Discriminant() {
 		c, isAuto, err := parseAuto("C", o.c, p.C)
 		if err != nil {
 			return p, false, err

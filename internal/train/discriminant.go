@@ -52,8 +52,9 @@ func FitDiscriminant(kind model.Kind, r *Records, y []int, classes []string, p m
 	if C < 2 {
 		return nil, fmt.Errorf("need at least two classes to train, got %d", C)
 	}
-	// The smoothing of NB fields does not apply: leave it out of the model.
-	p.FieldAlpha, p.VarSmoothing = 0, 0
+	// The smoothing of NB fields and the calibration temperature do not
+	// apply: leave them out of the model.
+	p.FieldAlpha, p.VarSmoothing, p.Temperature = 0, 0, 0
 	if err := ValidateParams(kind, p, C); err != nil {
 		return nil, err
 	}
