@@ -300,7 +300,7 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 		return usageErrorf("--alpha auto cross-validates on documents, which %s: give --alpha", why)
 	}
 	if fields != nil {
-		o.rec.params(&p)
+		o.rec.params(&p, kind)
 	}
 	st, err := stats()
 	if err != nil {

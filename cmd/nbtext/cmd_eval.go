@@ -343,7 +343,7 @@ func crossValidate(s streams, c *corpus.Corpus, settings vectorize.Settings, kin
 		if err != nil {
 			return nil, err
 		}
-		o.rec.params(&p)
+		o.rec.params(&p, kind)
 		return eval.CrossValidateRecords(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, r, o.cv, uint64(p.Seed), eval.CVOptions{
 			Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
 		})

@@ -44,8 +44,10 @@ for each class (W[term,class] minus the term's mean weight over the classes:
 header words or names among them show what the model learnt from). A model
 with record fields (--categorical-field, --numeric-field) lists each field's
 parameters: P(value|class) for every value and an unseen one, or a Gaussian
-mean and variance per class (naive Bayes); the one-hot weight of each value,
-or the weight and standardisation of a numeric field (logreg, svm).
+mean and variance per class (naive Bayes; with kernel densities also the
+bandwidth); the one-hot weight of each value, or the weight and
+standardisation of a numeric field (logreg, svm, lda); QDA's class means and
+variances.
 
 --format json writes one object with "classes" (the class names in id
 order), "class_docs", "terms", "settings", "params", "top_terms", "fields"

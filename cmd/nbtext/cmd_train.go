@@ -151,7 +151,7 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if err := o.ml.validate(); err != nil {
 		return err
 	}
-	if o.ml.multi && (!o.rec.spec().Empty() || kind == model.Categorical || kind == model.Gaussian) {
+	if o.ml.multi && (!o.rec.spec().Empty() || kind.RecordOnly()) {
 		return usageErrorf("--multi-label takes text models without record fields")
 	}
 	if o.stream && o.auto.on {
@@ -269,7 +269,7 @@ func (o *fitOptions) params(kind model.Kind, classes []string, sizes []int) (mod
 				p.Beta = p.Alpha
 			}
 		}
-	} else if !kind.Generative() && kind != model.Centroid {
+	} else if !kind.Generative() && kind != model.Centroid && !kind.Discriminant() {
 		c, isAuto, err := parseAuto("C", o.c, p.C)
 		if err != nil {
 			return p, false, err
@@ -423,7 +423,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		}
 		y = c.LabelIDs()
 		X = train.PrepareWith(vocab, c.Texts(), o.workers)
-	} else if kind == model.Categorical || kind == model.Gaussian { // no text
+	} else if kind.RecordOnly() { // no text
 		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
 			return err
 		}
@@ -446,7 +446,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 			return err
 		}
 	}
-	o.rec.params(&p)
+	o.rec.params(&p, kind)
 	if o.ml.multi {
 		if auto {
 			return usageErrorf("--alpha auto and --C auto do not apply to --multi-label")

@@ -74,8 +74,8 @@ func newRootCmd(s streams) *cobra.Command {
 		Short: "Fast text classification from the shell: naive Bayes, linear models, centroid",
 		Long: `nbtext turns labelled text into sparse bag-of-words vectors and fits
 naive Bayes (Bernoulli, multinomial, complement; categorical, Gaussian and
-mixed for record fields), logistic regression, a linear SVM, NB-SVM or the
-nearest centroid, single- or multi-label.
+mixed for record fields), logistic regression, a linear SVM, NB-SVM, the
+nearest centroid or, for numeric fields, LDA and QDA, single- or multi-label.
 Models are single self-contained files; predict reads stdin in pipelines.
 
 With no corpus argument, commands use the 20 Newsgroups copy fetched by

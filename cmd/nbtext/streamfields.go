@@ -66,7 +66,7 @@ func runTrainStreamRecords(s streams, args []string, o *trainOptions, kind model
 	if err != nil {
 		return err
 	}
-	o.rec.params(&p)
+	o.rec.params(&p, kind)
 	m, err := train.FitRecordsStream(kind, spool, p)
 	if err != nil {
 		return err

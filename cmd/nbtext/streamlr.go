@@ -154,7 +154,7 @@ func streamLinearRows(s streams, args []string, o *trainOptions, kind model.Kind
 		if r.rowVocab, err = train.FieldVocabulary(r.vocab, r.f); err != nil {
 			return nil, err
 		}
-		o.rec.params(&p)
+		o.rec.params(&p, kind)
 	}
 	r.p = p
 	// Each pass leaves garbage the next does not need: the first pass's

@@ -72,7 +72,7 @@ func CrossValidateRecords(texts []string, y []int, classes []string, s vectorize
 	if name == "" {
 		name = kind.String()
 	}
-	recordOnly := kind == model.Categorical || kind == model.Gaussian
+	recordOnly := kind.RecordOnly()
 	res := &CVResult{Model: name, K: k, Seed: seed, N: n, Folds: make([]Fold, k)}
 	for f, held := range folds {
 		rows := corpus.Complement(n, held)

@@ -17,7 +17,11 @@
 // so models of corpus shards can be merged (Model.Merge). Logistic
 // regression is fitted by package train and wrapped by NewLinear. The
 // nearest-centroid model (NewCentroid) has W[t,c] = μ_ct/‖μ_c‖ and B = 0,
-// so it scores by cosine similarity. This
+// so it scores by cosine similarity. Record models score the fields of a
+// record (Fields): categorical and Gaussian NB, whose numeric fields may
+// have kernel densities (NumericField), and Gaussian discriminant
+// analysis (NewDiscriminant): LDA, linear in the fields, and QDA, whose
+// quadratic form Quadratic scores. This
 // package reads no corpora and runs no optimizers.
 //
 // # Conventions
@@ -56,7 +60,8 @@
 //	                model with record fields or several labels, 4 for one with
 //	                feature hashing, 5 for an ensemble, and reads 1..5)
 //	10       1      model kind, uint8: 1 bernoulli, 2 multinomial, 3 complement, 4 logreg,
-//	                5 svm, 6 nblr, 7 centroid, 8 categorical, 9 gaussian, 10 ensemble
+//	                5 svm, 6 nblr, 7 centroid, 8 categorical, 9 gaussian, 10 ensemble,
+//	                11 lda, 12 qda
 //	11       1      reserved, 0
 //	12       8      payload length n, uint64 (at most MaxPayload, 1 GiB)
 //	20       n      payload (below)
@@ -134,6 +139,22 @@
 // ignore the new keys and misread the model, hence the bump. Categorical
 // and Gaussian NB models (kinds 8, 9) have no terms (V = 0) and store B =
 // log P(c), with no stats.
+//
+// Kernel densities, LDA and QDA (no version bump; older builds refuse
+// these files, as unknown JSON keys make a file corrupt and unknown kinds
+// newer). A naive Bayes numeric field with a kernel density
+// (Params.NumericDensity "kernel") adds to its Gaussian statistics
+// "bandwidth" (C values h_c), "grid_min", "grid_step" and "bins" (C·G
+// weights, class-major, G ≤ KernelGrid = 1024; see NumericField). LDA and
+// QDA (kinds 11, 12) are record models like kind 9: V = 0, B stored. LDA's
+// numeric fields are linear ones ("center" the training mean, "scale" 1,
+// "weights" Σ⁻¹μ_c); QDA's have "center" and "scale" 1 only, and "fields"
+// holds "quadratic": {"mean": [C·d], "cov": [C·d·d]} (each class's mean and
+// covariance, row-major), from which loading computes the precision
+// matrices and log-determinants and fails (ErrCorrupt) when a covariance
+// is not positive definite. Params may hold "numeric_density",
+// "bandwidth", "shrinkage" and "reg_param", all omitted when unset, so
+// that files without them are written byte for byte as before.
 //
 // Version 4 is version 3 for a model with feature hashing
 // (settings.hash_bits = B > 0; vectorize.Settings.HashBits): its terms are

@@ -18,12 +18,21 @@ type ClassParams struct {
 	Mean   *float64 `json:"mean,omitempty"`
 	Var    *float64 `json:"var,omitempty"`
 	Weight *float64 `json:"weight,omitempty"`
+	// Bandwidth is a kernel density's h_c (0: the class has no values
+	// and uses the Gaussian of the field's overall mean and variance).
+	Bandwidth *float64 `json:"bandwidth,omitempty"`
 }
 
 // FieldInfo is a field's parameters as 'nbtext info' lists them.
 type FieldInfo struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"` // "categorical" or "numeric"
+	// Density is how a numeric field enters the score when it is not a
+	// Gaussian (NB) or a linear weight: "kernel" (NB with kernel
+	// densities; Bins is the number of grid points) or "qda" (Mean and
+	// Var are μ_cj and the diagonal entry of Σ_c).
+	Density string `json:"density,omitempty"`
+	Bins    int    `json:"bins,omitempty"`
 	// NB: Alpha (categorical) or Epsilon (numeric); linear numeric:
 	// Center and Scale of the standardisation.
 	Alpha   float64       `json:"alpha,omitempty"`
@@ -64,8 +73,20 @@ func (m *Model) FieldInfo() []FieldInfo {
 		}
 		out = append(out, fi)
 	}
-	for _, f := range m.Fields.Numeric {
+	for j, f := range m.Fields.Numeric {
 		fi := FieldInfo{Name: f.Name, Kind: "numeric", Epsilon: f.Epsilon}
+		if q := m.Fields.Quadratic; q != nil {
+			d := len(m.Fields.Numeric)
+			fi.Density, fi.Center, fi.Scale = "qda", ptr(f.Center), ptr(f.Scale)
+			for c := 0; c < C; c++ {
+				fi.Classes = append(fi.Classes, ClassParams{Class: m.Classes[c], Mean: ptr(q.Mean[c*d+j]), Var: ptr(q.Cov[c*d*d+j*d+j])})
+			}
+			out = append(out, fi)
+			continue
+		}
+		if f.kern != nil {
+			fi.Density, fi.Bins = "kernel", len(f.Bins)/C
+		}
 		if !gen {
 			fi.Center, fi.Scale = ptr(f.Center), ptr(f.Scale)
 		}
@@ -73,6 +94,9 @@ func (m *Model) FieldInfo() []FieldInfo {
 			cp := ClassParams{Class: m.Classes[c]}
 			if gen {
 				cp.Mean, cp.Var = ptr(f.mu[c]), ptr(0.5/f.inv2var[c])
+				if f.kern != nil {
+					cp.Bandwidth = ptr(f.Bandwidth[c])
+				}
 			} else {
 				cp.Weight = ptr(f.Weights[c])
 			}

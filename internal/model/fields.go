@@ -94,7 +94,14 @@ type Record struct {
 // weights on held-out text scores (stacking), with the text weights and
 // biases scaled to match.
 //
-// Missing values add nothing. Field names are distinct.
+// With kernel densities (Params.NumericDensity "kernel") a numeric field
+// adds log f̂_c(x) instead of the Gaussian's log-density, the Gaussian
+// kernel density of its binned training values (see kernelLog and package
+// train). LDA is a linear model over numeric fields (Scale 1); QDA scores
+// its numeric fields together (Quadratic).
+//
+// Missing values add nothing (QDA: a missing value is the field's
+// Center, its training mean). Field names are distinct.
 type Fields struct {
 	Categorical []CategoricalField `json:"categorical,omitempty"`
 	Numeric     []NumericField     `json:"numeric,omitempty"`
@@ -102,6 +109,9 @@ type Fields struct {
 	// model as they are, not times its temperature τ (see above). It
 	// means nothing for a linear model, whose fields are never scaled.
 	OwnScale bool `json:"own_scale,omitempty"`
+	// Quadratic holds QDA's class means and covariances over the numeric
+	// fields (kind QDA only; see Quadratic).
+	Quadratic *Quadratic `json:"quadratic,omitempty"`
 }
 
 // CategoricalField is one categorical field; see Fields.
@@ -130,11 +140,21 @@ type NumericField struct {
 	Mean    []float64 `json:"mean,omitempty"`
 	Var     []float64 `json:"var,omitempty"`
 	Epsilon float64   `json:"epsilon,omitempty"`
-	// Linear models: standardisation and per-class weights.
+	// Kernel density (Params.NumericDensity "kernel"; see kernelLog):
+	// per class the bandwidth h_c and the values binned linearly onto
+	// the G grid points GridMin + g·GridStep, Bins[c*G + g].
+	Bandwidth []float64 `json:"bandwidth,omitempty"`
+	GridMin   float64   `json:"grid_min,omitempty"`
+	GridStep  float64   `json:"grid_step,omitempty"`
+	Bins      []float64 `json:"bins,omitempty"`
+	// Linear models (and LDA, QDA): standardisation and per-class
+	// weights. LDA and QDA have Scale 1 and Center the training mean,
+	// which stands for a missing value; QDA has no weights.
 	Center  float64   `json:"center,omitempty"`
 	Scale   float64   `json:"scale,omitempty"`
 	Weights []float64 `json:"weights,omitempty"`
 
+	kern    []kernelClass
 	logNorm []float64 // -½ log(2π σ²_c)
 	inv2var []float64 // 1 / (2σ²_c)
 	mu      []float64 // μ_c used (the overall mean for a class without values)
@@ -200,6 +220,18 @@ func (f *Fields) prepare(kind Kind, C int) error {
 		seen[name] = true
 	}
 	gen := kind.Generative()
+	if (kind == QDA) != (f.Quadratic != nil) {
+		return errors.New("quadratic statistics belong to a qda model, which needs them")
+	}
+	if kind == QDA {
+		for j := range f.Numeric {
+			nf := &f.Numeric[j]
+			if nf.Weights != nil || nf.N != nil || nf.Bins != nil || nf.Scale != 1 || !allFinite([]float64{nf.Center}) {
+				return fmt.Errorf("field %s: a qda field has a finite center, scale 1 and no other statistics", nf.Name)
+			}
+		}
+		return f.Quadratic.prepare(C, len(f.Numeric))
+	}
 	for j := range f.Categorical {
 		if err := f.Categorical[j].prepare(gen, C); err != nil {
 			return fmt.Errorf("field %s: %w", f.Categorical[j].Name, err)
@@ -279,7 +311,7 @@ func (f *CategoricalField) prepare(gen bool, C int) error {
 
 func (f *NumericField) prepare(gen bool, C int) error {
 	if !gen {
-		if len(f.Weights) != C || !allFinite(f.Weights) || !(f.Scale > 0) || !allFinite([]float64{f.Center, f.Scale}) || f.N != nil {
+		if len(f.Weights) != C || !allFinite(f.Weights) || !(f.Scale > 0) || !allFinite([]float64{f.Center, f.Scale}) || f.N != nil || f.Bins != nil || f.Bandwidth != nil {
 			return fmt.Errorf("bad standardisation (%v, %v) or %d weights for %d classes", f.Center, f.Scale, len(f.Weights), C)
 		}
 		return nil
@@ -324,6 +356,9 @@ func (f *NumericField) prepare(gen bool, C int) error {
 		f.logNorm[c] = -0.5 * math.Log(2*math.Pi*v)
 		f.inv2var[c] = 0.5 / v
 	}
+	if f.Bins != nil || f.Bandwidth != nil {
+		return f.prepareKernel(C)
+	}
 	return nil
 }
 
@@ -336,6 +371,10 @@ func (f *Fields) add(sc []float64, r Record, tau float64) {
 				sc[c] += tau * x
 			}
 		}
+	}
+	if f.Quadratic != nil {
+		f.Quadratic.add(sc, f.Numeric, r)
+		return
 	}
 	for j := range f.Numeric {
 		nf := &f.Numeric[j]
@@ -368,6 +407,11 @@ func (f *NumericField) contribution(x float64, c int) float64 {
 	if f.mu == nil { // linear
 		return f.Weights[c] * (x - f.Center) / f.Scale
 	}
+	if f.kern != nil {
+		if v, ok := f.kernelLog(x, c); ok {
+			return v
+		}
+	}
 	d := x - f.mu[c]
 	return f.logNorm[c] - d*d*f.inv2var[c]
 }
@@ -396,6 +440,8 @@ func checkFieldKinds(k Kind, f *Fields) error {
 		return errors.New("a categorical model needs categorical fields only")
 	case k == Gaussian && (len(f.Categorical) > 0 || len(f.Numeric) == 0):
 		return errors.New("a gaussian model needs numeric fields only")
+	case k.Discriminant() && (len(f.Categorical) > 0 || len(f.Numeric) == 0):
+		return fmt.Errorf("a %s model needs numeric fields only", k)
 	case k == Complement && (len(f.Categorical) > 0 || len(f.Numeric) > 0):
 		return errors.New("complement NB scores are not log-likelihoods: record fields need bernoulli, multinomial or logreg")
 	case k == Centroid && (len(f.Categorical) > 0 || len(f.Numeric) > 0):
@@ -474,6 +520,9 @@ func (s *Scorer) ExplainFields(r Record, class, against int) []Contribution {
 			v -= row[against]
 		}
 		out = append(out, Contribution{Term: f.Categorical[j].Name + "=" + r.Cat[j], TermID: -1, Value: tau * v, Against: against})
+	}
+	if f.Quadratic != nil {
+		return append(out, f.Quadratic.explain(f.Numeric, r, class, against)...)
 	}
 	for j := range f.Numeric {
 		if j >= len(r.Num) || r.Num[j] != r.Num[j] {

@@ -379,6 +379,18 @@ func writeFieldTable(b *bytes.Buffer, fields []FieldInfo, classes []string) erro
 				}
 				fmt.Fprintf(tw, "  %s\t%s\n", oneLine.Replace(v), strings.Join(cells, "\t"))
 			}
+		case f.Density == "qda":
+			fmt.Fprintf(b, "%s (numeric): class mean and variance (diagonal of the class covariance; a missing value is %.4g)\n", oneLine.Replace(f.Name), *f.Center)
+			fmt.Fprintf(tw, "  class\tmean\tvar\n")
+			for _, cp := range f.Classes {
+				fmt.Fprintf(tw, "  %s\t%.4g\t%.4g\n", oneLine.Replace(cp.Class), *cp.Mean, *cp.Var)
+			}
+		case f.Density == "kernel":
+			fmt.Fprintf(b, "%s (numeric): Gaussian kernel density on %d grid points; mean and variance of the values, bandwidth h\n", oneLine.Replace(f.Name), f.Bins)
+			fmt.Fprintf(tw, "  class\tmean\tvar\th\n")
+			for _, cp := range f.Classes {
+				fmt.Fprintf(tw, "  %s\t%.4g\t%.4g\t%.4g\n", oneLine.Replace(cp.Class), *cp.Mean, *cp.Var, *cp.Bandwidth)
+			}
 		case f.Center != nil:
 			fmt.Fprintf(b, "%s (numeric): weight of (x - %.4g) / %.4g\n", oneLine.Replace(f.Name), *f.Center, *f.Scale)
 			fmt.Fprintf(tw, "  class\tweight\n")

@@ -26,6 +26,7 @@ const (
 var kindNames = map[Kind]string{
 	Bernoulli: "bernoulli", Multinomial: "multinomial", Complement: "complement", LogReg: "logreg",
 	SVM: "svm", NBLR: "nblr", Centroid: "centroid", Categorical: "categorical", Gaussian: "gaussian",
+	LDA: "lda", QDA: "qda",
 }
 
 // String returns the name used on the command line.
@@ -126,6 +127,17 @@ type Params struct {
 	// thresholds, tuned on held-out folds of its training data (train
 	// --tune-thresholds); nil: the one default threshold for every label.
 	LabelThresholds []float64 `json:"label_thresholds,omitempty"`
+	// NumericDensity is how naive Bayes models a numeric field's
+	// class-conditional density: "" or "gaussian" (a normal density) or
+	// "kernel" (a binned Gaussian kernel density, NumericField), whose
+	// bandwidths Bandwidth chose: "scott", "silverman", "cv" or a number.
+	NumericDensity string `json:"numeric_density,omitempty"`
+	Bandwidth      string `json:"bandwidth,omitempty"`
+	// Shrinkage is LDA's covariance shrinkage: "" (none), "auto"
+	// (Ledoit-Wolf) or a number in [0, 1]; RegParam is QDA's
+	// regularisation r ∈ [0, 1]: Σ_c becomes (1-r)·Σ_c + r·I.
+	Shrinkage string  `json:"shrinkage,omitempty"`
+	RegParam  float64 `json:"reg_param,omitempty"`
 	// Docs is the number of documents logistic regression was fitted on
 	// (0 in files written before it was recorded): the weight of the model
 	// when 'nbtext merge' averages models (iterative parameter mixing).

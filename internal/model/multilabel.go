@@ -23,7 +23,7 @@ import (
 // Weights must be finite (NB with α > 0). A multi-label model is written
 // as format version 3, without NB counts.
 func NewMultiLabel(kind Kind, labels []string, vocab *vectorize.Vocabulary, p Params, W, B []float64) (*Model, error) {
-	if !kind.Valid() || kind == Categorical || kind == Gaussian {
+	if !kind.Valid() || kind.RecordOnly() {
 		return nil, fmt.Errorf("multi-label: %s models cannot be multi-label", kind)
 	}
 	if !allFinite(W) || !allFinite(B) {

@@ -52,6 +52,9 @@ func ValidateParams(k Kind, p Params, C int) error {
 	if k == Centroid && (!(p.Temperature >= 0) || math.IsInf(p.Temperature, 1)) {
 		return fmt.Errorf("--temperature must be > 0, got %v", p.Temperature)
 	}
+	if err := validateDensityParams(p); err != nil {
+		return err
+	}
 	switch p.Prior {
 	case "", "learned", "uniform":
 	case "given":
@@ -118,7 +121,7 @@ func (m *Model) validate() error {
 	if m.Vocab == nil {
 		return errors.New("model has no vocabulary")
 	}
-	if (m.Kind == Categorical || m.Kind == Gaussian) && m.Fields == nil {
+	if m.Kind.RecordOnly() && m.Fields == nil {
 		return fmt.Errorf("%s model without fields", m.Kind)
 	}
 	if m.Fields != nil {

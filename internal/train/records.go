@@ -105,6 +105,11 @@ func fitFields(spec FieldSpec, C int, p model.Params, each func(fn func(c int, r
 		f.Numeric = append(f.Numeric, model.NumericField{Name: name, N: make([]float64, C), Mean: make([]float64, C), Var: make([]float64, C)})
 	}
 	allN, allMean, allVar := make([]float64, nn), make([]float64, nn), make([]float64, nn)
+	kern := p.NumericDensity == "kernel"
+	lo, hi := make([]float64, nn), make([]float64, nn)
+	for j := range lo {
+		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
+	}
 	err := each(func(c int, rec model.Record) {
 		for j := range nc {
 			if v := cat(rec, j); v != "" && !seen[j][v] {
@@ -118,6 +123,7 @@ func fitFields(spec FieldSpec, C int, p model.Params, each func(fn func(c int, r
 				nf.Mean[c] += x
 				allN[j]++
 				allMean[j] += x
+				lo[j], hi[j] = min(lo[j], x), max(hi[j], x)
 			}
 		}
 	})
@@ -133,6 +139,9 @@ func fitFields(spec FieldSpec, C int, p model.Params, each func(fn func(c int, r
 		}
 		if allN[j] > 0 {
 			allMean[j] /= allN[j]
+		}
+		if kern {
+			kernelGrid(nf, C, lo[j], hi[j])
 		}
 	}
 	idx := make([]map[string]int, nc)
@@ -157,6 +166,9 @@ func fitFields(spec FieldSpec, C int, p model.Params, each func(fn func(c int, r
 				d := x - nf.Mean[c]
 				nf.Var[c] += d * d
 				allVar[j] += (x - allMean[j]) * (x - allMean[j])
+				if kern {
+					binValue(nf, C, c, x)
+				}
 			}
 		}
 	})
@@ -190,6 +202,11 @@ func fitFields(spec FieldSpec, C int, p model.Params, each func(fn func(c int, r
 	}
 	for j := range f.Numeric {
 		f.Numeric[j].Epsilon = eps
+		if kern {
+			if err := kernelBandwidths(&f.Numeric[j], C, p.Bandwidth); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return f, nil
 }
@@ -231,6 +248,8 @@ func FitRecords(kind model.Kind, r *Records, y []int, classes []string, p model.
 //
 //   - model.Categorical, model.Gaussian: FitRecords (X is ignored and may
 //     be nil);
+//   - model.LDA, model.QDA: FitDiscriminant (X is ignored and may be
+//     nil);
 //   - Bernoulli or multinomial NB: the text model as FitNB fits it,
 //     calibrated by CalibrateNB whatever DefaultCalibrate says (unless
 //     p.Temperature > 0 gives τ), and the fields' likelihoods
@@ -251,6 +270,10 @@ func FitRecords(kind model.Kind, r *Records, y []int, classes []string, p model.
 // Without fields (r nil or naming none) it is FitCalibrated. A
 // p.FieldAlpha of 0 means model.DefaultFieldAlpha.
 func FitWithFields(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options, r *Records) (*model.Model, *Calibration, error) {
+	if kind.Discriminant() {
+		m, err := FitDiscriminant(kind, r, y, classes, p)
+		return m, nil, err
+	}
 	if r != nil && !r.Spec.Empty() && p.FieldAlpha == 0 {
 		p.FieldAlpha = model.DefaultFieldAlpha
 	}
