@@ -173,7 +173,7 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	opt := update.Options{Date: date, Source: source, NoHistory: o.noHistory}
 	co := o.corpus
 	co.remove = m.Vocab.Settings.Remove
-	if !o.forget && m.Kind == model.LogReg {
+	if !o.forget && (m.Kind == model.LogReg || m.Kind == model.SVM || m.Kind == model.NBLR) {
 		return runUpdateLinear(s, m, args, o, &co, opt, start)
 	}
 	if err := update.Exact(m); err != nil {
@@ -274,7 +274,7 @@ func runUpdateLinear(s streams, m *model.Model, args []string, o *updateOptions,
 		}
 		opt.Source += " + replay " + o.replay
 	}
-	nm, err := update.Linear(m, texts, labels, o.epochs, o.workers, args[1], opt)
+	nm, err := update.Linear(m, texts, labels, n, o.epochs, o.workers, args[1], opt)
 	if err != nil {
 		return err
 	}

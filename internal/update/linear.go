@@ -16,11 +16,12 @@ import (
 // logistic regression has no sufficient statistics, and the loss it
 // minimises is that of texts alone, started from the old optimum (the
 // caller adds a replay sample of old documents to texts to hold it
-// there). corpusName names the documents in errors. A label m does not
+// there; the first newDocs of texts are new, the history counts them
+// only). corpusName names the documents in errors. A label m does not
 // have is an error: a linear model's classes are fixed by its weights.
 // SVM and NB-LR models are refused: their dual solvers do not start from
 // given weights.
-func Linear(m *model.Model, texts, labels []string, epochs, workers int, corpusName string, opt Options) (*model.Model, error) {
+func Linear(m *model.Model, texts, labels []string, newDocs, epochs, workers int, corpusName string, opt Options) (*model.Model, error) {
 	if m.Kind != model.LogReg || m.MultiLabel || m.Fields != nil {
 		if m.Kind == model.SVM || m.Kind == model.NBLR {
 			return nil, fmt.Errorf("a %s model cannot be updated: its dual solver does not start from given weights; retrain it on all the documents", m.Kind)
@@ -49,8 +50,8 @@ func Linear(m *model.Model, texts, labels []string, epochs, workers int, corpusN
 	}
 	nm.Params.Epochs = m.Params.Epochs
 	old := int64(m.Params.Docs)
-	nm.Params.Docs = m.Params.Docs + len(texts)
+	nm.Params.Docs = m.Params.Docs + newDocs
 	nm.Meta = m.Meta
-	record(nm, m, old, model.Step{Op: "update", Docs: int64(len(texts)), Total: old + int64(len(texts)), Date: opt.Date, Source: opt.Source}, opt)
+	record(nm, m, old, model.Step{Op: "update", Docs: int64(newDocs), Total: old + int64(newDocs), Date: opt.Date, Source: opt.Source}, opt)
 	return nm, nil
 }

@@ -36,7 +36,7 @@ func Exact(m *model.Model) error {
 	case m.Fields != nil:
 		return errors.New("a model with record fields keeps their statistics in the model only: retrain it")
 	case !m.Kind.IsNB() && m.Kind != model.Centroid:
-		return fmt.Errorf("a %s model has no counts to add to (its update is a warm start, not exact)", m.Kind)
+		return fmt.Errorf("a %s model keeps no counts: only naive bayes and centroid models add or forget documents exactly (logreg's update is a warm start; forgetting needs a retrain without the documents)", m.Kind)
 	case counts.NeedsVocab(m.Vocab.Settings):
 		s := m.Vocab.Settings
 		return fmt.Errorf("weighting %s (norm %s) weighs each document by the document frequencies of the whole corpus: the old documents' weighted sums cannot be recomputed without them; train with --weighting count or binary (and --norm none) to update exactly, or retrain", s.Weighting, orNone(s.Norm))
