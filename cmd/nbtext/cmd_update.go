@@ -144,7 +144,7 @@ func countsPath(path string) string { return strings.TrimSuffix(path, ".nbm") + 
 // in RFC 3339, UTC.
 func historyDate() (string, error) {
 	t := time.Now()
-	if s, ok := os.LookupEnv("SOURCE_DATE_EPOCH"); ok {
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
 		sec, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return "", usageErrorf("SOURCE_DATE_EPOCH=%q: not a number of seconds", s)
