@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nbtext/nbtext/internal/corpus"
 )
 
 // synthTSV returns n documents of the classes, seeded: each class has
@@ -220,4 +222,40 @@ func TestUpdateLogRegWarmStart(t *testing.T) {
 		t.Errorf("info does not show the update:\n%s", r.out)
 	}
 	check(t, nbtext(t, "", "update", ma, pc, "-o", filepath.Join(dir, "c.nbm")), 1, "c.tsv", `class "food"`)
+}
+
+// TestUpdate20News: on four groups of 20 Newsgroups, update of a model of
+// the train split with the test split is, byte for byte, the model trained
+// on both splits, and forgetting the test split gives back the model of
+// the train split, counts included.
+func TestUpdate20News(t *testing.T) {
+	tarball := os.Getenv("NBTEXT_20NEWS_TARBALL")
+	if tarball == "" {
+		t.Skip("NBTEXT_20NEWS_TARBALL is not set: no 20 Newsgroups archive to read")
+	}
+	isolate(t)
+	dir := t.TempDir()
+	groups := []string{"alt.atheism", "comp.graphics", "sci.space", "talk.religion.misc"}
+	// Both splits as one folder tree, label/split-id: what train reads
+	// as the union.
+	both := filepath.Join(dir, "both")
+	for _, split := range []string{"train", "test"} {
+		c, err := corpus.Read(tarball, corpus.Options{Split: split, Classes: groups})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range c.Docs {
+			writeFile(t, both, filepath.Join(d.Label, split+"-"+filepath.Base(d.ID)), d.Text)
+		}
+	}
+	flags := []string{"--model", "multinomial", "--weighting", "count", "--norm", "none", "--classes", strings.Join(groups, ",")}
+	mt, mb, mu, mf := filepath.Join(dir, "train.nbm"), filepath.Join(dir, "both.nbm"), filepath.Join(dir, "u.nbm"), filepath.Join(dir, "f.nbm")
+	check(t, nbtext(t, "", append([]string{"train", tarball, "--split", "train", "--keep-counts", "-o", mt}, flags...)...), 0)
+	check(t, nbtext(t, "", append([]string{"train", both, "-o", mb}, flags...)...), 0)
+	classes := "--classes=" + strings.Join(groups, ",")
+	check(t, nbtext(t, "", "update", mt, tarball, "--split", "test", classes, "--no-history", "-o", mu), 0)
+	sameFile(t, mu, mb)
+	check(t, nbtext(t, "", "forget", mu, tarball, "--split", "test", classes, "--no-history", "-o", mf), 0)
+	sameFile(t, mf, mt)
+	sameFile(t, filepath.Join(dir, "f.nbc"), filepath.Join(dir, "train.nbc"))
 }
