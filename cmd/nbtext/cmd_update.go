@@ -17,6 +17,7 @@ import (
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/update"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // updateOptions are the flags of 'nbtext update' and 'nbtext forget'.
@@ -64,8 +65,13 @@ one), but for the history step it records (--no-history leaves it out).
 New classes are added. NEW's counts are written beside it (NEW.nbc).
 
 Not exact: tf-idf weighting or --norm l2 weigh every document by the whole
-corpus's document frequencies, which the update changes; such models are
-refused (retrain, or train with --weighting count). Logistic regression has
+corpus's document frequencies, which the update changes. For multinomial
+and complement NB the update is then approximate: the vocabulary (pruning,
+document frequencies, idf) is recomputed exactly from the counts, the new
+documents are weighted exactly as training on the union would, and the old
+documents' sums are the model's, rescaled by each term's new idf over its
+old one (their l2 norms are not recomputed); forget likewise. Bernoulli NB
+counts documents, so it stays exact; centroid is refused. Logistic regression has
 no counts: its update is a warm start from the old weights, trained on
 CORPUS (and --replay, a sample of old documents) for --epochs, over the old
 vocabulary and classes; a new class is an error. SVM and NB-LR are refused:
@@ -105,7 +111,8 @@ never saw cannot be told from one it saw in general; forget refuses when
 the subtraction shows it (a count would go below zero, a class or a term
 the model never counted), naming the file. A class left without documents
 is dropped. Logistic regression, SVM and NB-LR keep no counts and cannot
-forget: retrain them.`,
+forget: retrain them. tf-idf and l2-normalised multinomial and complement
+NB forget approximately, as 'update' adds (see its help).`,
 		Example: `  nbtext forget news.nbm removed.tsv -o news2.nbm
   nbtext forget all.nbm 20news-bydate.tar.gz --split test -o train-only.nbm`,
 		Args:    cobra.ExactArgs(2),
@@ -176,7 +183,10 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	if !o.forget && (m.Kind == model.LogReg || m.Kind == model.SVM || m.Kind == model.NBLR) {
 		return runUpdateLinear(s, m, args, o, &co, opt, start)
 	}
-	if err := update.Exact(m); err != nil {
+	// tf-idf and the l2 norm: an approximate update (update.AddApprox),
+	// whose round two replays the rows of round one.
+	approx := update.Exact(m) != nil && update.Approximate(m) == nil
+	if err := update.Exact(m); err != nil && !approx {
 		return withCode(exitUsage, fmt.Errorf("%s: %w", modelPath, err))
 	}
 	countsIn := o.counts
@@ -197,12 +207,12 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	if err := update.CheckCounts(m, old, modelPath, countsIn); err != nil {
 		return err
 	}
-	ctr, err := countRound(s, []string{src}, &co, o.global.quiet, m.Vocab.Settings, nil, counts.Options{Workers: o.workers})
+	ctr, err := countRound(s, []string{src}, &co, o.global.quiet, m.Vocab.Settings, nil, counts.Options{Workers: o.workers, Replay: approx})
 	if err != nil {
 		return err
 	}
+	defer ctr.Close()
 	delta, err := ctr.Counts()
-	ctr.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}
@@ -213,9 +223,22 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 		nm     *model.Model
 		merged *counts.Counts
 	)
-	if o.forget {
+	roundTwo := func(v *vectorize.Vocabulary) (*counts.Counts, error) {
+		c2, err := ctr.RoundTwo(v)
+		if err != nil {
+			return nil, err
+		}
+		defer c2.Close()
+		return c2.Counts()
+	}
+	switch {
+	case approx && o.forget:
+		nm, merged, err = update.RemoveApprox(m, old, delta, roundTwo, countsIn, src, opt)
+	case approx:
+		nm, merged, err = update.AddApprox(m, old, delta, roundTwo, countsIn, src, opt)
+	case o.forget:
 		nm, merged, err = update.Remove(m, old, delta, countsIn, src, opt)
-	} else {
+	default:
 		nm, merged, err = update.Add(m, old, delta, countsIn, src, opt)
 	}
 	if err != nil {
@@ -227,6 +250,9 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	}
 	if err := counts.WriteFile(countsOut, merged); err != nil {
 		return err
+	}
+	if approx {
+		note(s.Err, o.global.quiet, "nbtext: note: weighting %s (norm %s): the vocabulary and the new documents' weights are exact, the old documents' weights are rescaled, not recomputed (docs/updating.md)", m.Vocab.Settings.Weighting, orNone(m.Vocab.Settings.Norm))
 	}
 	if o.global.quiet {
 		return nil

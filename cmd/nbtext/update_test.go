@@ -76,6 +76,7 @@ func TestUpdateForgetExact(t *testing.T) {
 		{"multinomial", []string{"--model", "multinomial", "--weighting", "count", "--norm", "none"}},
 		{"multinomial-maxfeatures", []string{"--model", "multinomial", "--weighting", "count", "--norm", "none", "--min-df", "1", "--max-features", "70"}},
 		{"bernoulli", []string{"--model", "bernoulli", "--temperature", "1"}},
+		{"bernoulli-tfidf", []string{"--model", "bernoulli", "--weighting", "tfidf", "--norm", "l2", "--temperature", "1"}},
 		{"complement", []string{"--model", "complement", "--weighting", "count", "--norm", "none", "--temperature", "1"}},
 		{"binary-balanced", []string{"--model", "multinomial", "--weighting", "binary", "--norm", "none", "--class-weight", "balanced"}},
 		{"centroid", []string{"--model", "centroid", "--weighting", "count", "--norm", "none", "--temperature", "1"}},
@@ -141,7 +142,7 @@ func TestUpdateRefusals(t *testing.T) {
 	bare := filepath.Join(dir, "bare.nbm")
 	check(t, nbtext(t, "", append([]string{"train", pa, "-o", bare}, count...)...), 0)
 	tfidf := filepath.Join(dir, "tfidf.nbm")
-	check(t, nbtext(t, "", "train", pa, "--model", "multinomial", "-o", tfidf), 0)
+	check(t, nbtext(t, "", "train", pa, "--model", "centroid", "--keep-counts", "-o", tfidf), 0)
 	svm := filepath.Join(dir, "svm.nbm")
 	check(t, nbtext(t, "", "train", pa, "--model", "svm", "-o", svm), 0)
 	mb := filepath.Join(dir, "b.nbm")
@@ -154,7 +155,7 @@ func TestUpdateRefusals(t *testing.T) {
 		want []string
 	}{
 		{"no counts", []string{"update", bare, pb, "-o", out}, 1, []string{"bare.nbc", "--keep-counts"}},
-		{"tfidf", []string{"update", tfidf, pb, "-o", out}, 2, []string{"tfidf.nbm", "weighting tfidf", "--weighting count"}},
+		{"centroid tfidf", []string{"update", tfidf, pb, "-o", out}, 2, []string{"tfidf.nbm", "weighting tfidf", "--weighting count"}},
 		{"svm", []string{"update", svm, pb, "-o", out}, 1, []string{"svm", "retrain"}},
 		{"forget svm", []string{"forget", svm, pb, "-o", out}, 2, []string{"svm.nbm", "no counts"}},
 		{"other counts", []string{"update", ma, pb, "--counts", filepath.Join(dir, "b.nbc"), "-o", out}, 1, []string{"b.nbc", "not the model's counts"}},
@@ -258,4 +259,69 @@ func TestUpdate20News(t *testing.T) {
 	check(t, nbtext(t, "", "forget", mu, tarball, "--split", "test", classes, "--no-history", "-o", mf), 0)
 	sameFile(t, mf, mt)
 	sameFile(t, filepath.Join(dir, "f.nbc"), filepath.Join(dir, "train.nbc"))
+}
+
+// evalOf returns the accuracy and log-loss of model m on corpus c.
+func evalOf(t *testing.T, m, c string) (acc, logLoss float64) {
+	t.Helper()
+	r := nbtext(t, "", "eval", "-m", m, c, "--format", "json")
+	check(t, r, 0)
+	var e struct {
+		Accuracy float64
+		LogLoss  float64 `json:"log_loss"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &e); err != nil {
+		t.Fatal(err)
+	}
+	return e.Accuracy, e.LogLoss
+}
+
+// TestUpdateTfidfApprox: a tf-idf model's update is approximate: its
+// vocabulary is the union's, its scores close to the union's; without
+// the l2 norm, the rescaled sums give the union's decisions; forget of
+// the update gives back the model's decisions.
+func TestUpdateTfidfApprox(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	a := synthTSV(1, 300, []string{"sport", "tech"}, 0)
+	b := synthTSV(2, 200, []string{"food", "sport", "tech"}, 3)
+	pa := writeFile(t, dir, "a.tsv", a)
+	pb := writeFile(t, dir, "b.tsv", b)
+	pab := writeFile(t, dir, "ab.tsv", a+b)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"l2", []string{"--model", "multinomial"}},
+		{"none", []string{"--model", "complement", "--norm", "none", "--temperature", "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := filepath.Join(dir, tc.name)
+			os.Mkdir(d, 0o755)
+			ma, mab, mu, mf := filepath.Join(d, "a.nbm"), filepath.Join(d, "ab.nbm"), filepath.Join(d, "u.nbm"), filepath.Join(d, "f.nbm")
+			check(t, nbtext(t, "", append([]string{"train", pa, "--keep-counts", "-o", ma}, tc.args...)...), 0)
+			check(t, nbtext(t, "", append([]string{"train", pab, "-o", mab}, tc.args...)...), 0)
+			check(t, nbtext(t, "", "update", ma, pb, "-o", mu), 0, "rescaled, not recomputed")
+			terms := func(m string) int {
+				var info struct{ Terms int }
+				json.Unmarshal([]byte(nbtext(t, "", "info", m, "--format", "json").out), &info)
+				return info.Terms
+			}
+			if terms(mu) != terms(mab) {
+				t.Errorf("vocabulary of %d terms, the union's has %d", terms(mu), terms(mab))
+			}
+			accU, llU := evalOf(t, mu, pab)
+			accAB, llAB := evalOf(t, mab, pab)
+			t.Logf("on A+B: update %.4f / %.4f, union %.4f / %.4f", accU, llU, accAB, llAB)
+			if accU < accAB-0.01 || llU > llAB*1.1+0.01 {
+				t.Errorf("update: accuracy %.4f, log-loss %.4f; the union's %.4f, %.4f", accU, llU, accAB, llAB)
+			}
+			check(t, nbtext(t, "", "forget", mu, pb, "-o", mf), 0)
+			accF, _ := evalOf(t, mf, pa)
+			accA, _ := evalOf(t, ma, pa)
+			if accF != accA {
+				t.Errorf("forget: accuracy %.4f on A, the model of A %.4f", accF, accA)
+			}
+		})
+	}
 }

@@ -35,7 +35,11 @@
 //   - tf-idf and l2-normalised rows weight each document by the document
 //     frequencies of the whole corpus (and by the terms that survive
 //     pruning): the old documents' weighted sums cannot be recomputed
-//     without them, and such models are refused with a note to retrain.
+//     without them. Multinomial and complement NB are then updated
+//     approximately (AddApprox, RemoveApprox): exact vocabulary and idf
+//     from the counts, the new documents weighted exactly, the old sums
+//     rescaled by idf'/idf. Bernoulli NB counts documents whatever the
+//     weighting, so it stays exact; centroid is refused.
 //   - Logistic regression has no sufficient statistics: Linear warm-starts
 //     it from the old weights on the new documents (and any old documents
 //     the caller adds as a replay sample), over the old vocabulary and

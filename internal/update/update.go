@@ -22,11 +22,11 @@ type Options struct {
 	NoHistory bool
 }
 
-// Exact reports why a model of kind with the given settings cannot be
-// updated exactly from counts, or nil when it can: naive Bayes and
-// centroid models whose weighting gives each term a value of its own
-// document (binary or count, without the l2 norm), without record fields
-// or several labels per document.
+// Exact reports why m cannot be updated exactly from counts, or nil when
+// it can: naive Bayes and centroid models whose weighting gives each term
+// a value of its own document (binary or count, without the l2 norm; any
+// weighting for Bernoulli NB, which counts documents), without record
+// fields or several labels per document.
 func Exact(m *model.Model) error {
 	switch {
 	case m.Kind == model.Ensemble:
@@ -37,9 +37,14 @@ func Exact(m *model.Model) error {
 		return errors.New("a model with record fields keeps their statistics in the model only: retrain it")
 	case !m.Kind.IsNB() && m.Kind != model.Centroid:
 		return fmt.Errorf("a %s model keeps no counts: only naive bayes and centroid models add or forget documents exactly (logreg's update is a warm start; forgetting needs a retrain without the documents)", m.Kind)
-	case counts.NeedsVocab(m.Vocab.Settings):
+	case counts.NeedsVocab(m.Vocab.Settings) && m.Kind != model.Bernoulli:
+		// Bernoulli NB counts documents, whatever the weighting.
 		s := m.Vocab.Settings
-		return fmt.Errorf("weighting %s (norm %s) weighs each document by the document frequencies of the whole corpus: the old documents' weighted sums cannot be recomputed without them; train with --weighting count or binary (and --norm none) to update exactly, or retrain", s.Weighting, orNone(s.Norm))
+		why := "weighs each document by the document frequencies of the whole corpus (and its norm by the terms kept): the old documents' weighted sums cannot be recomputed without them"
+		if m.Kind.IsNB() && m.Counts != nil && m.Params.ClassWeights == nil {
+			return fmt.Errorf("weighting %s (norm %s) %s; the update is approximate (see AddApprox), train with --weighting count or binary and --norm none to update exactly", s.Weighting, orNone(s.Norm), why)
+		}
+		return fmt.Errorf("weighting %s (norm %s) %s; train with --weighting count or binary and --norm none to update exactly, or retrain", s.Weighting, orNone(s.Norm), why)
 	}
 	return nil
 }
