@@ -127,8 +127,8 @@ func (o *updateOptions) validate(fs *pflag.FlagSet, args []string) error {
 	if o.output == "" || o.output == "-" {
 		return usageErrorf("-o NEW is required (a file: it is written atomically)")
 	}
-	if fs.Changed("remove") {
-		return usageErrorf("--remove: the model fixes what is stripped from each document")
+	if err := checkFixedFlags(fs, []string{"remove"}, "update and forget", "the model fixes what is stripped from each document"); err != nil {
+		return err
 	}
 	if o.workers < 0 {
 		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
