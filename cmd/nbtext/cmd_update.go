@@ -35,6 +35,8 @@ type updateOptions struct {
 
 func (o *updateOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
+	// The model fixes what is stripped (validate refuses the flag).
+	fs.MarkHidden("remove")
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required); its counts are written beside it (NEW.nbc)")
 	fs.StringVar(&o.counts, "counts", "", "naive bayes, centroid: the model's counts (default: MODEL.nbc beside it, as 'train --keep-counts' writes)")
 	fs.BoolVar(&o.noHistory, "no-history", false, "record no history step in the model: the file is then byte-identical to the one train writes on the same documents")
