@@ -132,9 +132,6 @@ func (o *updateOptions) validate(fs *pflag.FlagSet, args []string) error {
 	if err := checkFixedFlags(fs, []string{"remove"}, "update and forget", "the model fixes what is stripped from each document"); err != nil {
 		return err
 	}
-	if o.workers < 0 {
-		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
-	}
 	if o.epochs < 0 {
 		return usageErrorf("--epochs must be ≥ 0, got %d", o.epochs)
 	}
