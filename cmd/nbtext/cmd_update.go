@@ -198,7 +198,7 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	}
 	old, err := counts.ReadFile(countsIn)
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: %w: the model's counts are needed to %s it exactly; train it again with --keep-counts, or count its training documents with 'nbtext count --model %s' and the model's settings ('nbtext info %s') and pass the file with --counts", countsIn, update.ErrNoCounts, cmd.Name(), m.Kind, modelPath)
+		return fmt.Errorf("%s: %w: the model's counts are needed to %s it; train it again with --keep-counts, or count its training documents with 'nbtext count --model %s' and the model's settings ('nbtext info %s') and pass the file with --counts", countsIn, update.ErrNoCounts, cmd.Name(), m.Kind, modelPath)
 	}
 	if err != nil {
 		return err
