@@ -97,7 +97,12 @@ func TestWorkers(t *testing.T) {
 	dir := t.TempDir()
 	tsv := writeFile(t, dir, "c.tsv", toyTSV)
 	model := savePredictModel(t, dir)
+	counted := filepath.Join(dir, "counted.nbm")
+	check(t, nbtext(t, "", "train", tsv, "--weighting", "count", "--norm", "none", "--min-df", "1", "--keep-counts", "-q", "-o", counted), 0)
+	one := writeFile(t, dir, "one.tsv", strings.SplitAfter(toyTSV, "\n")[0])
 	runs := map[string][]string{
+		"update":  {"update", counted, tsv, "-o", filepath.Join(dir, "u.nbm"), "-q"},
+		"forget":  {"forget", counted, one, "-o", filepath.Join(dir, "f.nbm"), "-q"},
 		"vocab":   {"vocab", tsv, "--top", "3"},
 		"train":   {"train", tsv, "-o", filepath.Join(dir, "m.nbm"), "-q"},
 		"count":   {"count", tsv, "-o", filepath.Join(dir, "p.nbc"), "-q"},

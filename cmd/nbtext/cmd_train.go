@@ -74,6 +74,9 @@ type trainOptions struct {
 	auto       autoOptions
 	buffer     int // rows --stream --model logreg shuffles together
 	init       string
+	// keepCounts writes the round-one counts beside the model
+	// (cmd_update.go).
+	keepCounts bool
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
 }
@@ -93,6 +96,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg, svm, nblr --stream: rows read (and shuffled, logreg) together per block (memory grows with it)")
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
 	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
+	fs.BoolVar(&o.keepCounts, "keep-counts", false, "naive bayes, centroid: also write the counts of every term met (MODEL.nbc beside MODEL), which 'nbtext update' and 'nbtext forget' need to change the model exactly")
 	o.auto.AddFlags(fs, true)
 }
 
@@ -170,6 +174,11 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.workers < 0 {
 		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
+	}
+	if o.keepCounts {
+		if err := o.validateKeepCounts(kind); err != nil {
+			return err
+		}
 	}
 	if o.fromCounts != "" {
 		return o.validateFromCounts(fs)
@@ -360,7 +369,11 @@ func readVocabFile(path string, co *corpusOptions) (*vectorize.Vocabulary, error
 
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
-	if err := checkOutputs(args, []string{o.vocab, o.init}, o.output); err != nil {
+	keep := ""
+	if o.keepCounts {
+		keep = countsPath(o.output)
+	}
+	if err := checkOutputs(args, []string{o.vocab, o.init}, o.output, keep); err != nil {
 		return err
 	}
 	if o.auto.on {
@@ -431,7 +444,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	} else {
 		// The texts are tokenized as they are read; only a supervised
 		// selection tuned inside each fold (below) reads them again.
-		co.dropTexts = settings.Select == "" || (o.fit.alpha != "auto" && o.fit.c != "auto")
+		co.dropTexts = (settings.Select == "" || (o.fit.alpha != "auto" && o.fit.c != "auto")) && !o.keepCounts
 		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, o.vec.softMinDF(), o.workers, o.global.quiet, true); err != nil {
 			return err
 		}
@@ -491,7 +504,13 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
-	return saveModel(s.Out, o, m, X, recs, y, len(c.Docs), p, cal, start)
+	if err := saveModel(s.Out, o, m, X, recs, y, len(c.Docs), p, cal, start); err != nil {
+		return err
+	}
+	if o.keepCounts {
+		return keepCounts(s.Out, c, m, keep, o.workers)
+	}
+	return nil
 }
 
 // saveModel records who made m, writes it to o.output and prints its

@@ -115,6 +115,7 @@ Unknown config keys and NBTEXT_* variables are named in one warning.
 		newTrainCmd(g),
 		newCountCmd(g),
 		newMergeCmd(g),
+		newUpdateCmd(g), newForgetCmd(g),
 		newPredictCmd(g),
 		newEvalCmd(g),
 		newCompareCmd(g),

@@ -73,6 +73,14 @@
 // as LevelDB's merging iterator): it holds one term per part, so parts of
 // any size merge in little memory.
 //
+// Subtract is Merge's inverse for round one: the counts of a set of
+// documents minus those of some of them ('nbtext forget', package
+// update). Cells, terms and classes left with no documents go, so the
+// result is, byte for byte, the count of the documents left. Documents
+// that were never counted cannot be told apart in general; they are
+// refused when they make a count negative or name a class or term the
+// counts lack.
+//
 // # Counting
 //
 // Counter hands batches of documents (about 1 MiB of text) to worker

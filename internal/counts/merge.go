@@ -231,6 +231,15 @@ func Merge(parts []*Counts, names []string) (*Counts, error) {
 		return nil, err
 	}
 	dst := newMemSink(*h)
+	// Room for the sum of the parts (at most), so that appending the
+	// merged terms does not copy them over and over.
+	nt, nc := 0, 0
+	for _, p := range parts {
+		nt, nc = nt+len(p.Terms), nc+len(p.Cells)
+	}
+	dst.c.Terms = make([]string, 0, nt)
+	dst.c.Start = make([]int, 1, nt+1)
+	dst.c.Cells = make([]Cell, 0, nc)
 	if err := mergeInto(dst, srcs, remap, len(h.Classes)); err != nil {
 		return nil, err
 	}

@@ -227,7 +227,7 @@ func (s *statsSink) result() (*Stats, error) {
 // must be, with their counts, the vocabulary the sums were weighted over
 // (c.Vocab); otherwise the rounds counted different documents.
 func (c *Counts) Vocabulary() (*vectorize.Vocabulary, []int32, error) {
-	s, err := c.drain(false, false)
+	s, err := c.drain()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -236,20 +236,32 @@ func (c *Counts) Vocabulary() (*vectorize.Vocabulary, []int32, error) {
 
 // Stats returns the statistics an NB model (Bernoulli when presence) is
 // fitted from: Vocabulary, and NB over its terms.
+//
+// The statistics are gathered for the kept terms only (NB), so that a
+// count of many more terms than the model keeps (n-grams, min_df) costs
+// no dense row per counted term.
 func (c *Counts) Stats(presence bool) (*Stats, error) {
-	s, err := c.drain(true, presence)
+	if !presence && NeedsVocab(c.Settings) && !c.Weighted() {
+		return nil, errNeedsRoundTwo(c.Settings)
+	}
+	v, keep, err := c.Vocabulary()
 	if err != nil {
 		return nil, err
 	}
-	return s.result()
+	classDocs, stats, err := c.NB(presence, keep)
+	if err != nil {
+		return nil, err
+	}
+	return &Stats{Header: c.Header, Vocab: v, ClassDocs: classDocs, Stats: stats, Counted: c.Len()}, nil
 }
 
 // drain adds every term of c to a new statsSink.
-func (c *Counts) drain(nb, presence bool) (*statsSink, error) {
-	s, err := newStatsSink(&c.Header, nb, presence)
+func (c *Counts) drain() (*statsSink, error) {
+	s, err := newStatsSink(&c.Header, false, false)
 	if err != nil {
 		return nil, err
 	}
+	s.reserve(len(c.Terms))
 	for i, t := range c.Terms {
 		var err error
 		if c.Names != nil {

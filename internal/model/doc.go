@@ -76,7 +76,11 @@
 //	         "settings": vectorize.Settings, "terms": V, "n_docs": int,
 //	         "binary": bool, "stats": bool, "nbtext_version": string,
 //	         "created_by": string, "auto": object (only in a model
-//	         chosen by 'train --auto': how the search chose it)}
+//	         chosen by 'train --auto': how the search chose it),
+//	         "history": [steps] (only in a model changed by 'nbtext
+//	         update' or 'nbtext forget': each {"op": "train", "update"
+//	         or "forget", "docs", "total", "date", "source",
+//	         "classes"}, see Step)}
 //	8        T, the byte length of the terms section, uint64
 //	T        V terms in id order, each: uvarint byte length, the UTF-8
 //	         bytes, varint document frequency, varint collection frequency

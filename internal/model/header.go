@@ -31,6 +31,7 @@ type fileHeader struct {
 	Fields    *Fields            `json:"fields,omitempty"`      // version 3
 	Multi     bool               `json:"multi_label,omitempty"` // version 3
 	Auto      json.RawMessage    `json:"auto,omitempty"`        // how 'train --auto' chose the model
+	History   []Step             `json:"history,omitempty"`     // 'nbtext update' and 'nbtext forget'
 }
 
 // requiredV2 lists the keys every header of format versions 1 and 2 holds
@@ -143,6 +144,9 @@ func decodeHeader(c *cursor, kind Kind, version int) (*fileHeader, error) {
 	if err := checkHashVersion(h, version); err != nil {
 		return nil, err
 	}
+	if err := checkHistory(h.History); err != nil {
+		return nil, err
+	}
 	if len(h.Classes) == 0 {
 		return nil, errors.New("no classes")
 	}
@@ -164,7 +168,7 @@ func (h *fileHeader) model(kind Kind, terms []string, df []int32, cf []int64) (*
 	}
 	m := &Model{
 		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
-		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy, Auto: h.Auto},
+		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy, Auto: h.Auto, History: h.History},
 		Binary: h.Binary, MultiLabel: h.Multi,
 	}
 	if err := m.SetFields(h.Fields); err != nil {

@@ -54,6 +54,10 @@ type Info struct {
 	// summary of the search that chose it; absent for the other kinds.
 	Members []MemberInfo    `json:"members,omitempty"`
 	Auto    json.RawMessage `json:"auto,omitempty"`
+	// History is what 'nbtext update' and 'nbtext forget' did to the
+	// model since it was trained (Meta.History); absent for a model as
+	// train wrote it.
+	History []Step `json:"history,omitempty"`
 }
 
 // ClassTerms are the terms that weigh most for one class.
@@ -123,6 +127,7 @@ func Inspect(path string, top int) (*Info, error) {
 		Buckets:       m.buckets(),
 		Top:           m.TopTerms(top),
 		Fields:        m.FieldInfo(),
+		History:       m.Meta.History,
 	}, nil
 }
 
@@ -295,6 +300,12 @@ func (info *Info) WriteTable(w io.Writer) error {
 	row("params", "%s", strings.Join(params, " "))
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(info.History) > 0 {
+		fmt.Fprintf(&b, "\nhistory (%d steps)\n", len(info.History))
+		for _, st := range info.History {
+			fmt.Fprintf(&b, "  %s\n", oneLine.Replace(st.String()))
+		}
 	}
 
 	fmt.Fprintf(&b, "\nclasses (%d)\n", len(info.Classes))

@@ -153,6 +153,10 @@ type Meta struct {
 	// (a JSON object written by internal/search: metric, splits, the
 	// chosen candidate and the top of the leaderboard); nil otherwise.
 	Auto json.RawMessage `json:"auto,omitempty"`
+	// History lists the steps that changed the model's documents since it
+	// was trained ('nbtext update', 'nbtext forget'; see Step); nil for a
+	// model as train wrote it.
+	History []Step `json:"history,omitempty"`
 }
 
 // Model is a fitted linear text classifier. Every estimator scores class c
