@@ -190,3 +190,5 @@ func mustLoad(t *testing.T, path string) *model.Model {
 	}
 	return m
 }
+
+var jsonMarshal = json.Marshal
