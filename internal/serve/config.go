@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"time"
 )
@@ -18,7 +17,7 @@ type Config struct {
 	MaxBodyBytes      int64         // request body (413 over it)
 	MaxBatch          int           // documents in one request (413 over it)
 	MaxDocBytes       int           // bytes of one document (413 over it)
-	MaxConcurrent     int           // requests answered at once
+	MaxConcurrent     int           // requests answered at once (0: 4 per core)
 	QueueWait         time.Duration // how long a request waits for a slot before a 503
 	MaxConns          int           // open connections (over it: 503 and close)
 	MaxHeaderBytes    int           // request line and headers
@@ -54,7 +53,6 @@ func DefaultConfig() Config {
 		MaxBodyBytes:      4 << 20,
 		MaxBatch:          1000,
 		MaxDocBytes:       1 << 20,
-		MaxConcurrent:     4 * runtime.GOMAXPROCS(0),
 		QueueWait:         time.Second,
 		MaxConns:          1024,
 		MaxHeaderBytes:    16 << 10,
@@ -87,7 +85,6 @@ func (c *Config) Validate() error {
 		{"--max-body-bytes", c.MaxBodyBytes},
 		{"--max-batch", int64(c.MaxBatch)},
 		{"--max-doc-bytes", int64(c.MaxDocBytes)},
-		{"--max-concurrent", int64(c.MaxConcurrent)},
 		{"--max-conns", int64(c.MaxConns)},
 		{"--max-header-bytes", int64(c.MaxHeaderBytes)},
 		{"--read-header-timeout", int64(c.ReadHeaderTimeout)},
@@ -99,6 +96,9 @@ func (c *Config) Validate() error {
 		if p.v <= 0 {
 			return fmt.Errorf("%s must be > 0, got %d", p.flag, p.v)
 		}
+	}
+	if c.MaxConcurrent < 0 {
+		return fmt.Errorf("--max-concurrent must be ≥ 0 (0: 4 per core), got %d", c.MaxConcurrent)
 	}
 	if c.QueueWait < 0 {
 		return fmt.Errorf("--queue-wait must be ≥ 0, got %s", c.QueueWait)

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,6 +34,9 @@ type Server struct {
 func New(cfg Config, logw io.Writer) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.MaxConcurrent == 0 {
+		cfg.MaxConcurrent = 4 * runtime.GOMAXPROCS(0)
 	}
 	if logw == nil {
 		logw = io.Discard
