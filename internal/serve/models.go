@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -124,6 +125,12 @@ func (s *Server) reload(sl *slot, force bool) error {
 	sl.cur.Store(ld)
 	sl.reloadsOK.Add(1)
 	sl.lastErr = ""
+	// A load leaves garbage about the size of the model, and the old model
+	// is garbage once its last request ends: collect now rather than let
+	// back-to-back reloads pile it up while the collector is starved of
+	// CPU by the requests (reloads are rare; a collection costs
+	// milliseconds).
+	runtime.GC()
 	var sum struct {
 		SHA256 string `json:"sha256"`
 	}
