@@ -147,7 +147,7 @@ echo "== 6. hostile clients, default limits (--max-conns 1024, --read-header-tim
 echo "server before: $(rss)"
 "$W/loadgen" -mode hostile -url "$URL/v1/predict" -idle 5000 -slow 200 -duration 20s || true
 echo "server after: $(rss)"
-echo "connections refused: $(metric nbtext_http_connections_refused_total), open now: $(metric nbtext_http_connections)"
+echo "connections evicted: $(metric nbtext_http_connections_evicted_total), refused: $(metric nbtext_http_connections_refused_total), open now: $(metric nbtext_http_connections)"
 
 echo
 echo "== 7. SIGTERM"

@@ -33,8 +33,10 @@
 //     costs nothing, sees the rename that replaces a file (an inotify watch
 //     follows the old inode), and works where inotify does not (network
 //     and container bind mounts).
-//   - Limits, each a Config field: connections (over it a connection gets a
-//     503 and is closed), header bytes and header read time (slowloris),
+//   - Limits, each a Config field: connections (over it the connection
+//     that has waited longest without a request in progress is closed to
+//     make room, so idle and slow connections cannot lock clients out;
+//     when all are busy the new one gets a 503 and is closed), header bytes and header read time (slowloris),
 //     body bytes (413), whole-request read and write times, idle
 //     keep-alive time, documents per batch and bytes per document (413),
 //     requests being answered at once (more wait up to Config.QueueWait,

@@ -29,9 +29,9 @@ type metrics struct {
 	hist  [numHandlers]histogram
 	// overload counts requests refused with a 503 after Config.QueueWait;
 	// connRefused connections refused over Config.MaxConns.
-	overload, connRefused atomic.Int64
-	inFlight, conns       atomic.Int64
-	panics                atomic.Int64
+	overload, connRefused, connEvicted atomic.Int64
+	inFlight, conns                    atomic.Int64
+	panics                             atomic.Int64
 }
 
 type histogram struct {
@@ -111,6 +111,8 @@ func (s *Server) writeMetrics(w io.Writer) error {
 	val("nbtext_http_connections", "", m.conns.Load())
 	head("nbtext_http_connections_refused_total", "counter", "Connections refused over the connection limit.")
 	val("nbtext_http_connections_refused_total", "", m.connRefused.Load())
+	head("nbtext_http_connections_evicted_total", "counter", "Idle connections closed over the connection limit to make room for a new one.")
+	val("nbtext_http_connections_evicted_total", "", m.connEvicted.Load())
 	head("nbtext_http_panics_total", "counter", "Handler panics recovered (answered with a 500).")
 	val("nbtext_http_panics_total", "", m.panics.Load())
 

@@ -87,20 +87,18 @@ func TestReloadByRename(t *testing.T) {
 		t.Error("Reload of a damaged file: no error")
 	}
 
-	// Reload, as on SIGHUP, with the watcher blind to the change: the
-	// file is rewritten in place with its old time.
-	os.WriteFile(path, good, 0o644)
-	ts.slots[0].mu.Lock()
-	ts.slots[0].seen, _ = os.Stat(path)
-	ts.slots[0].mu.Unlock()
+	// A good file again, then Reload, as on SIGHUP: it loads the file
+	// even though it has not changed.
+	copyModel(t, "multinomial-scaled-v2.nbm", dir, "m.nbm")
+	waitFor(t, "the good file", func() bool { return ts.slots[0].cur.Load().version == 3 })
 	if err := ts.Reload(); err != nil {
 		t.Fatal(err)
 	}
-	if got, v := ask(); got != wantA || v != 3 {
+	if got, v := ask(); got != wantA || v != 4 {
 		t.Fatalf("after Reload, version %d:\n%s\nwant\n%s", v, got, wantA)
 	}
 	_, metrics := ts.get(t, "/metrics")
-	for _, want := range []string{`nbtext_model_version{model="m"} 3`, `nbtext_model_reloads_total{model="m",result="ok"} 2`, `nbtext_model_reloads_total{model="m",result="refused"} 3`} {
+	for _, want := range []string{`nbtext_model_version{model="m"} 4`, `nbtext_model_reloads_total{model="m",result="ok"} 3`, `nbtext_model_reloads_total{model="m",result="refused"} 3`} {
 		if !strings.Contains(metrics, want+"\n") {
 			t.Errorf("metrics lack %q", want)
 		}
@@ -190,41 +188,71 @@ func TestOverload(t *testing.T) {
 	}
 }
 
-// TestHostileConnections checks the connection limit (a 503, then close),
-// the header timeout that cuts a slowloris client, and oversized headers.
+// TestHostileConnections checks the connection limit (over it the
+// connection idle the longest makes room; with every connection busy, a
+// 503 and close), the header timeout that cuts a slowloris client, and
+// oversized headers.
 func TestHostileConnections(t *testing.T) {
 	cfg := testConfig(ModelSpec{"m", copyModel(t, "multinomial-scaled-v2.nbm", t.TempDir(), "m.nbm")})
-	cfg.MaxConns, cfg.ReadHeaderTimeout, cfg.MaxHeaderBytes = 3, 200*time.Millisecond, 1024
+	cfg.MaxConns, cfg.ReadHeaderTimeout, cfg.MaxHeaderBytes = 3, 300*time.Millisecond, 1024
 	ts := start(t, cfg)
 	addr := strings.TrimPrefix(ts.url, "http://")
-	var idle []net.Conn
-	for range 3 {
+	dial := func() net.Conn {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
-		io.WriteString(c, "POST /v1/predict HTTP/1.1\r\nHo") // slowloris: never ends its headers
-		idle = append(idle, c)
+		t.Cleanup(func() { c.Close() })
+		return c
 	}
-	waitFor(t, "3 open connections", func() bool { return ts.met.conns.Load() == 3 })
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
+	// Slowloris: three connections that never end their headers fill the
+	// limit; a real client still gets in, closing the oldest of them.
+	var slow []net.Conn
+	for range 3 {
+		c := dial()
+		io.WriteString(c, "POST /v1/predict HTTP/1.1\r\nHo")
+		slow = append(slow, c)
+		waitFor(t, "the connection", func() bool { return ts.met.conns.Load() == int64(len(slow)) })
 	}
-	b, _ := io.ReadAll(c)
-	c.Close()
-	if !strings.HasPrefix(string(b), "HTTP/1.1 503 ") || !strings.Contains(string(b), `{"error":"too many open connections"}`) {
-		t.Errorf("connection over the limit: %q", b)
+	if code, _, body := ts.post(t, "/v1/predict", `{"text":"a"}`); code != 200 {
+		t.Errorf("a client over the limit of idle connections: %d %s", code, body)
 	}
-	// The header timeout closes the slow ones.
-	for _, c := range idle {
+	slow[0].SetReadDeadline(time.Now().Add(time.Second))
+	if _, err := io.ReadAll(slow[0]); err != nil {
+		t.Errorf("the oldest idle connection was not closed: %v", err)
+	}
+	// The header timeout closes the other slow ones.
+	for _, c := range slow[1:] {
 		c.SetReadDeadline(time.Now().Add(5 * time.Second))
 		if _, err := io.ReadAll(c); err != nil {
 			t.Errorf("slowloris connection not closed by the server: %v", err)
 		}
 	}
+	http.DefaultClient.CloseIdleConnections()
 	waitFor(t, "the connections to close", func() bool { return ts.met.conns.Load() == 0 })
+
+	// Three requests in progress (bodies not finished): a fourth
+	// connection gets a 503 and is closed.
+	var busy []net.Conn
+	for range 3 {
+		c := dial()
+		fmt.Fprintf(c, "POST /v1/predict HTTP/1.1\r\nHost: x\r\nContent-Length: 15\r\n\r\n{\"text\":")
+		busy = append(busy, c)
+	}
+	waitFor(t, "3 requests in flight", func() bool { return ts.met.inFlight.Load() == 3 })
+	b, _ := io.ReadAll(dial())
+	if !strings.HasPrefix(string(b), "HTTP/1.1 503 ") || !strings.Contains(string(b), `{"error":"too many open connections"}`) {
+		t.Errorf("connection over the limit: %q", b)
+	}
+	for _, c := range busy {
+		io.WriteString(c, `"car"}`+"\n")
+		if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || resp.StatusCode != 200 {
+			t.Errorf("busy connection: %v %v", resp, err)
+		}
+		c.Close()
+	}
+	waitFor(t, "the connections to close", func() bool { return ts.met.conns.Load() == 0 })
+
 	req, _ := http.NewRequest("GET", ts.url+"/healthz", nil)
 	req.Header.Set("X-Big", strings.Repeat("b", 8192))
 	resp, err := http.DefaultClient.Do(req)

@@ -26,6 +26,7 @@ type Server struct {
 	sem    chan struct{} // one token per request being answered
 	met    metrics
 	log    *log.Logger
+	idle   idleConns
 }
 
 // New loads every model of cfg (an error names the file, and wraps
@@ -70,7 +71,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		MaxHeaderBytes:    s.cfg.MaxHeaderBytes,
 		ErrorLog:          log.New(&quietLog{l: s.log}, "", 0),
 	}
-	ll := &limitListener{Listener: ln, max: int64(s.cfg.MaxConns), met: &s.met}
+	ll := &limitListener{Listener: ln, max: int64(s.cfg.MaxConns), met: &s.met, idle: &s.idle}
+	hs.ConnState = s.idle.track
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ll) }()
 	done := make(chan struct{})
@@ -135,13 +137,18 @@ func Run(ctx context.Context, cfg Config, logw io.Writer) error {
 	return s.Serve(ctx, ln)
 }
 
-// limitListener accepts at most max connections at once; over that it
-// answers a connection with a 503 and closes it, so a flood of
-// connections costs a bounded number of goroutines and buffers.
+// limitListener accepts at most max connections at once. Over that it
+// closes the connection that has waited longest without a request in
+// progress (one that never sent a complete request, or an idle
+// keep-alive) to make room, so a flood of idle or slow connections cannot
+// lock clients out; when every connection has a request in progress it
+// answers the new one with a 503 and closes it. Either way a flood costs a
+// bounded number of goroutines and buffers.
 type limitListener struct {
 	net.Listener
-	max int64
-	met *metrics
+	max  int64
+	met  *metrics
+	idle *idleConns
 }
 
 // overloadedConn is the answer to a connection over the limit.
@@ -153,7 +160,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l.met.conns.Add(1) <= l.max {
+		if l.met.conns.Add(1) <= l.max || l.idle.evict(l.met) {
 			return &countedConn{Conn: c, met: l.met}, nil
 		}
 		l.met.conns.Add(-1)
@@ -162,6 +169,52 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		io.WriteString(c, overloadedConn)
 		c.Close()
 	}
+}
+
+// idleConns are the open connections without a request in progress (new
+// or idle, as http.Server.ConnState reports them) and since when.
+type idleConns struct {
+	mu    sync.Mutex
+	since map[net.Conn]time.Time
+}
+
+// track is the http.Server's ConnState hook.
+func (ic *idleConns) track(c net.Conn, st http.ConnState) {
+	ic.mu.Lock()
+	defer ic.mu.Unlock()
+	switch st {
+	case http.StateNew, http.StateIdle:
+		if ic.since == nil {
+			ic.since = map[net.Conn]time.Time{}
+		}
+		ic.since[c] = time.Now()
+	default:
+		delete(ic.since, c)
+	}
+}
+
+// evict closes the connection idle the longest, if any, and reports
+// whether it did; its place then goes to the connection being accepted
+// (counted already), so the count is not changed here but by its Close.
+func (ic *idleConns) evict(met *metrics) bool {
+	ic.mu.Lock()
+	var oldest net.Conn
+	var t time.Time
+	for c, s := range ic.since {
+		if oldest == nil || s.Before(t) {
+			oldest, t = c, s
+		}
+	}
+	if oldest != nil {
+		delete(ic.since, oldest)
+	}
+	ic.mu.Unlock()
+	if oldest == nil {
+		return false
+	}
+	met.connEvicted.Add(1)
+	oldest.Close() // gives its place back (countedConn)
+	return true
 }
 
 // countedConn gives its place back to the limit when closed.

@@ -302,7 +302,7 @@ func runHostile(u *url.URL, idle, slow int, d time.Duration) {
 		c.Close()
 	}
 	hmu.Unlock()
-	fmt.Printf("held connections: %d answered 503 (over --max-conns), %d closed by the server or still open at the end\n", got503.Load(), closed.Load())
+	fmt.Printf("held connections: %d answered 503 (over --max-conns, all busy), %d closed by the server (evicted for a newer one, or header timeout) or open at the end\n", got503.Load(), closed.Load())
 	resp, err := http.Get(base + "/healthz")
 	if err != nil {
 		fmt.Printf("healthz after: %v\n", err)
