@@ -69,6 +69,11 @@ start_server() {
 }
 rss() { grep -E '^(VmRSS|VmHWM)' "/proc/$PID/status" 2>/dev/null | tr -s ' \t' ' ' | tr '\n' ' '; }
 metric() { curl -s "$URL/metrics" | awk -v m="$1" 'index($0, m" ") == 1 {print $2}'; }
+# cpu: the server's CPU time so far (user + system), in clock ticks.
+cpu() { awk '{print $14 + $15}' "/proc/$PID/stat" 2>/dev/null || echo 0; }
+TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
+# per_request N TICKS: microseconds of server CPU per request.
+per_request() { echo "$1 $2 $TCK" | awk '{ if ($1 > 0) printf "%.0f", $2 / $3 * 1e6 / $1; else print "?" }'; }
 
 start_server
 echo "server: $(rss)"
@@ -87,6 +92,8 @@ fi
 
 echo
 echo "== 2. one test post per request, keep-alive, 32 connections, ${SECS}s"
+n0=$(metric 'nbtext_http_requests_total{handler="predict",code="200"}')
+c0=$(cpu)
 if command -v wrk >/dev/null; then
 	wrk -t1 -c32 -d"${SECS}s" --latency -s "$HERE/bench-serve.lua" "$URL/v1/predict" -- "$W/posts.jsonl"
 elif command -v ab >/dev/null; then
@@ -96,6 +103,9 @@ else
 	echo "(no wrk or ab: apt-get install wrk apache2-utils; using tools/loadgen at 12,000/s)"
 	"$W/loadgen" -url "$URL/v1/predict" -bodies "$W/posts.jsonl" -rate 12000 -duration "${SECS}s" -conns 32 || true
 fi
+n1=$(metric 'nbtext_http_requests_total{handler="predict",code="200"}')
+us=$(per_request $((n1 - n0)) $(($(cpu) - c0)))
+echo "server CPU per request: $us µs (user + system): $(echo "$us" | awk '{ if ($1 > 0) printf "%.0f", 1e6 / $1; else print "?" }') requests/s per core of the server's own"
 
 echo
 echo "== 3. one test post per request at 2,000 requests/s, open loop, ${SECS}s"
@@ -104,6 +114,7 @@ echo "== 3. one test post per request at 2,000 requests/s, open loop, ${SECS}s"
 echo
 echo "== 4. batches of 100 posts, 4 connections, ${SECS}s; predict on the same posts"
 before=$(metric 'nbtext_documents_total{model="news"}')
+c0=$(cpu)
 t0=$(date +%s.%N)
 if command -v wrk >/dev/null; then
 	wrk -t1 -c4 -d"${SECS}s" -s "$HERE/bench-serve.lua" "$URL/v1/predict" -- "$W/batch100.jsonl" | grep -E 'requests in|Non-2xx|Socket errors' || true
@@ -112,34 +123,54 @@ else
 fi
 t1=$(date +%s.%N)
 after=$(metric 'nbtext_documents_total{model="news"}')
+serve_us=$(per_request $((after - before)) $(($(cpu) - c0)))
 serve_dps=$(echo "$before $after $t0 $t1" | awk '{printf "%.0f", ($2-$1)/($4-$3)}')
 cat "$W/posts.jsonl" "$W/posts.jsonl" "$W/posts.jsonl" >"$W/posts3.jsonl"
 t0=$(date +%s.%N)
-"$NBTEXT" predict -m "$W/news.nbm" --input jsonl --format json <"$W/posts3.jsonl" >/dev/null
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -f '%U %S' -o "$W/predict.time" "$NBTEXT" predict -m "$W/news.nbm" --input jsonl --format json <"$W/posts3.jsonl" >/dev/null
+	predict_us=$(awk '{printf "%.0f", ($1 + $2) * 1e6 / (3*7532)}' "$W/predict.time")
+else
+	"$NBTEXT" predict -m "$W/news.nbm" --input jsonl --format json <"$W/posts3.jsonl" >/dev/null
+	predict_us="?"
+fi
 t1=$(date +%s.%N)
 predict_dps=$(echo "$t0 $t1" | awk '{printf "%.0f", 3*7532/($2-$1)}')
-echo "serve: $serve_dps documents/s; predict: $predict_dps documents/s (22,596 posts, model load included); ratio $(echo "$serve_dps $predict_dps" | awk '{printf "%.2f", $1/$2}')"
+echo "serve: $serve_dps documents/s, $serve_us µs of CPU a document"
+echo "predict: $predict_dps documents/s, $predict_us µs of CPU a document (22,596 posts, model load included)"
+echo "ratio of documents/s: $(echo "$serve_dps $predict_dps" | awk '{printf "%.2f", $1/$2}')"
 
 echo
 echo "== 5. 100 reloads (50 renames, 50 SIGHUPs) during ${RELOAD_SECS}s at 500 requests/s"
 v0=$(metric 'nbtext_model_version{model="news"}')
 "$W/loadgen" -url "$URL/v1/predict" -bodies "$W/posts.jsonl" -rate 500 -duration "${RELOAD_SECS}s" -conns 16 >"$W/reload.out" 2>&1 &
 LG=$!
+# One reload every 0.9 × RELOAD_SECS / 100 s; each waits for the one before
+# it to be done (at most 5 s), since signals that arrive during a reload
+# coalesce.
 gap=$(echo "$RELOAD_SECS" | awk '{printf "%.3f", $1 * 0.9 / 100}')
+v=$v0
 for i in $(seq 100); do
+	t0=$(date +%s.%N)
 	if [ $((i % 2)) -eq 1 ]; then
 		if [ $((i % 4)) -eq 1 ]; then src=complement; else src=multinomial; fi
 		cp "$W/$src.nbm" "$W/.news.tmp" && mv "$W/.news.tmp" "$W/news.nbm"
 	else
 		kill -HUP "$PID"
 	fi
-	sleep "$gap"
+	v=$((v + 1))
+	for _ in $(seq 100); do
+		[ "$(metric 'nbtext_model_version{model="news"}')" -ge "$v" ] && break
+		sleep 0.05
+	done
+	rest=$(echo "$t0 $(date +%s.%N) $gap" | awk '{r = $3 - ($2 - $1); printf "%.3f", (r > 0 ? r : 0)}')
+	sleep "$rest"
 done
 lg_status=0
 wait "$LG" || lg_status=$?
 cat "$W/reload.out"
 v1=$(metric 'nbtext_model_version{model="news"}')
-echo "model version $v0 -> $v1 ($((v1 - v0)) reloads; renames within one poll of each other count once); refused: $(metric 'nbtext_model_reloads_total{model="news",result="refused"}')"
+echo "model version $v0 -> $v1: $((v1 - v0)) reloads, refused: $(metric 'nbtext_model_reloads_total{model="news",result="refused"}')"
 [ "$lg_status" -eq 0 ] || { echo "bench-serve: requests failed during the reloads" >&2; exit 1; }
 
 echo
