@@ -23,7 +23,7 @@ func fixture(name string) string { return filepath.Join("..", "model", "testdata
 
 // copyModel copies the fixture name to dir/as through a rename, as the
 // trainers write, and returns the destination.
-func copyModel(t *testing.T, name, dir, as string) string {
+func copyModel(t testing.TB, name, dir, as string) string {
 	t.Helper()
 	b, err := os.ReadFile(fixture(name))
 	if err != nil {
@@ -33,7 +33,7 @@ func copyModel(t *testing.T, name, dir, as string) string {
 }
 
 // writeRename replaces dir/as with b by a rename.
-func writeRename(t *testing.T, dir, as string, b []byte) string {
+func writeRename(t testing.TB, dir, as string, b []byte) string {
 	t.Helper()
 	dst := filepath.Join(dir, as)
 	tmp := dst + ".tmp"
