@@ -40,8 +40,12 @@ func benchPosts(n int) []string {
 // benchServe sends the bodies in turn to the handler, b.N times, and
 // reports documents/s (docs per body).
 func benchServe(b *testing.B, bodies [][]byte, docs int) {
-	dir := b.TempDir()
-	s, err := New(testConfig(ModelSpec{"m", copyModel(b, "multinomial-scaled-v2.nbm", dir, "m.nbm")}), nil)
+	benchServeAt(b, copyModel(b, "multinomial-scaled-v2.nbm", b.TempDir(), "m.nbm"), bodies, docs)
+}
+
+// benchServeAt is benchServe with the model at path.
+func benchServeAt(b *testing.B, path string, bodies [][]byte, docs int) {
+	s, err := New(testConfig(ModelSpec{"m", path}), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package serve
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"runtime"
 	"sort"
@@ -33,16 +31,11 @@ type request struct {
 // maxExplain bounds "explain".
 const maxExplain = 1000
 
-// decode reads the request body b.
+// decode reads the request body b and checks its options.
 func decode(b []byte) (request, error) {
-	var req request
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		return req, errorf(http.StatusBadRequest, "malformed request: %s", jsonError(err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return req, errorf(http.StatusBadRequest, "malformed request: data after the JSON object")
+	req, err := parseRequest(b)
+	if err != nil {
+		return req, err
 	}
 	n := 0
 	for _, given := range []bool{req.Text != nil, req.Texts != nil, req.Record != nil, req.Records != nil} {
@@ -63,21 +56,6 @@ func decode(b []byte) (request, error) {
 		return req, errorf(http.StatusBadRequest, `"threshold" must be between 0 and 1, got %g`, *t)
 	}
 	return req, nil
-}
-
-// jsonError says what is wrong with a request's JSON, without Go types.
-func jsonError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return strconv.Quote(te.Field) + " must not be a JSON " + te.Value
-		}
-		return "want a JSON object, got a JSON " + te.Value
-	}
-	if err == io.EOF {
-		return "empty body: want a JSON object like {\"text\": \"...\"}"
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
 // isDefault reports whether req asks for the default options.
