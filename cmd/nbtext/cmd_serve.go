@@ -34,7 +34,7 @@ func (o *serveOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.cfg.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&o.cfg.ShutdownTimeout, "shutdown-timeout", d.ShutdownTimeout, "on SIGTERM or SIGINT, how long requests in flight have to finish")
 	fs.DurationVar(&o.cfg.Watch, "watch", d.Watch, "how often to check the model files and reload one that changed (0: only on SIGHUP)")
-	fs.IntVar(&o.cfg.Workers, "workers", 0, "goroutines that share a large batch (0: one per core)")
+	fs.IntVar(&o.cfg.Workers, "batch-workers", 0, "goroutines that share a batch of 32 documents or more (0: one per core)")
 }
 
 func newServeCmd(g *globalOptions) *cobra.Command {

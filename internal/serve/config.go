@@ -110,7 +110,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--watch must be ≥ 0 (0: no watching), got %s", c.Watch)
 	}
 	if c.Workers < 0 {
-		return fmt.Errorf("--workers must be ≥ 0, got %d", c.Workers)
+		return fmt.Errorf("--batch-workers must be ≥ 0, got %d", c.Workers)
 	}
 	if c.LabelThreshold < 0 || c.LabelThreshold > 1 {
 		return fmt.Errorf("label threshold must be between 0 and 1, got %g", c.LabelThreshold)
