@@ -26,7 +26,7 @@ export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
 endif
 endif
 
-.PHONY: all build test bench bench-scale lint install man demo clean help stress beam test-beam
+.PHONY: all build test bench bench-scale bench-serve lint install man demo clean help stress beam test-beam
 
 all: build
 
@@ -48,6 +48,9 @@ bench: ## run the benchmarks (speed targets) on the real corpus when available
 
 bench-scale: build ## streaming NB training on synthetic corpora of 10^5 and 10^6 documents: RSS and MB/s
 	NBTEXT=$(BIN) bash scripts/bench-scale.sh
+
+bench-serve: build ## load benchmark of nbtext serve on 127.0.0.1 (wrk or ab if installed): req/s, p99, batches, 100 reloads, hostile clients (~4 min)
+	NBTEXT=$(BIN) bash scripts/bench-serve.sh
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -121,6 +121,7 @@ Unknown config keys and NBTEXT_* variables are named in one warning.
 		newCompareCmd(g),
 		newGenerateCmd(),
 		newInfoCmd(g),
+		newServeCmd(g),
 	)
 	// ExecuteC adds cobra's completion command; add it now so that its
 	// argument validators are wrapped as well (ExecuteC then keeps it).

@@ -97,24 +97,36 @@ func (w Weight) MarshalJSON() ([]byte, error) {
 // describes it with the top terms of each class (see TopTerms). Its
 // errors are Load's.
 func Inspect(path string, top int) (*Info, error) {
+	_, info, err := LoadInfo(path, top)
+	return info, err
+}
+
+// LoadInfo is Load and Inspect in one read of the file, so the model and
+// its description are of the same file even when it is being replaced.
+func LoadInfo(path string, top int) (*Model, *Info, error) {
 	h := sha256.New()
 	head := &prefix{max: headerSize}
 	m, size, err := load(path, io.MultiWriter(h, head))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	return m, describe(m, path, size, hex.EncodeToString(h.Sum(nil)), int(binary.LittleEndian.Uint16(head.b[8:10])), top), nil
+}
+
+// describe is the Info of m, read from path.
+func describe(m *Model, path string, size int64, sum string, version, top int) *Info {
 	if m.Kind == Ensemble {
-		info := &Info{File: path, Size: size, SHA256: hex.EncodeToString(h.Sum(nil)),
-			FormatVersion: int(binary.LittleEndian.Uint16(head.b[8:10])), Kind: m.Kind.String(), Classes: m.Classes,
+		info := &Info{File: path, Size: size, SHA256: sum,
+			FormatVersion: version, Kind: m.Kind.String(), Classes: m.Classes,
 			Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy}
 		ensembleInfo(info, m)
-		return info, nil
+		return info
 	}
 	return &Info{
 		File:          path,
 		Size:          size,
-		SHA256:        hex.EncodeToString(h.Sum(nil)),
-		FormatVersion: int(binary.LittleEndian.Uint16(head.b[8:10])),
+		SHA256:        sum,
+		FormatVersion: version,
 		Kind:          m.Kind.String(),
 		Classes:       m.Classes,
 		ClassDocs:     m.ClassDocs,
@@ -128,7 +140,7 @@ func Inspect(path string, top int) (*Info, error) {
 		Top:           m.TopTerms(top),
 		Fields:        m.FieldInfo(),
 		History:       m.Meta.History,
-	}, nil
+	}
 }
 
 // prefix keeps the first max bytes written to it.

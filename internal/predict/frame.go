@@ -294,6 +294,12 @@ func decodeInPlace(b []byte) string {
 // absent means the line number), every other field is passed through. A line that is not valid UTF-8 is read
 // as latin-1 first, as corpus reads JSONL.
 func (f *framer) parseJSON(b []byte) (record, error) {
+	return parseJSONRecord(b, f.name, f.line, f.id(f.line))
+}
+
+// parseJSONRecord is parseJSON for the object b at line of name, whose id
+// is id unless it has one.
+func parseJSONRecord(b []byte, name string, line int, id string) (record, error) {
 	if !utf8.Valid(b) {
 		b = []byte(corpus.Decode(b))
 	}
@@ -301,25 +307,25 @@ func (f *framer) parseJSON(b []byte) (record, error) {
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('{') {
-		return record{}, fmt.Errorf("%s:%d: invalid JSON: want an object like {\"text\": \"...\"}", f.name, f.line)
+		return record{}, fmt.Errorf("%s:%d: invalid JSON: want an object like {\"text\": \"...\"}", name, line)
 	}
-	r := record{id: f.id(f.line), n: f.line}
+	r := record{id: id, n: line}
 	haveText := false
 	for dec.More() {
 		kt, err := dec.Token()
 		if err != nil {
-			return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", f.name, f.line, err)
+			return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", name, line, err)
 		}
 		key, _ := kt.(string)
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", f.name, f.line, err)
+			return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", name, line, err)
 		}
 		switch key {
 		case "text":
 			var s string
 			if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-				return record{}, fmt.Errorf("%s:%d: \"text\" must be a string, got %s", f.name, f.line, clip(raw))
+				return record{}, fmt.Errorf("%s:%d: \"text\" must be a string, got %s", name, line, clip(raw))
 			}
 			r.text, haveText = s, true
 		case "id":
@@ -329,7 +335,7 @@ func (f *framer) parseJSON(b []byte) (record, error) {
 			case isJSONString(raw):
 				var s string
 				if err := json.Unmarshal(raw, &s); err != nil {
-					return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", f.name, f.line, err)
+					return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", name, line, err)
 				}
 				r.id = s
 			default:
@@ -341,13 +347,13 @@ func (f *framer) parseJSON(b []byte) (record, error) {
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", f.name, f.line, err)
+		return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", name, line, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return record{}, fmt.Errorf("%s:%d: invalid JSON: data after the object", f.name, f.line)
+		return record{}, fmt.Errorf("%s:%d: invalid JSON: data after the object", name, line)
 	}
 	if !haveText {
-		return record{}, fmt.Errorf("%s:%d: missing \"text\" field", f.name, f.line)
+		return record{}, fmt.Errorf("%s:%d: missing \"text\" field", name, line)
 	}
 	return r, nil
 }
