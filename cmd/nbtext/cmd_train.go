@@ -72,6 +72,7 @@ type trainOptions struct {
 	fromCounts string
 	stream     bool
 	auto       autoOptions
+	unl        unlabeledOptions // --per-class and semi-supervised EM (unlabeled.go)
 	buffer     int // rows --stream --model logreg shuffles together
 	init       string
 	// fixed are the flags whose settings a --vocab file replaces.
@@ -94,6 +95,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
 	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
 	o.auto.AddFlags(fs, true)
+	o.unl.AddFlags(fs)
 }
 
 func newTrainCmd(g *globalOptions) *cobra.Command {
@@ -167,6 +169,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.folds < 2 {
 		return usageErrorf("--folds must be ≥ 2, got %d", o.folds)
+	}
+	if err := o.unl.validate(fs, o); err != nil {
+		return err
 	}
 	if o.workers < 0 {
 		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
@@ -373,6 +378,9 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if o.fromCounts != "" {
 		return runTrainFromCounts(s, args, o)
 	}
+	if o.unl.on() {
+		return runTrainEM(s, args, o, time.Now())
+	}
 	if o.stream {
 		switch k, _ := model.ParseKind(o.kind); k {
 		case model.LogReg:
@@ -421,13 +429,25 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
 			return err
 		}
+		o.unl.sample(c, o.fit.seed)
 		y = c.LabelIDs()
 		X = train.PrepareWith(vocab, c.Texts(), o.workers)
 	} else if kind == model.Categorical || kind == model.Gaussian { // no text
 		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
 			return err
 		}
+		o.unl.sample(c, o.fit.seed)
 		y = c.LabelIDs()
+	} else if o.unl.perClass > 0 {
+		// The sample is drawn from the whole corpus, then vectorized.
+		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
+			return err
+		}
+		o.unl.sample(c, o.fit.seed)
+		y = c.LabelIDs()
+		if vocab, X, err = train.Prepare(c.Texts(), y, len(c.Labels), settings, o.workers, nil); err != nil {
+			return err
+		}
 	} else {
 		// The texts are tokenized as they are read; only a supervised
 		// selection tuned inside each fold (below) reads them again.
