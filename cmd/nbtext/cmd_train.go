@@ -73,7 +73,7 @@ type trainOptions struct {
 	stream     bool
 	auto       autoOptions
 	unl        unlabeledOptions // --per-class and semi-supervised EM (unlabeled.go)
-	buffer     int // rows --stream --model logreg shuffles together
+	buffer     int              // rows --stream --model logreg shuffles together
 	init       string
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
