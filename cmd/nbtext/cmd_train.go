@@ -122,11 +122,18 @@ prints a leaderboard and saves the best, which records how it was chosen.
 records (tokenizer, pruning, weighting and what --remove stripped) replace
 the vectorizer flags. Giving one of those flags on the command line with
 --vocab is a usage error; values NBTEXT_* variables or the config file give
-them are defaults for other runs and are ignored.`,
+them are defaults for other runs and are ignored.
+
+--unlabeled CORPUS makes multinomial or Bernoulli NB also learn from
+unlabelled documents by EM (Nigam et al. 2000), with their weight λ
+(--unlabeled-weight, cross-validated by default); --per-class N trains on N
+documents per class drawn with --seed, and --unlabeled-rest makes the rest
+unlabelled. See docs/semi-supervised.md.`,
 		Example: `  nbtext train --model multinomial -o news.nbm
   nbtext train --model bernoulli --alpha auto -o bern.nbm
   nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm
-  nbtext train corpus.tsv --auto --budget 60s -o best.nbm`,
+  nbtext train corpus.tsv --auto --budget 60s -o best.nbm
+  nbtext train few.tsv --unlabeled many.tsv -o em.nbm   # NB + EM on unlabelled documents`,
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runTrain(cmd, args, o) },
