@@ -235,9 +235,13 @@ func runTrainEM(s streams, args []string, o *trainOptions, start time.Time) erro
 		p = t.Apply(p)
 	}
 	opt := semisup.Options{MaxIter: o.unl.iters, Tol: o.unl.tol}
+	var lab *semisup.Labelled // λ = 0: the labelled documents over their own vocabulary
+	if fromUnlabeled {
+		lab = &semisup.Labelled{Texts: c.Texts(), Settings: settings, Workers: o.workers}
+	}
 	lambda, lambdaAuto, _ := o.unl.lambda()
 	if lambdaAuto {
-		ch, err := semisup.ChooseWeight(kind, X, y, c.Labels, vocab, p, U, opt, o.folds, uint64(p.Seed), nil, o.workers,
+		ch, err := semisup.ChooseWeight(kind, X, y, c.Labels, vocab, p, U, opt, o.folds, uint64(p.Seed), nil, lab, o.workers,
 			progress(s.Err, o.global.quiet, "cross-validating λ"))
 		if err != nil {
 			return err
@@ -246,6 +250,22 @@ func runTrainEM(s streams, args []string, o *trainOptions, start time.Time) erro
 		lambda = ch.Weight()
 	}
 	opt.Weight = lambda
+	if lambda == 0 && lab != nil {
+		m, Xl, err := lab.Fit(kind, nil, y, c.Labels, p)
+		if err != nil {
+			return err
+		}
+		m.Params.EM = &model.EM{Unlabeled: U.Rows(), WeightAuto: lambdaAuto, MaxIterations: opt.MaxIter, Tol: opt.Tol, LogLikelihood: []float64{}}
+		if lambdaAuto {
+			m.Params.EM.WeightGrid = slices.Clone(semisup.DefaultWeightGrid)
+		}
+		note(s.Err, o.global.quiet, "nbtext: λ = 0: naive bayes on the labelled documents alone, over their own vocabulary")
+		if err := saveModel(s.Out, o, m, Xl, nil, y, len(c.Docs), m.Params, nil, start); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Out, "em           %s\n", m.Params.EM.Summary())
+		return nil
+	}
 	opt.Progress = progress(s.Err, o.global.quiet, "EM")
 	opt.Iteration = func(it semisup.Iteration) {
 		note(s.Err, o.global.quiet, "nbtext: EM iteration %d: log-likelihood %.8g (relative change %.3g)", it.N, it.LogLik, it.Change)

@@ -106,6 +106,15 @@ func TestTrainUnlabeled(t *testing.T) {
 	if !bytes.Equal(files[0], files[1]) {
 		t.Fatal("--workers 1 and 3 wrote different models")
 	}
+	// λ = 0 is naive bayes on the labelled documents alone, over their
+	// own vocabulary, as without --unlabeled.
+	r0 := nbtext(t, "", "train", tsv, "--min-df", "1", "--unlabeled", un, "--unlabeled-weight", "0", "-o", out)
+	same := nbtext(t, "", "train", tsv, "--min-df", "1", "--weighting", "count", "--sublinear-tf=false", "--norm", "none",
+		"--stop-words", "english", "--alpha", "0.1", "-o", filepath.Join(dir, "same.nbm"))
+	vocabLine := func(s string) string { _, v, _ := strings.Cut(s, "vocabulary"); v, _, _ = strings.Cut(v, "\n"); return v }
+	if r0.code != 0 || same.code != 0 || vocabLine(r0.out) != vocabLine(same.out) || !strings.Contains(r0.out, "4 unlabelled documents left out: weight λ=0 (given)") {
+		t.Fatalf("λ = 0: exit %d, %d:\n%s\n%s%s", r0.code, same.code, r0.out, same.out, r0.err)
+	}
 	// --per-class with --unlabeled-rest: one labelled document per class,
 	// the other four unlabelled.
 	r := nbtext(t, "", "train", tsv, "--min-df", "1", "--per-class", "1", "--unlabeled-rest", "--unlabeled-weight", "1", "-o", out)

@@ -43,6 +43,9 @@ func (e *EM) Summary() string {
 	if e.WeightAuto {
 		how = "cross-validated"
 	}
+	if e.Weight == 0 {
+		return fmt.Sprintf("%d unlabelled documents left out: weight λ=0 (%s)", e.Unlabeled, how)
+	}
 	stop := "stopped at the iteration limit"
 	if e.Converged {
 		stop = fmt.Sprintf("converged (relative change < %g)", e.Tol)

@@ -328,7 +328,7 @@ func TestChooseWeight(t *testing.T) {
 	U := MatrixRows{Xall.Subset(unl)}
 	var calls int
 	ch, err := ChooseWeight(model.Multinomial, X, y, []string{"a", "b", "c", "d"}, vocabOf(t, V), model.Params{Alpha: 1, Prior: "learned"}, U,
-		Options{MaxIter: 5, Tol: 1e-4}, 5, 1, nil, 1, func(done, total int) { calls++ })
+		Options{MaxIter: 5, Tol: 1e-4}, 5, 1, nil, nil, 1, func(done, total int) { calls++ })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestChooseWeight(t *testing.T) {
 		t.Fatalf("chose λ = 0 where EM helps: %+v", ch.Scores)
 	}
 	if _, err := ChooseWeight(model.Multinomial, X, y, []string{"a", "b", "c", "d"}, vocabOf(t, V), model.Params{Alpha: 1, Prior: "learned"}, U,
-		Options{MaxIter: 5}, 100, 1, nil, 1, nil); err == nil || !strings.Contains(err.Error(), "folds") {
+		Options{MaxIter: 5}, 100, 1, nil, nil, 1, nil); err == nil || !strings.Contains(err.Error(), "folds") {
 		t.Fatalf("100 folds of 40 documents: %v", err)
 	}
 }

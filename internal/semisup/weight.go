@@ -36,10 +36,12 @@ func (c *Choice) Weight() float64 { return c.Scores[c.Best].Weight }
 // k-fold cross-validation on the labelled rows X, y (folds from
 // corpus.StratifiedKFold with seed): for each fold and λ, FitEM on the
 // other folds and U with opt (its Weight ignored), scored by accuracy on
-// the fold held out, which EM never sees. The best mean accuracy wins;
-// ties go to the smaller λ. progress, when set, counts the fits done of
-// folds × len(grid).
-func ChooseWeight(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, U Rows, opt Options, folds int, seed uint64, grid []float64, workers int, progress func(done, total int)) (*Choice, error) {
+// the fold held out, which EM never sees. With lab (the same documents as
+// texts), λ = 0 is the model of the fold's labelled texts over their own
+// vocabulary (see Labelled), which is what a choice of λ = 0 should
+// give. The best mean accuracy wins; ties go to the smaller λ. progress,
+// when set, counts the fits done of folds × len(grid).
+func ChooseWeight(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, U Rows, opt Options, folds int, seed uint64, grid []float64, lab *Labelled, workers int, progress func(done, total int)) (*Choice, error) {
 	if grid == nil {
 		grid = DefaultWeightGrid
 	}
@@ -66,12 +68,20 @@ func ChooseWeight(kind model.Kind, X *vectorize.Matrix, y []int, classes []strin
 		Xtr, ytr := X.Subset(tr), corpus.Pick(y, tr)
 		Xte, yte := X.Subset(te), corpus.Pick(y, te)
 		for g, w := range grid {
-			inner.Weight = w
-			r, err := FitEM(kind, Xtr, ytr, classes, vocab, p, U, inner)
-			if err != nil {
-				return nil, fmt.Errorf("fold %d, λ=%g: %w", f+1, w, err)
+			if w == 0 && lab != nil {
+				a, err := lab.accuracy(kind, tr, te, y, classes, p)
+				if err != nil {
+					return nil, fmt.Errorf("fold %d, λ=0: %w", f+1, err)
+				}
+				acc[g] = append(acc[g], a)
+			} else {
+				inner.Weight = w
+				r, err := FitEM(kind, Xtr, ytr, classes, vocab, p, U, inner)
+				if err != nil {
+					return nil, fmt.Errorf("fold %d, λ=%g: %w", f+1, w, err)
+				}
+				acc[g] = append(acc[g], train.Accuracy(r.Model, Xte, yte, workers))
 			}
-			acc[g] = append(acc[g], train.Accuracy(r.Model, Xte, yte, workers))
 			done++
 			if progress != nil {
 				progress(done, total)
