@@ -111,7 +111,11 @@ func TestTrainUnlabeled(t *testing.T) {
 	r0 := nbtext(t, "", "train", tsv, "--min-df", "1", "--unlabeled", un, "--unlabeled-weight", "0", "-o", out)
 	same := nbtext(t, "", "train", tsv, "--min-df", "1", "--weighting", "count", "--sublinear-tf=false", "--norm", "none",
 		"--stop-words", "english", "--alpha", "0.1", "-o", filepath.Join(dir, "same.nbm"))
-	vocabLine := func(s string) string { _, v, _ := strings.Cut(s, "vocabulary"); v, _, _ = strings.Cut(v, "\n"); return v }
+	vocabLine := func(s string) string {
+		_, v, _ := strings.Cut(s, "vocabulary")
+		v, _, _ = strings.Cut(v, "\n")
+		return v
+	}
 	if r0.code != 0 || same.code != 0 || vocabLine(r0.out) != vocabLine(same.out) || !strings.Contains(r0.out, "4 unlabelled documents left out: weight λ=0 (given)") {
 		t.Fatalf("λ = 0: exit %d, %d:\n%s\n%s%s", r0.code, same.code, r0.out, same.out, r0.err)
 	}
