@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -341,5 +342,58 @@ func TestChooseWeight(t *testing.T) {
 	if _, err := ChooseWeight(model.Multinomial, X, y, []string{"a", "b", "c", "d"}, vocabOf(t, V), model.Params{Alpha: 1, Prior: "learned"}, U,
 		Options{MaxIter: 5}, 100, 1, nil, nil, 1, nil); err == nil || !strings.Contains(err.Error(), "folds") {
 		t.Fatalf("100 folds of 40 documents: %v", err)
+	}
+}
+
+// TestLabelledLambdaZero: λ = 0 fits the labelled texts over their own
+// vocabulary, in the cross-validation of λ too.
+func TestLabelledLambdaZero(t *testing.T) {
+	const V, C = 3000, 3
+	Xall, yall := synth(660, V, C, 0.4, 5)
+	texts := make([]string, Xall.Rows())
+	for i := range texts {
+		ind, val := Xall.Row(i)
+		var b strings.Builder
+		for j, tid := range ind {
+			for range int(val[j]) {
+				fmt.Fprintf(&b, "w%04d ", tid)
+			}
+		}
+		texts[i] = b.String()
+	}
+	s := vectorize.DefaultSettings()
+	s.Weighting, s.Norm, s.MinDF = "count", "none", 1
+	lab := &Labelled{Texts: texts[:60], Settings: s, Workers: 1}
+	y := yall[:60]
+	classes := []string{"a", "b", "c"}
+	p := model.Params{Alpha: 0.1, Prior: "learned"}
+	m, X, err := lab.Fit(model.Multinomial, nil, y, classes, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vocab, err := vectorize.FitVocabulary(texts, nil, 0, s, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Vocab.Len() >= vocab.Len() || X.Rows() != 60 {
+		t.Fatalf("λ = 0 vocabulary of %d terms, all documents' %d", m.Vocab.Len(), vocab.Len())
+	}
+	Xl := vocab.Transform(texts[:60], 1)
+	U := MatrixRows{vocab.Transform(texts[60:], 1)}
+	ch, err := ChooseWeight(model.Multinomial, Xl, y, classes, vocab, p, U, Options{MaxIter: 3}, 3, 1, []float64{0, 1}, lab, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folds, _ := corpus.StratifiedKFold(y, 3, 1)
+	want := 0.0
+	for _, te := range folds {
+		a, err := lab.accuracy(model.Multinomial, corpus.Complement(60, te), te, y, classes, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want += a / 3
+	}
+	if math.Abs(ch.Scores[0].Mean-want) > 1e-12 {
+		t.Fatalf("λ = 0 scored %v, the labelled folds' own vocabularies give %v", ch.Scores[0].Mean, want)
 	}
 }
