@@ -72,7 +72,8 @@ type trainOptions struct {
 	fromCounts string
 	stream     bool
 	auto       autoOptions
-	buffer     int // rows --stream --model logreg shuffles together
+	unl        unlabeledOptions // --per-class and semi-supervised EM (unlabeled.go)
+	buffer     int              // rows --stream --model logreg shuffles together
 	init       string
 	// keepCounts writes the round-one counts beside the model
 	// (cmd_update.go).
@@ -98,6 +99,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
 	fs.BoolVar(&o.keepCounts, "keep-counts", false, "naive bayes, centroid: also write the counts of every term met (MODEL.nbc beside MODEL), which 'nbtext update' and 'nbtext forget' need to change the model exactly")
 	o.auto.AddFlags(fs, true)
+	o.unl.AddFlags(fs)
 }
 
 func newTrainCmd(g *globalOptions) *cobra.Command {
@@ -124,11 +126,18 @@ prints a leaderboard and saves the best, which records how it was chosen.
 records (tokenizer, pruning, weighting and what --remove stripped) replace
 the vectorizer flags. Giving one of those flags on the command line with
 --vocab is a usage error; values NBTEXT_* variables or the config file give
-them are defaults for other runs and are ignored.`,
+them are defaults for other runs and are ignored.
+
+--unlabeled CORPUS makes multinomial or Bernoulli NB also learn from
+unlabelled documents by EM (Nigam et al. 2000), with their weight λ
+(--unlabeled-weight, cross-validated by default); --per-class N trains on N
+documents per class drawn with --seed, and --unlabeled-rest makes the rest
+unlabelled. See docs/semi-supervised.md.`,
 		Example: `  nbtext train --model multinomial -o news.nbm
   nbtext train --model bernoulli --alpha auto -o bern.nbm
   nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm
-  nbtext train corpus.tsv --auto --budget 60s -o best.nbm`,
+  nbtext train corpus.tsv --auto --budget 60s -o best.nbm
+  nbtext train few.tsv --unlabeled many.tsv -o em.nbm   # NB + EM on unlabelled documents`,
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runTrain(cmd, args, o) },
@@ -171,6 +180,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.folds < 2 {
 		return usageErrorf("--folds must be ≥ 2, got %d", o.folds)
+	}
+	if err := o.unl.validate(fs, o); err != nil {
+		return err
 	}
 	if o.workers < 0 {
 		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
@@ -386,6 +398,9 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if o.fromCounts != "" {
 		return runTrainFromCounts(s, args, o)
 	}
+	if o.unl.on() {
+		return runTrainEM(s, args, o, time.Now())
+	}
 	if o.stream {
 		switch k, _ := model.ParseKind(o.kind); k {
 		case model.LogReg:
@@ -434,13 +449,25 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
 			return err
 		}
+		o.unl.sample(c, o.fit.seed)
 		y = c.LabelIDs()
 		X = train.PrepareWith(vocab, c.Texts(), o.workers)
 	} else if kind.RecordOnly() { // no text
 		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
 			return err
 		}
+		o.unl.sample(c, o.fit.seed)
 		y = c.LabelIDs()
+	} else if o.unl.perClass > 0 {
+		// The sample is drawn from the whole corpus, then vectorized.
+		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
+			return err
+		}
+		o.unl.sample(c, o.fit.seed)
+		y = c.LabelIDs()
+		if vocab, X, err = train.Prepare(c.Texts(), y, len(c.Labels), settings, o.workers, nil); err != nil {
+			return err
+		}
 	} else {
 		// The texts are tokenized as they are read; only a supervised
 		// selection tuned inside each fold (below) reads them again.

@@ -61,7 +61,8 @@
 //     scikit-learn's fetch_20newsgroups(remove=...) (see Strip).
 //   - Splits and subsets: the split folders of a bydate tree, the class
 //     filter (Options.Classes), stratified k-fold splits (StratifiedKFold,
-//     Complement) and stratified subsets (StratifiedSubset).
+//     Complement), stratified subsets (StratifiedSubset) and samples of n
+//     documents per class with the rest (PerClass: train --per-class).
 //   - Where the default corpus lives (DefaultPath, FindDefault).
 //
 // It does not tokenize, count or weigh anything: that is vectorize.

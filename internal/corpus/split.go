@@ -140,3 +140,22 @@ func StratifiedSubset(y []int, m int, rng *rand.Rand) []int {
 	sort.Ints(out)
 	return out
 }
+
+// PerClass draws up to n document indices of each class from the label
+// ids y, without replacement (every document of a class with fewer), and
+// returns them sorted ascending with the indices left out, also
+// ascending: a labelled sample of n documents per class and the rest. The
+// draw depends only on y, n and rng's state. n ≤ 0 keeps none.
+func PerClass(y []int, n int, rng *rand.Rand) (keep, rest []int) {
+	keep = []int{}
+	if n > 0 {
+		for _, g := range byClass(y) {
+			perm := rng.Perm(len(g))
+			for _, p := range perm[:min(n, len(g))] {
+				keep = append(keep, g[p])
+			}
+		}
+	}
+	sort.Ints(keep)
+	return keep, Complement(len(y), keep)
+}

@@ -3,6 +3,7 @@ package corpus
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -164,5 +165,31 @@ func TestStratifiedSubset(t *testing.T) {
 	}
 	if got := StratifiedSubset([]int{0, 1}, -1, rand.New(rand.NewPCG(1, 1))); len(got) != 0 {
 		t.Errorf("m=-1: %v", got)
+	}
+}
+
+func TestPerClass(t *testing.T) {
+	y := []int{0, 1, 0, 2, 1, 0, 0, 1, 2}
+	keep, rest := PerClass(y, 2, rand.New(rand.NewPCG(1, 2)))
+	if len(keep)+len(rest) != len(y) || !sort.IntsAreSorted(keep) || !sort.IntsAreSorted(rest) {
+		t.Fatalf("keep %v rest %v", keep, rest)
+	}
+	per := map[int]int{}
+	for _, i := range keep {
+		per[y[i]]++
+	}
+	if per[0] != 2 || per[1] != 2 || per[2] != 2 {
+		t.Fatalf("per class %v from %v", per, keep)
+	}
+	again, _ := PerClass(y, 2, rand.New(rand.NewPCG(1, 2)))
+	if !slices.Equal(keep, again) {
+		t.Fatalf("same seed, different draws: %v, %v", keep, again)
+	}
+	all, none := PerClass(y, 10, rand.New(rand.NewPCG(1, 2)))
+	if len(all) != len(y) || len(none) != 0 {
+		t.Fatalf("n above every class: keep %v rest %v", all, none)
+	}
+	if k, r := PerClass(y, 0, rand.New(rand.NewPCG(1, 2))); len(k) != 0 || len(r) != len(y) {
+		t.Fatalf("n = 0: keep %v rest %v", k, r)
 	}
 }

@@ -105,7 +105,10 @@
 // checksum but a misspelt "alpha" must not load as an α = 0 model). In
 // versions 1 and 2 the required keys are those every such file holds
 // (requiredV2); from version 3 on, every field without omitempty. A field
-// added to those structs needs nothing else. created_by names the command
+// added to those structs needs nothing else: so "params" of an NB model
+// fitted by 'train --unlabeled' holds "em" (Params.EM: the unlabelled
+// documents, λ, the iterations and log-likelihoods), optional in every
+// version, which scoring never reads. created_by names the command
 // ("nbtext train"), not its command line, so that the same data, effective
 // settings and seed give the same bytes whatever the output name or the
 // spelling of the flags.

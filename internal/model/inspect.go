@@ -303,6 +303,9 @@ func (info *Info) WriteTable(w io.Writer) error {
 	row("weighting", "%s", strings.Join(wt, " "))
 	var params []string
 	for _, kv := range jsonFields(info.Params) {
+		if kv[0] == "em" {
+			continue // a row of its own, below
+		}
 		switch kv[1] {
 		case "0", `""`, "false", "null", "[]":
 			continue // not set (or not used by this kind): --format json shows every field
@@ -310,6 +313,9 @@ func (info *Info) WriteTable(w io.Writer) error {
 		params = append(params, kv[0]+"="+kv[1])
 	}
 	row("params", "%s", strings.Join(params, " "))
+	if em := info.Params.EM; em != nil {
+		row("em", "%s", em.Summary())
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

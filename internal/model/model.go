@@ -142,6 +142,10 @@ type Params struct {
 	// (0 in files written before it was recorded): the weight of the model
 	// when 'nbtext merge' averages models (iterative parameter mixing).
 	Docs int `json:"docs,omitempty"`
+	// EM records how a naive Bayes model also learned from unlabelled
+	// documents by expectation-maximization (train --unlabeled, package
+	// semisup); nil for every other model.
+	EM *EM `json:"em,omitempty"`
 }
 
 // Meta records who wrote a model. It is saved in the model file and has no
