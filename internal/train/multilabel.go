@@ -3,7 +3,10 @@ package train
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
@@ -15,9 +18,20 @@ import (
 // the ids (into labels) of document i's labels. For each label l it fits,
 // with Fit, a binary model of kind on the same rows and vocabulary with
 // the classes "absent" and "present" (document i is present when l ∈
-// Y[i]), and keeps present − absent of its weights and biases: the
-// log-odds that model.NewMultiLabel scores. Every label must occur in at
-// least one document and be absent from another.
+// Y[i]), takes present − absent of its weights and biases, and calibrates
+// that score s with PlattScale on the training documents, so that the
+// label's probability is σ(a·s + b): a and b are folded into the weights
+// and bias that model.NewMultiLabel scores. The calibration puts every
+// label's probability on one scale, whatever the kind (NB log-odds, SVM
+// margins, centroid similarities), and pulls a label seen on few
+// documents toward its base rate, so that ranking labels by probability
+// (top-k, precision@k) is meaningful.
+//
+// A label on none of the documents, or on all of them (which happens in
+// the folds of TuneThresholds), has no binary model to fit: its weights
+// are 0 and its bias the log-odds of the smoothed rate (N₊+1)/(n+2).
+// Labels are fitted on opt.Workers goroutines (0: GOMAXPROCS), each fit
+// on one; the result does not depend on the number.
 func FitMultiLabel(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, error) {
 	if X == nil || X.Rows() != len(Y) {
 		return nil, fmt.Errorf("%d label sets for the documents", len(Y))
@@ -25,11 +39,11 @@ func FitMultiLabel(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []str
 	if len(labels) < 1 {
 		return nil, fmt.Errorf("no labels")
 	}
-	L, V := len(labels), X.Cols
+	L, V, n := len(labels), X.Cols, len(Y)
 	present := make([][]bool, L)
 	count := make([]int, L)
 	for l := range present {
-		present[l] = make([]bool, len(Y))
+		present[l] = make([]bool, n)
 	}
 	for i, ls := range Y {
 		for _, l := range ls {
@@ -42,39 +56,66 @@ func FitMultiLabel(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []str
 			}
 		}
 	}
+	bp := p
+	if p.Prior == "given" {
+		bp.Prior, bp.Priors = "learned", nil
+	}
 	W, B := make([]float64, V*L), make([]float64, L)
-	y := make([]int, len(Y))
-	binary := []string{"absent", "present"}
-	var bp model.Params
-	for l := range labels {
-		if count[l] == 0 || count[l] == len(Y) {
-			return nil, fmt.Errorf("label %q is on %d of %d documents: one-vs-rest needs documents with and without it", labels[l], count[l], len(Y))
+	errs := make([]error, L)
+	var done atomic.Int64
+	var mu sync.Mutex
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	parallel(workers, L, func(l int) {
+		defer func() {
+			if opt.Progress != nil {
+				d := int(done.Add(1))
+				mu.Lock()
+				opt.Progress(d, L)
+				mu.Unlock()
+			}
+		}()
+		if count[l] == 0 || count[l] == n {
+			r := (float64(count[l]) + 1) / (float64(n) + 2)
+			B[l] = math.Log(r / (1 - r))
+			return
 		}
+		y := make([]int, n)
 		for i := range y {
-			y[i] = 0
 			if present[l][i] {
 				y[i] = 1
 			}
 		}
-		bp = p
-		if p.Prior == "given" {
-			bp.Prior, bp.Priors = "learned", nil
-		}
-		m, err := Fit(kind, X, y, binary, vocab, bp, Options{Workers: opt.Workers, Tol: opt.Tol, Eta0: opt.Eta0})
+		m, err := Fit(kind, X, y, binaryClasses, vocab, bp, Options{Workers: 1, Tol: opt.Tol, Eta0: opt.Eta0})
 		if err != nil {
-			return nil, fmt.Errorf("label %q: %w", labels[l], err)
+			errs[l] = fmt.Errorf("label %q: %w", labels[l], err)
+			return
 		}
+		s := make([]float64, n)
+		sc := m.NewScorer()
+		for i := range s {
+			r := sc.Scores(X.Row(i))
+			s[i] = r[1] - r[0]
+		}
+		a, b := PlattScale(s, present[l])
 		for t := 0; t < V; t++ {
-			W[t*L+l] = m.W[t*2+1] - m.W[t*2]
+			W[t*L+l] = a * (m.W[t*2+1] - m.W[t*2])
 		}
-		B[l] = m.B[1] - m.B[0]
-		if opt.Progress != nil {
-			opt.Progress(l+1, L)
+		B[l] = a*(m.B[1]-m.B[0]) + b
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	bp.Temperature = 0 // each label has its own; they are in the weights
 	return model.NewMultiLabel(kind, labels, vocab, bp, W, B)
 }
+
+// binaryClasses are the classes of the binary model of one label.
+var binaryClasses = []string{"absent", "present"}
 
 // TuneThresholds chooses a probability threshold for each label of the
 // one-vs-rest model FitMultiLabel fits on X and Y: the documents are split
