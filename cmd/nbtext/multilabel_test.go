@@ -69,9 +69,28 @@ func TestMultiLabelCLI(t *testing.T) {
 		Labels []string
 		Probs  map[string]float64
 	}
-	if err := json.Unmarshal([]byte(r.out), &out); err != nil || len(out.Labels) != 1 || out.Labels[0] != "tech" || len(out.Probs) != 3 || !(out.Probs["tech"] >= 0.5) {
+	if err := json.Unmarshal([]byte(r.out), &out); err != nil || len(out.Labels) != 1 || out.Labels[0] != "tech" || len(out.Probs) != 1 || !(out.Probs["tech"] >= 0.5) {
 		t.Errorf("predict --format json: %q (%v)", r.out, err)
 	}
+	// K labels and their probabilities with --top-k; every label's with
+	// --all-probs; at most K above the threshold with both; --min-labels.
+	for _, c := range []struct {
+		args          []string
+		labels, probs int
+	}{
+		{[]string{"--all-probs"}, 1, 3},
+		{[]string{"--top-k", "2"}, 2, 2},
+		{[]string{"--top-k", "3", "--threshold", "0.5"}, 1, 1},
+		{[]string{"--min-labels", "2"}, 2, 2},
+		{[]string{"--top-k", "2", "--all-probs"}, 2, 3},
+	} {
+		r = nbtext(t, "linux chip code\n", append([]string{"predict", "-m", m, "--format", "json"}, c.args...)...)
+		out.Labels, out.Probs = nil, nil
+		if err := json.Unmarshal([]byte(r.out), &out); err != nil || len(out.Labels) != c.labels || len(out.Probs) != c.probs || out.Labels[0] != "tech" {
+			t.Errorf("predict --format json %v: %q (%v), want %d labels and %d probabilities", c.args, r.out, err, c.labels, c.probs)
+		}
+	}
+	check(t, nbtext(t, "", "predict", "-m", m, "--min-labels", "-1"), 2, "--min-labels must be ≥ 0")
 	if r := nbtext(t, "linux chip code\n", "predict", "-m", m, "--top-k", "2"); strings.Count(r.out, " ") != 3 {
 		t.Errorf("predict --top-k 2: %q, want two labels with probabilities", r.out)
 	}

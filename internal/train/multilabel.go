@@ -123,9 +123,13 @@ var binaryClasses = []string{"absent", "present"}
 // seeded with p.Seed), a model is fitted on the other folds of each and
 // scores its held-out documents, and each label gets the threshold among
 // 0.01, 0.02, ..., 0.99 that maximizes its F1 over these out-of-fold
-// probabilities (ties: the one nearest 0.5). The result is what
-// model.Params.LabelThresholds stores. Every label must be on documents of
-// at least two folds.
+// probabilities (ties: the one nearest 0.5). A label on fewer than
+// MinTunePositives documents has too few positives to tune on (some folds
+// hold none of it): it gets the shared threshold, the one that maximizes
+// the micro F1 of all labels' out-of-fold probabilities pooled. The
+// result is what model.Params.LabelThresholds stores. It never fails for
+// a rare label: a fold without a label fits it as FitMultiLabel fits a
+// label on no document.
 func TuneThresholds(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) ([]float64, error) {
 	if X == nil || X.Rows() != len(Y) {
 		return nil, fmt.Errorf("%d label sets for the documents", len(Y))
@@ -158,19 +162,24 @@ func TuneThresholds(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []st
 		}
 	}
 	truth := make([]bool, n*L)
+	count := make([]int, L)
 	for i, ls := range Y {
 		for _, l := range ls {
-			truth[i*L+l] = true
+			if !truth[i*L+l] {
+				truth[i*L+l] = true
+				count[l]++
+			}
 		}
 	}
-	out := make([]float64, L)
-	for l := range out {
-		best, bestF1 := 0.5, -1.0
-		for k := 1; k <= 99; k++ {
-			t := float64(k) / 100
-			var tp, fp, fn float64
-			for i := 0; i < n; i++ {
-				switch pred, yes := probs[i*L+l] >= t, truth[i*L+l]; {
+	// tp, fp, fn of label l (or of every label when l < 0) at threshold t.
+	counts := func(l int, t float64) (tp, fp, fn float64) {
+		lo, hi := 0, L
+		if l >= 0 {
+			lo, hi = l, l+1
+		}
+		for i := 0; i < n; i++ {
+			for j := lo; j < hi; j++ {
+				switch pred, yes := probs[i*L+j] >= t, truth[i*L+j]; {
 				case pred && yes:
 					tp++
 				case pred:
@@ -179,6 +188,14 @@ func TuneThresholds(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []st
 					fn++
 				}
 			}
+		}
+		return tp, fp, fn
+	}
+	best := func(l int) float64 {
+		best, bestF1 := 0.5, -1.0
+		for k := 1; k <= 99; k++ {
+			t := float64(k) / 100
+			tp, fp, fn := counts(l, t)
 			f1 := 0.0
 			if tp > 0 {
 				f1 = 2 * tp / (2*tp + fp + fn)
@@ -187,7 +204,20 @@ func TuneThresholds(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []st
 				best, bestF1 = t, f1
 			}
 		}
-		out[l] = best
+		return best
+	}
+	shared := best(-1)
+	out := make([]float64, L)
+	for l := range out {
+		out[l] = shared
+		if count[l] >= MinTunePositives {
+			out[l] = best(l)
+		}
 	}
 	return out, nil
 }
+
+// MinTunePositives is the number of documents a label needs for
+// TuneThresholds to tune its own threshold: with DefaultFolds folds, a
+// label on fewer documents is missing from some fold.
+const MinTunePositives = DefaultFolds

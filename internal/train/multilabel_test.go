@@ -114,3 +114,27 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// TestTuneThresholdsRareLabels tunes thresholds on a corpus whose labels
+// are mostly on one document: it does not fail, and every such label
+// gets the shared threshold.
+func TestTuneThresholdsRareLabels(t *testing.T) {
+	texts, Y, labels, _ := rareLabelCorpus(2)
+	s, p := Defaults(model.Multinomial)
+	vocab, X, err := Prepare(texts, make([]int, len(texts)), 1, s, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, err := TuneThresholds(model.Multinomial, X, Y, labels, vocab, p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := 2; l < len(th); l++ {
+		if th[l] != th[1] {
+			t.Errorf("threshold of %s %.2f, of %s %.2f: want the shared one for both", labels[l], th[l], labels[1], th[1])
+		}
+	}
+	if th[1] <= 0 || th[1] >= 1 {
+		t.Errorf("shared threshold %g", th[1])
+	}
+}
