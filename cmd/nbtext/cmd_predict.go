@@ -25,7 +25,7 @@ func (o *predictOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.opt.Format, "format", predict.FormatText, "output: text, tsv or json (one object per line: id, label, probs)")
 	fs.IntVarP(&o.opt.TopK, "top-k", "k", 0, "print the K most probable labels with their probabilities")
 	fs.IntVar(&o.opt.Explain, "explain", 0, "add the N words that weigh most in the decision, with their contribution to its log-odds")
-	fs.Float64Var(&o.opt.Threshold, "threshold", 0, "print '?' (json: empty label) when the chosen label's probability is below P; with --top-k, drop the labels below P; multi-label models: print the labels of probability ≥ P, at most --top-k of them as fastText does (default: the model's tuned thresholds, if any, else 0.5; with --top-k alone, the top K)")
+	fs.Float64Var(&o.opt.Threshold, "threshold", 0, "print '?' (json: empty label) when the chosen label's probability is below P; with --top-k, drop the labels below P; multi-label models: print the labels of probability ≥ P, at most --top-k of them as fastText does (default: the model's thresholds: tuned, or 0.2 for every label; 0.5 for files that store none; with --top-k alone, the top K)")
 	fs.StringVar(&o.costs, "costs", "", "class loss weights label=λ,...: decide argmax λ_y P(y|x) (default λ = 1, the MAP rule)")
 	fs.IntVar(&o.opt.Workers, "workers", 0, "scoring goroutines (0: one per core)")
 	fs.IntVar(&o.opt.MaxDocBytes, "max-doc-bytes", predict.DefaultMaxDocBytes, "answer '?' for a document (line, file, archive member) larger than this, without reading it whole")

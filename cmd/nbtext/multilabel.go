@@ -17,7 +17,9 @@ import (
 )
 
 // defaultLabelThreshold is the probability a label of a multi-label model
-// needs to be predicted, unless --threshold says otherwise.
+// without stored thresholds (a file written before
+// train.DefaultLabelThreshold) needs to be predicted, unless --threshold
+// says otherwise.
 const defaultLabelThreshold = 0.5
 
 // multiLabelOptions are the multi-label flags of train and eval.
@@ -34,7 +36,7 @@ func (o *multiLabelOptions) AddFlags(fs *pflag.FlagSet, eval bool) {
 	fs.StringVar(&o.sep, "label-sep", "", "with --multi-label: split a label field (csv, tsv, jsonl) at this separator")
 	o.fs = fs
 	if eval {
-		fs.Float64Var(&o.threshold, "threshold", defaultLabelThreshold, "multi-label: predict the labels of probability ≥ this (default: the model's tuned thresholds, if any, else 0.5)")
+		fs.Float64Var(&o.threshold, "threshold", defaultLabelThreshold, "multi-label: predict the labels of probability ≥ this (default: the model's thresholds: tuned, or 0.2 for every label; 0.5 for files that store none)")
 	} else {
 		fs.BoolVar(&o.tune, "tune-thresholds", false, "with --multi-label: tune each label's threshold for F1 on held-out folds of the training data and store it in the model (predict and eval use it unless --threshold is given)")
 	}
@@ -105,6 +107,8 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 			return err
 		}
 		m.Params.LabelThresholds = t
+	} else {
+		m.Params.LabelThresholds = slices.Repeat([]float64{train.DefaultLabelThreshold}, len(labels))
 	}
 	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
 	if err := model.Save(o.output, m); err != nil {
@@ -119,8 +123,10 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
 	fmt.Fprintf(s.Out, "labels       %d\n", len(labels))
 	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
-	if t := m.Params.LabelThresholds; t != nil {
+	if t := m.Params.LabelThresholds; o.ml.tune {
 		fmt.Fprintf(s.Out, "thresholds   tuned per label, %.2f to %.2f\n", slices.Min(t), slices.Max(t))
+	} else {
+		fmt.Fprintf(s.Out, "thresholds   %.2f for every label (the default; --tune-thresholds tunes one per label)\n", train.DefaultLabelThreshold)
 	}
 	fmt.Fprintf(s.Out, "train micro F1 %.4f\n", rep.MicroF1)
 	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())

@@ -91,6 +91,7 @@ func TestMultiLabelCLI(t *testing.T) {
 		}
 	}
 	check(t, nbtext(t, "", "predict", "-m", m, "--min-labels", "-1"), 2, "--min-labels must be ≥ 0")
+	check(t, nbtext(t, "", "train", tr, "--multi-label", "--auto", "-o", m), 2, "with --multi-label choose --model")
 	if r := nbtext(t, "linux chip code\n", "predict", "-m", m, "--top-k", "2"); strings.Count(r.out, " ") != 3 {
 		t.Errorf("predict --top-k 2: %q, want two labels with probabilities", r.out)
 	}
