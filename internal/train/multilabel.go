@@ -21,7 +21,10 @@ import (
 // Y[i]), takes present − absent of its weights and biases, and calibrates
 // that score s with PlattScale on the training documents, so that the
 // label's probability is σ(a·s + b): a and b are folded into the weights
-// and bias that model.NewMultiLabel scores. The calibration puts every
+// and bias that model.NewMultiLabel scores (except for logistic
+// regression, whose σ(s) is already the fitted probability of the label,
+// regularised, and ranks better on held-out data than its Platt-scaled
+// training scores). The calibration puts every
 // label's probability on one scale, whatever the kind (NB log-odds, SVM
 // margins, centroid similarities), and pulls a label seen on few
 // documents toward its base rate, so that ranking labels by probability
@@ -100,6 +103,9 @@ func FitMultiLabel(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []str
 			s[i] = r[1] - r[0]
 		}
 		a, b := PlattScale(s, present[l])
+		if kind == model.LogReg {
+			a, b = 1, 0 // its sigmoid is already the fitted probability of the label
+		}
 		for t := 0; t < V; t++ {
 			W[t*L+l] = a * (m.W[t*2+1] - m.W[t*2])
 		}
