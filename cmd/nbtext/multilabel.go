@@ -125,12 +125,33 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
 	if t := m.Params.LabelThresholds; o.ml.tune {
 		fmt.Fprintf(s.Out, "thresholds   tuned per label, %.2f to %.2f\n", slices.Min(t), slices.Max(t))
+		if n := rareLabels(Y, len(labels)); n > 0 {
+			fmt.Fprintf(s.Out, "             %d labels on fewer than %d documents share the threshold tuned on all labels\n", n, train.MinTunePositives)
+		}
 	} else {
 		fmt.Fprintf(s.Out, "thresholds   %.2f for every label (the default; --tune-thresholds tunes one per label)\n", train.DefaultLabelThreshold)
 	}
 	fmt.Fprintf(s.Out, "train micro F1 %.4f\n", rep.MicroF1)
 	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil
+}
+
+// rareLabels counts the labels of ids [0, L) on fewer than
+// train.MinTunePositives of the label sets Y.
+func rareLabels(Y [][]int, L int) int {
+	count := make([]int, L)
+	for _, ls := range Y {
+		for _, l := range ls {
+			count[l]++
+		}
+	}
+	n := 0
+	for _, c := range count {
+		if c < train.MinTunePositives {
+			n++
+		}
+	}
+	return n
 }
 
 // runEvalMultiLabel is 'nbtext eval --multi-label': a multi-label model on

@@ -199,6 +199,30 @@ func TestTuneThresholds(t *testing.T) {
 	}
 }
 
+// TestTuneThresholdsRareLabels trains --tune-thresholds on labels that
+// are on one or two documents: it succeeds (they share a threshold) and
+// the train output says how many share it.
+func TestTuneThresholdsRareLabels(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "__label__common some words here n%d\n", i%7)
+	}
+	for r := 0; r < 6; r++ {
+		for j := 0; j <= r%2; j++ {
+			fmt.Fprintf(&b, "__label__rare%d odd%d words\n", r, r)
+		}
+	}
+	tr := writeFile(t, dir, "train.txt", b.String())
+	m := filepath.Join(dir, "ml.nbm")
+	r := nbtext(t, "", "train", tr, "--multi-label", "--tune-thresholds", "--model", "complement", "-o", m)
+	check(t, r, 0)
+	if !strings.Contains(r.out, "6 labels on fewer than 5 documents share the threshold") {
+		t.Errorf("train output: %s", r.out)
+	}
+}
+
 // TestMultiLabelEveryKind trains --multi-label with every text model and
 // checks each predicts both labels of a clear two-topic line. nblr failed
 // with "nblr model with Binary = false" before its presence features were
