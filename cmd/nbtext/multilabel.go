@@ -28,6 +28,7 @@ type multiLabelOptions struct {
 	multi     bool
 	sep       string
 	threshold float64 // eval only
+	minLabels int     // eval only
 	tune      bool    // train only
 }
 
@@ -37,6 +38,7 @@ func (o *multiLabelOptions) AddFlags(fs *pflag.FlagSet, eval bool) {
 	o.fs = fs
 	if eval {
 		fs.Float64Var(&o.threshold, "threshold", defaultLabelThreshold, "multi-label: predict the labels of probability ≥ this (default: the model's thresholds: tuned, or 0.2 for every label; 0.5 for files that store none)")
+		fs.IntVar(&o.minLabels, "min-labels", 0, "multi-label: predict at least this many labels per document (the most probable), as predict --min-labels")
 	} else {
 		fs.BoolVar(&o.tune, "tune-thresholds", false, "with --multi-label: tune each label's threshold for F1 on held-out folds of the training data and store it in the model (predict and eval use it unless --threshold is given)")
 	}
@@ -48,6 +50,12 @@ func (o *multiLabelOptions) validate() error {
 	}
 	if o.tune && !o.multi {
 		return usageErrorf("--tune-thresholds needs --multi-label")
+	}
+	if o.minLabels > 0 && !o.multi {
+		return usageErrorf("--min-labels needs --multi-label")
+	}
+	if o.minLabels < 0 {
+		return usageErrorf("--min-labels must be ≥ 0, got %d", o.minLabels)
 	}
 	if o.threshold < 0 || o.threshold > 1 || o.threshold != o.threshold {
 		return usageErrorf("--threshold must be between 0 and 1, got %g", o.threshold)
@@ -175,7 +183,7 @@ func runEvalMultiLabel(s streams, args []string, o *evalOptions) error {
 	}
 	sets, _ := labelSets(c)
 	k := max(o.topK, 1)
-	rep, err := eval.EvaluateMultiLabelTexts(m, c.Texts(), sets, m.Thresholds(o.ml.threshold, o.ml.fs.Changed("threshold")), 0, k, o.workers)
+	rep, err := eval.EvaluateMultiLabelTexts(m, c.Texts(), sets, m.Thresholds(o.ml.threshold, o.ml.fs.Changed("threshold")), o.ml.minLabels, k, o.workers)
 	if err != nil {
 		return err
 	}

@@ -92,6 +92,20 @@ func TestMultiLabelCLI(t *testing.T) {
 	}
 	check(t, nbtext(t, "", "predict", "-m", m, "--min-labels", "-1"), 2, "--min-labels must be ≥ 0")
 	check(t, nbtext(t, "", "train", tr, "--multi-label", "--auto", "-o", m), 2, "with --multi-label choose --model")
+	// eval --min-labels 1: every document gets its most probable label
+	// even when no label reaches the threshold.
+	for _, c := range []struct {
+		min  string
+		want func(float64) bool
+	}{{"0", func(r float64) bool { return r == 0 }}, {"1", func(r float64) bool { return r > 0.3 }}} {
+		r = nbtext(t, "", "eval", "-m", m, te, "--multi-label", "--format", "json", "--threshold", "1", "--min-labels", c.min)
+		var rep struct {
+			MicroRecall float64 `json:"micro_recall"`
+		}
+		if err := json.Unmarshal([]byte(r.out), &rep); err != nil || !c.want(rep.MicroRecall) {
+			t.Errorf("eval --threshold 1 --min-labels %s: micro recall %v (%v)", c.min, rep.MicroRecall, err)
+		}
+	}
 	if r := nbtext(t, "linux chip code\n", "predict", "-m", m, "--top-k", "2"); strings.Count(r.out, " ") != 3 {
 		t.Errorf("predict --top-k 2: %q, want two labels with probabilities", r.out)
 	}

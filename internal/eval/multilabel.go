@@ -254,9 +254,9 @@ func (r *MultiLabelReport) WriteJSON(w io.Writer) error {
 // PredictLabels scores the rows of X (weighted as m's vocabulary says)
 // with the multi-label model m on workers goroutines: each document's
 // label probabilities (row-major n×L) and the labels
-// model.SelectLabelsEach keeps (probability ≥ thresholds[l] for label l,
-// or the top k when k > 0).
-func PredictLabels(m *model.Model, X *vectorize.Matrix, thresholds []float64, k, workers int) ([][]int, []float64) {
+// model.SelectLabelsTop keeps (probability ≥ thresholds[l] for label l,
+// and at least the minLabels most probable).
+func PredictLabels(m *model.Model, X *vectorize.Matrix, thresholds []float64, minLabels, workers int) ([][]int, []float64) {
 	n, L := X.Rows(), m.NumClasses()
 	pred := make([][]int, n)
 	probs := make([]float64, n*L)
@@ -266,7 +266,7 @@ func PredictLabels(m *model.Model, X *vectorize.Matrix, thresholds []float64, k,
 			for i := lo; i < hi; i++ {
 				p := s.LabelProbs(X.Row(i))
 				copy(probs[i*L:(i+1)*L], p)
-				pred[i] = model.SelectLabelsEach(p, thresholds, k)
+				pred[i] = model.SelectLabelsTop(p, thresholds, 0, minLabels)
 			}
 		}
 	})
@@ -274,9 +274,9 @@ func PredictLabels(m *model.Model, X *vectorize.Matrix, thresholds []float64, k,
 }
 
 // EvaluateMultiLabelTexts evaluates the multi-label model m on texts with
-// label sets sets: labels are predicted as PredictLabels does (threshold,
-// or top selectK when > 0) and ranked for precision@atK and recall@atK.
-func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, thresholds []float64, selectK, atK, workers int) (*MultiLabelReport, error) {
+// label sets sets: labels are predicted as PredictLabels does (thresholds,
+// at least minLabels) and ranked for precision@atK and recall@atK.
+func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, thresholds []float64, minLabels, atK, workers int) (*MultiLabelReport, error) {
 	if !m.MultiLabel {
 		return nil, fmt.Errorf("not a multi-label model (train it with --multi-label)")
 	}
@@ -284,7 +284,7 @@ func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, th
 		return nil, fmt.Errorf("%d texts for %d label sets", len(texts), len(sets))
 	}
 	X := train.PrepareWith(m.Vocab, texts, workers)
-	pred, probs := PredictLabels(m, X, thresholds, selectK, workers)
+	pred, probs := PredictLabels(m, X, thresholds, minLabels, workers)
 	truth, unknown := MapLabelSets(m.Classes, sets)
 	return EvaluateMultiLabel(m.Classes, truth, pred, probs, atK, unknown)
 }
