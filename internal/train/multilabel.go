@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
@@ -65,7 +64,7 @@ func FitMultiLabel(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []str
 	}
 	W, B := make([]float64, V*L), make([]float64, L)
 	errs := make([]error, L)
-	var done atomic.Int64
+	var done int
 	var mu sync.Mutex
 	workers := opt.Workers
 	if workers <= 0 {
@@ -74,9 +73,9 @@ func FitMultiLabel(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []str
 	parallel(workers, L, func(l int) {
 		defer func() {
 			if opt.Progress != nil {
-				d := int(done.Add(1))
-				mu.Lock()
-				opt.Progress(d, L)
+				mu.Lock() // so that the counts reach Progress in order
+				done++
+				opt.Progress(done, L)
 				mu.Unlock()
 			}
 		}()
@@ -96,15 +95,15 @@ func FitMultiLabel(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []str
 			errs[l] = fmt.Errorf("label %q: %w", labels[l], err)
 			return
 		}
-		s := make([]float64, n)
-		sc := m.NewScorer()
-		for i := range s {
-			r := sc.Scores(X.Row(i))
-			s[i] = r[1] - r[0]
-		}
-		a, b := PlattScale(s, present[l])
-		if kind == model.LogReg {
-			a, b = 1, 0 // its sigmoid is already the fitted probability of the label
+		a, b := 1.0, 0.0 // logistic regression: its sigmoid is already the fitted probability of the label
+		if kind != model.LogReg {
+			s := make([]float64, n)
+			sc := m.NewScorer()
+			for i := range s {
+				r := sc.Scores(X.Row(i))
+				s[i] = r[1] - r[0]
+			}
+			a, b = PlattScale(s, present[l])
 		}
 		for t := 0; t < V; t++ {
 			W[t*L+l] = a * (m.W[t*2+1] - m.W[t*2])
