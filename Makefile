@@ -25,6 +25,13 @@ ifneq ($(wildcard $(SHARED_IMDB)),)
 export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
 endif
 endif
+# The same for the GoEmotions folder (multi-label), read by the eval tests.
+SHARED_GOEMOTIONS := $(abspath ../shared/data/goemotions)
+ifeq ($(NBTEXT_GOEMOTIONS_DIR),)
+ifneq ($(wildcard $(SHARED_GOEMOTIONS)/goemotions-train.ft.gz),)
+export NBTEXT_GOEMOTIONS_DIR := $(SHARED_GOEMOTIONS)
+endif
+endif
 
 .PHONY: all build test bench bench-scale bench-serve lint install man demo clean help stress beam test-beam
 

@@ -25,11 +25,13 @@ func (o *predictOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.opt.Format, "format", predict.FormatText, "output: text, tsv or json (one object per line: id, label, probs)")
 	fs.IntVarP(&o.opt.TopK, "top-k", "k", 0, "print the K most probable labels with their probabilities")
 	fs.IntVar(&o.opt.Explain, "explain", 0, "add the N words that weigh most in the decision, with their contribution to its log-odds")
-	fs.Float64Var(&o.opt.Threshold, "threshold", 0, "print '?' (json: empty label) when the chosen label's probability is below P; with --top-k, drop the labels below P; multi-label models: print the labels of probability ≥ P (default: the model's tuned thresholds, if any, else 0.5)")
+	fs.Float64Var(&o.opt.Threshold, "threshold", 0, "print '?' (json: empty label) when the chosen label's probability is below P; with --top-k, drop the labels below P; multi-label models: print the labels of probability ≥ P, at most --top-k of them as fastText does (default: the model's thresholds: tuned, or 0.2 for every label; 0.5 for files that store none; with --top-k alone, the top K)")
 	fs.StringVar(&o.costs, "costs", "", "class loss weights label=λ,...: decide argmax λ_y P(y|x) (default λ = 1, the MAP rule)")
 	fs.IntVar(&o.opt.Workers, "workers", 0, "scoring goroutines (0: one per core)")
 	fs.IntVar(&o.opt.MaxDocBytes, "max-doc-bytes", predict.DefaultMaxDocBytes, "answer '?' for a document (line, file, archive member) larger than this, without reading it whole")
 	fs.BoolVar(&o.opt.Header, "header", false, "tsv: print a header line first")
+	fs.IntVar(&o.opt.MinLabels, "min-labels", 0, "multi-label models: give every document at least this many labels (the most probable), whatever the thresholds")
+	fs.BoolVar(&o.opt.AllProbs, "all-probs", false, "multi-label models, --format json: print every label's probability, not only the kept labels'")
 }
 
 func newPredictCmd(g *globalOptions) *cobra.Command {
@@ -81,12 +83,18 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	}
 	opt := o.opt
 	opt.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
+	if !m.MultiLabel && (opt.MinLabels > 0 || opt.AllProbs) {
+		return usageErrorf("--min-labels and --all-probs apply to multi-label models; %s has one label per document", o.modelPath)
+	}
 	if m.MultiLabel {
 		given := cmd.Flags().Changed("threshold")
 		if !given {
 			opt.Threshold = defaultLabelThreshold
 		}
 		opt.LabelThresholds = m.Thresholds(opt.Threshold, given)
+		if opt.TopK > 0 && !given {
+			opt.LabelThresholds = m.Thresholds(0, true) // the top K, as fastText's -k without -threshold
+		}
 	}
 	if opt.Costs, err = model.ParseCosts(o.costs, m.Classes); err != nil {
 		return withCode(exitUsage, err)

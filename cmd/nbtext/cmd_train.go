@@ -170,6 +170,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if o.stream && o.auto.on {
 		return usageErrorf("--auto cross-validates candidate models on documents held in memory: drop --stream")
 	}
+	if o.auto.on && o.ml.multi {
+		return usageErrorf("--auto searches models of one label per document; with --multi-label choose --model (and --tune-thresholds) instead of --auto")
+	}
 	if o.stream && o.ml.multi {
 		return usageErrorf("--stream trains models of one label per document: drop --multi-label")
 	}

@@ -17,7 +17,9 @@ import (
 )
 
 // defaultLabelThreshold is the probability a label of a multi-label model
-// needs to be predicted, unless --threshold says otherwise.
+// without stored thresholds (a file written before
+// train.DefaultLabelThreshold) needs to be predicted, unless --threshold
+// says otherwise.
 const defaultLabelThreshold = 0.5
 
 // multiLabelOptions are the multi-label flags of train and eval.
@@ -26,6 +28,7 @@ type multiLabelOptions struct {
 	multi     bool
 	sep       string
 	threshold float64 // eval only
+	minLabels int     // eval only
 	tune      bool    // train only
 }
 
@@ -34,7 +37,8 @@ func (o *multiLabelOptions) AddFlags(fs *pflag.FlagSet, eval bool) {
 	fs.StringVar(&o.sep, "label-sep", "", "with --multi-label: split a label field (csv, tsv, jsonl) at this separator")
 	o.fs = fs
 	if eval {
-		fs.Float64Var(&o.threshold, "threshold", defaultLabelThreshold, "multi-label: predict the labels of probability ≥ this (default: the model's tuned thresholds, if any, else 0.5)")
+		fs.Float64Var(&o.threshold, "threshold", defaultLabelThreshold, "multi-label: predict the labels of probability ≥ this (default: the model's thresholds: tuned, or 0.2 for every label; 0.5 for files that store none)")
+		fs.IntVar(&o.minLabels, "min-labels", 0, "multi-label: predict at least this many labels per document (the most probable), as predict --min-labels")
 	} else {
 		fs.BoolVar(&o.tune, "tune-thresholds", false, "with --multi-label: tune each label's threshold for F1 on held-out folds of the training data and store it in the model (predict and eval use it unless --threshold is given)")
 	}
@@ -46,6 +50,12 @@ func (o *multiLabelOptions) validate() error {
 	}
 	if o.tune && !o.multi {
 		return usageErrorf("--tune-thresholds needs --multi-label")
+	}
+	if o.minLabels > 0 && !o.multi {
+		return usageErrorf("--min-labels needs --multi-label")
+	}
+	if o.minLabels < 0 {
+		return usageErrorf("--min-labels must be ≥ 0, got %d", o.minLabels)
 	}
 	if o.threshold < 0 || o.threshold > 1 || o.threshold != o.threshold {
 		return usageErrorf("--threshold must be between 0 and 1, got %g", o.threshold)
@@ -105,6 +115,8 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 			return err
 		}
 		m.Params.LabelThresholds = t
+	} else {
+		m.Params.LabelThresholds = slices.Repeat([]float64{train.DefaultLabelThreshold}, len(labels))
 	}
 	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
 	if err := model.Save(o.output, m); err != nil {
@@ -119,12 +131,35 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
 	fmt.Fprintf(s.Out, "labels       %d\n", len(labels))
 	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
-	if t := m.Params.LabelThresholds; t != nil {
+	if t := m.Params.LabelThresholds; o.ml.tune {
 		fmt.Fprintf(s.Out, "thresholds   tuned per label, %.2f to %.2f\n", slices.Min(t), slices.Max(t))
+		if n := rareLabels(Y, len(labels)); n > 0 {
+			fmt.Fprintf(s.Out, "             %d labels on fewer than %d documents share the threshold tuned on all labels\n", n, train.MinTunePositives)
+		}
+	} else {
+		fmt.Fprintf(s.Out, "thresholds   %.2f for every label (the default; --tune-thresholds tunes one per label)\n", train.DefaultLabelThreshold)
 	}
 	fmt.Fprintf(s.Out, "train micro F1 %.4f\n", rep.MicroF1)
 	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil
+}
+
+// rareLabels counts the labels of ids [0, L) on fewer than
+// train.MinTunePositives of the label sets Y.
+func rareLabels(Y [][]int, L int) int {
+	count := make([]int, L)
+	for _, ls := range Y {
+		for _, l := range ls {
+			count[l]++
+		}
+	}
+	n := 0
+	for _, c := range count {
+		if c < train.MinTunePositives {
+			n++
+		}
+	}
+	return n
 }
 
 // runEvalMultiLabel is 'nbtext eval --multi-label': a multi-label model on
@@ -148,7 +183,7 @@ func runEvalMultiLabel(s streams, args []string, o *evalOptions) error {
 	}
 	sets, _ := labelSets(c)
 	k := max(o.topK, 1)
-	rep, err := eval.EvaluateMultiLabelTexts(m, c.Texts(), sets, m.Thresholds(o.ml.threshold, o.ml.fs.Changed("threshold")), 0, k, o.workers)
+	rep, err := eval.EvaluateMultiLabelTexts(m, c.Texts(), sets, m.Thresholds(o.ml.threshold, o.ml.fs.Changed("threshold")), o.ml.minLabels, k, o.workers)
 	if err != nil {
 		return err
 	}

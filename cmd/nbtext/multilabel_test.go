@@ -69,8 +69,42 @@ func TestMultiLabelCLI(t *testing.T) {
 		Labels []string
 		Probs  map[string]float64
 	}
-	if err := json.Unmarshal([]byte(r.out), &out); err != nil || len(out.Labels) != 1 || out.Labels[0] != "tech" || len(out.Probs) != 3 || !(out.Probs["tech"] >= 0.5) {
+	if err := json.Unmarshal([]byte(r.out), &out); err != nil || len(out.Labels) != 1 || out.Labels[0] != "tech" || len(out.Probs) != 1 || !(out.Probs["tech"] >= 0.5) {
 		t.Errorf("predict --format json: %q (%v)", r.out, err)
+	}
+	// K labels and their probabilities with --top-k; every label's with
+	// --all-probs; at most K above the threshold with both; --min-labels.
+	for _, c := range []struct {
+		args          []string
+		labels, probs int
+	}{
+		{[]string{"--all-probs"}, 1, 3},
+		{[]string{"--top-k", "2"}, 2, 2},
+		{[]string{"--top-k", "3", "--threshold", "0.5"}, 1, 1},
+		{[]string{"--min-labels", "2"}, 2, 2},
+		{[]string{"--top-k", "2", "--all-probs"}, 2, 3},
+	} {
+		r = nbtext(t, "linux chip code\n", append([]string{"predict", "-m", m, "--format", "json"}, c.args...)...)
+		out.Labels, out.Probs = nil, nil
+		if err := json.Unmarshal([]byte(r.out), &out); err != nil || len(out.Labels) != c.labels || len(out.Probs) != c.probs || out.Labels[0] != "tech" {
+			t.Errorf("predict --format json %v: %q (%v), want %d labels and %d probabilities", c.args, r.out, err, c.labels, c.probs)
+		}
+	}
+	check(t, nbtext(t, "", "predict", "-m", m, "--min-labels", "-1"), 2, "--min-labels must be ≥ 0")
+	check(t, nbtext(t, "", "train", tr, "--multi-label", "--auto", "-o", m), 2, "with --multi-label choose --model")
+	// eval --min-labels 1: every document gets its most probable label
+	// even when no label reaches the threshold.
+	for _, c := range []struct {
+		min  string
+		want func(float64) bool
+	}{{"0", func(r float64) bool { return r == 0 }}, {"1", func(r float64) bool { return r > 0.3 }}} {
+		r = nbtext(t, "", "eval", "-m", m, te, "--multi-label", "--format", "json", "--threshold", "1", "--min-labels", c.min)
+		var rep struct {
+			MicroRecall float64 `json:"micro_recall"`
+		}
+		if err := json.Unmarshal([]byte(r.out), &rep); err != nil || !c.want(rep.MicroRecall) {
+			t.Errorf("eval --threshold 1 --min-labels %s: micro recall %v (%v)", c.min, rep.MicroRecall, err)
+		}
 	}
 	if r := nbtext(t, "linux chip code\n", "predict", "-m", m, "--top-k", "2"); strings.Count(r.out, " ") != 3 {
 		t.Errorf("predict --top-k 2: %q, want two labels with probabilities", r.out)
@@ -176,6 +210,30 @@ func TestTuneThresholds(t *testing.T) {
 	t.Logf("held-out macro F1: tuned thresholds %.4f, 0.5 %.4f", tuned, fixed)
 	if !(tuned > fixed+0.05) {
 		t.Errorf("held-out macro F1 with tuned thresholds %.4f, with 0.5 %.4f: want a gain", tuned, fixed)
+	}
+}
+
+// TestTuneThresholdsRareLabels trains --tune-thresholds on labels that
+// are on one or two documents: it succeeds (they share a threshold) and
+// the train output says how many share it.
+func TestTuneThresholdsRareLabels(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "__label__common some words here n%d\n", i%7)
+	}
+	for r := 0; r < 6; r++ {
+		for j := 0; j <= r%2; j++ {
+			fmt.Fprintf(&b, "__label__rare%d odd%d words\n", r, r)
+		}
+	}
+	tr := writeFile(t, dir, "train.txt", b.String())
+	m := filepath.Join(dir, "ml.nbm")
+	r := nbtext(t, "", "train", tr, "--multi-label", "--tune-thresholds", "--model", "complement", "-o", m)
+	check(t, r, 0)
+	if !strings.Contains(r.out, "6 labels on fewer than 5 documents share the threshold") {
+		t.Errorf("train output: %s", r.out)
 	}
 }
 

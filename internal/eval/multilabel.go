@@ -33,24 +33,37 @@ type LabelScores struct {
 //	macro F1 = mean over labels of 2TP_l/(2TP_l+FP_l+FN_l)
 //	Hamming loss = (FP+FN)/(n·L)
 //	subset accuracy = fraction of documents whose predicted set is exactly their set
-//	precision@k = mean_i |top_k(i) ∩ Y_i| / k
-//	recall@k = mean over documents with a label of |top_k(i) ∩ Y_i| / |Y_i|
+//	weighted F1 = Σ_l support_l · F1_l / Σ_l support_l
+//	samples F1 = mean_i 2|P_i ∩ Y_i| / (|P_i| + |Y_i|)
+//	precision@k = Σ_i |top_k(i) ∩ Y_i| / (k·n)
+//	recall@k = Σ_i |top_k(i) ∩ Y_i| / Σ_i |Y_i|
+//	recall@k per document = mean over documents with a label of |top_k(i) ∩ Y_i| / |Y_i|
 //
-// where top_k(i) are document i's k most probable labels whatever the
-// threshold. A ratio whose denominator is 0 is 0 (scikit-learn's
-// zero_division=0).
+// where P_i and Y_i are document i's predicted and true labels and
+// top_k(i) its k most probable labels whatever the threshold. Micro,
+// macro, weighted and samples F1 are scikit-learn's f1_score averages of
+// those names; precision@k and recall@k are fastText's `test` (hits over
+// all predictions, hits over all gold labels, a true label the model does
+// not know counting as missed). Until this report had recall_at_k_per_doc,
+// recall_at_k was the per-document mean. A ratio whose denominator is 0 is
+// 0 (scikit-learn's zero_division=0), including a document's samples F1
+// when it has no true and no predicted label.
 type MultiLabelReport struct {
-	N              int           `json:"n"`
-	K              int           `json:"k"`
-	MicroPrecision float64       `json:"micro_precision"`
-	MicroRecall    float64       `json:"micro_recall"`
-	MicroF1        float64       `json:"micro_f1"`
-	MacroF1        float64       `json:"macro_f1"`
-	HammingLoss    float64       `json:"hamming_loss"`
-	SubsetAccuracy float64       `json:"subset_accuracy"`
-	PrecisionAtK   float64       `json:"precision_at_k"`
-	RecallAtK      float64       `json:"recall_at_k"`
-	Labels         []LabelScores `json:"labels"`
+	N              int     `json:"n"`
+	K              int     `json:"k"`
+	MicroPrecision float64 `json:"micro_precision"`
+	MicroRecall    float64 `json:"micro_recall"`
+	MicroF1        float64 `json:"micro_f1"`
+	MacroF1        float64 `json:"macro_f1"`
+	WeightedF1     float64 `json:"weighted_f1"`
+	SamplesF1      float64 `json:"samples_f1"`
+	HammingLoss    float64 `json:"hamming_loss"`
+	SubsetAccuracy float64 `json:"subset_accuracy"`
+	PrecisionAtK   float64 `json:"precision_at_k"`
+	RecallAtK      float64 `json:"recall_at_k"`
+	// RecallAtKPerDoc is the mean over documents of their recall@k.
+	RecallAtKPerDoc float64       `json:"recall_at_k_per_doc"`
+	Labels          []LabelScores `json:"labels"`
 	// Unknown counts the true labels the model does not know, by name;
 	// they count as missed (FN of no label of the model).
 	Unknown map[string]int `json:"unknown,omitempty"`
@@ -80,8 +93,8 @@ func EvaluateMultiLabel(labels []string, truth, pred [][]int, probs []float64, k
 	}
 	extraFN := 0
 	inTruth := make([]bool, L)
-	subset, recallDocs := 0, 0
-	var pAtK, rAtK float64
+	subset, recallDocs, hitsAll, goldAll := 0, 0, 0, 0
+	var rAtK, samplesF1 float64
 	for i := range truth {
 		clear(inTruth)
 		nTrue, same := 0, true
@@ -104,12 +117,20 @@ func EvaluateMultiLabel(labels []string, truth, pred [][]int, probs []float64, k
 			}
 		}
 		inPred := make([]bool, L)
+		nPred, nBoth := 0, 0
 		for _, l := range pred[i] {
 			if l < 0 || l >= L {
 				return nil, fmt.Errorf("document %d: predicted label id %d out of range", i, l)
 			}
-			inPred[l] = true
+			if !inPred[l] {
+				inPred[l] = true
+				nPred++
+				if inTruth[l] {
+					nBoth++
+				}
+			}
 		}
+		samplesF1 += ratio(2*nBoth, nPred+nTrue)
 		for l := range inTruth {
 			switch {
 			case inTruth[l] && inPred[l]:
@@ -131,30 +152,38 @@ func EvaluateMultiLabel(labels []string, truth, pred [][]int, probs []float64, k
 				hits++
 			}
 		}
-		pAtK += float64(hits) / float64(k)
+		hitsAll += hits
+		goldAll += nTrue
 		if nTrue > 0 {
 			rAtK += float64(hits) / float64(nTrue)
 			recallDocs++
 		}
 	}
-	var tp, fp, fn int
+	var tp, fp, fn, support int
 	for l := range r.Labels {
 		s := &r.Labels[l]
 		s.Precision = ratio(s.TP, s.TP+s.FP)
 		s.Recall = ratio(s.TP, s.TP+s.FN)
 		s.F1 = ratio(2*s.TP, 2*s.TP+s.FP+s.FN)
 		r.MacroF1 += s.F1 / float64(L)
+		r.WeightedF1 += s.F1 * float64(s.Support)
+		support += s.Support
 		tp, fp, fn = tp+s.TP, fp+s.FP, fn+s.FN
 	}
+	if support > 0 {
+		r.WeightedF1 /= float64(support)
+	}
+	r.SamplesF1 = samplesF1 / float64(n)
 	fn += extraFN
 	r.MicroPrecision = ratio(tp, tp+fp)
 	r.MicroRecall = ratio(tp, tp+fn)
 	r.MicroF1 = ratio(2*tp, 2*tp+fp+fn)
 	r.HammingLoss = ratio(fp+fn, n*L)
 	r.SubsetAccuracy = ratio(subset, n)
-	r.PrecisionAtK = pAtK / float64(n)
+	r.PrecisionAtK = ratio(hitsAll, k*n)
+	r.RecallAtK = ratio(hitsAll, goldAll)
 	if recallDocs > 0 {
-		r.RecallAtK = rAtK / float64(recallDocs)
+		r.RecallAtKPerDoc = rAtK / float64(recallDocs)
 	}
 	return r, nil
 }
@@ -201,16 +230,20 @@ func (r *MultiLabelReport) WriteTable(w io.Writer) error {
 	fmt.Fprintf(bw, "\ndocuments        %d\n", r.N)
 	fmt.Fprintf(bw, "micro F1         %.4f (precision %.4f, recall %.4f)\n", r.MicroF1, r.MicroPrecision, r.MicroRecall)
 	fmt.Fprintf(bw, "macro F1         %.4f\n", r.MacroF1)
+	fmt.Fprintf(bw, "weighted F1      %.4f\n", r.WeightedF1)
+	fmt.Fprintf(bw, "samples F1       %.4f\n", r.SamplesF1)
 	fmt.Fprintf(bw, "hamming loss     %.4f\n", r.HammingLoss)
 	fmt.Fprintf(bw, "subset accuracy  %.4f\n", r.SubsetAccuracy)
-	fmt.Fprintf(bw, "precision@%d      %.4f\n", r.K, r.PrecisionAtK)
-	fmt.Fprintf(bw, "recall@%d         %.4f\n", r.K, r.RecallAtK)
+	fmt.Fprintf(bw, "precision@%d      %.4f (fastText: hits / (k·documents))\n", r.K, r.PrecisionAtK)
+	fmt.Fprintf(bw, "recall@%d         %.4f (fastText: hits / true labels)\n", r.K, r.RecallAtK)
+	fmt.Fprintf(bw, "recall@%d per doc %.4f (mean of each document's recall@%d)\n", r.K, r.RecallAtKPerDoc, r.K)
 	return bw.Flush()
 }
 
 // WriteJSON writes r as one indented JSON object: n, k, micro_precision,
-// micro_recall, micro_f1, macro_f1, hamming_loss, subset_accuracy,
-// precision_at_k, recall_at_k, labels (per label: label, precision,
+// micro_recall, micro_f1, macro_f1, weighted_f1, samples_f1, hamming_loss,
+// subset_accuracy, precision_at_k, recall_at_k (fastText's, see
+// MultiLabelReport), recall_at_k_per_doc, labels (per label: label, precision,
 // recall, f1, support, tp, fp, fn) and, when any, unknown.
 func (r *MultiLabelReport) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
@@ -221,9 +254,9 @@ func (r *MultiLabelReport) WriteJSON(w io.Writer) error {
 // PredictLabels scores the rows of X (weighted as m's vocabulary says)
 // with the multi-label model m on workers goroutines: each document's
 // label probabilities (row-major n×L) and the labels
-// model.SelectLabelsEach keeps (probability ≥ thresholds[l] for label l,
-// or the top k when k > 0).
-func PredictLabels(m *model.Model, X *vectorize.Matrix, thresholds []float64, k, workers int) ([][]int, []float64) {
+// model.SelectLabelsTop keeps (probability ≥ thresholds[l] for label l,
+// and at least the minLabels most probable).
+func PredictLabels(m *model.Model, X *vectorize.Matrix, thresholds []float64, minLabels, workers int) ([][]int, []float64) {
 	n, L := X.Rows(), m.NumClasses()
 	pred := make([][]int, n)
 	probs := make([]float64, n*L)
@@ -233,7 +266,7 @@ func PredictLabels(m *model.Model, X *vectorize.Matrix, thresholds []float64, k,
 			for i := lo; i < hi; i++ {
 				p := s.LabelProbs(X.Row(i))
 				copy(probs[i*L:(i+1)*L], p)
-				pred[i] = model.SelectLabelsEach(p, thresholds, k)
+				pred[i] = model.SelectLabelsTop(p, thresholds, 0, minLabels)
 			}
 		}
 	})
@@ -241,9 +274,9 @@ func PredictLabels(m *model.Model, X *vectorize.Matrix, thresholds []float64, k,
 }
 
 // EvaluateMultiLabelTexts evaluates the multi-label model m on texts with
-// label sets sets: labels are predicted as PredictLabels does (threshold,
-// or top selectK when > 0) and ranked for precision@atK and recall@atK.
-func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, thresholds []float64, selectK, atK, workers int) (*MultiLabelReport, error) {
+// label sets sets: labels are predicted as PredictLabels does (thresholds,
+// at least minLabels) and ranked for precision@atK and recall@atK.
+func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, thresholds []float64, minLabels, atK, workers int) (*MultiLabelReport, error) {
 	if !m.MultiLabel {
 		return nil, fmt.Errorf("not a multi-label model (train it with --multi-label)")
 	}
@@ -251,7 +284,7 @@ func EvaluateMultiLabelTexts(m *model.Model, texts []string, sets [][]string, th
 		return nil, fmt.Errorf("%d texts for %d label sets", len(texts), len(sets))
 	}
 	X := train.PrepareWith(m.Vocab, texts, workers)
-	pred, probs := PredictLabels(m, X, thresholds, selectK, workers)
+	pred, probs := PredictLabels(m, X, thresholds, minLabels, workers)
 	truth, unknown := MapLabelSets(m.Classes, sets)
 	return EvaluateMultiLabel(m.Classes, truth, pred, probs, atK, unknown)
 }

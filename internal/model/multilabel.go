@@ -79,6 +79,27 @@ func SelectLabelsEach(probs, thresholds []float64, k int) []int {
 	return selectLabels(probs, func(l int) float64 { return thresholds[l] }, k)
 }
 
+// SelectLabelsTop returns the labels a multi-label prediction keeps with
+// fastText's semantics of -k and -threshold: the labels of probability ≥
+// thresholds[l], most probable first (ties to the lower id), at most k of
+// them when k > 0; then, when fewer than minLabels are kept, the
+// minLabels most probable labels (at most k when k > 0) whatever their
+// thresholds. Thresholds of 0 make it the top k.
+func SelectLabelsTop(probs, thresholds []float64, k, minLabels int) []int {
+	ids := selectLabels(probs, func(l int) float64 { return thresholds[l] }, 0)
+	if k > 0 && len(ids) > k {
+		ids = ids[:k]
+	}
+	if len(ids) < minLabels {
+		n := minLabels
+		if k > 0 {
+			n = min(n, k)
+		}
+		ids = selectLabels(probs, nil, n)
+	}
+	return ids
+}
+
 // Thresholds returns the threshold of each label of a multi-label model:
 // t for every label when given, else the tuned Params.LabelThresholds
 // when the model has them, else t.

@@ -103,3 +103,31 @@ func TestLabelThresholds(t *testing.T) {
 		t.Error("thresholds on a single-label model accepted")
 	}
 }
+
+// TestSelectLabelsTop checks fastText's -k with -threshold (at most k
+// labels above the threshold) and the minimum number of labels.
+func TestSelectLabelsTop(t *testing.T) {
+	p := []float64{0.2, 0.9, 0.6, 0.05}
+	th := []float64{0.5, 0.5, 0.5, 0.5}
+	for _, c := range []struct {
+		k, min int
+		want   []int
+	}{
+		{0, 0, []int{1, 2}},
+		{1, 0, []int{1}},
+		{3, 0, []int{1, 2}},
+		{0, 3, []int{1, 2, 0}},
+		{2, 3, []int{1, 2}},
+	} {
+		if got := SelectLabelsTop(p, th, c.k, c.min); !slices.Equal(got, c.want) {
+			t.Errorf("k %d, min %d: %v, want %v", c.k, c.min, got, c.want)
+		}
+	}
+	high := []float64{0.95, 0.95, 0.95, 0.95}
+	if got := SelectLabelsTop(p, high, 0, 1); !slices.Equal(got, []int{1}) {
+		t.Errorf("min 1 above every probability: %v, want [1]", got)
+	}
+	if got := SelectLabelsTop(p, high, 0, 0); len(got) != 0 {
+		t.Errorf("min 0 above every probability: %v, want none", got)
+	}
+}

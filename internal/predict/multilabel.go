@@ -3,21 +3,24 @@ package predict
 import "github.com/nbtext/nbtext/internal/model"
 
 // appendLabels renders the result of a multi-label model (model.Model.MultiLabel)
-// for rec: the labels model.SelectLabels keeps (probability ≥
-// Options.Threshold, or Options.LabelThresholds when set, or the top
-// Options.TopK), most probable first. Text:
-// the labels separated by spaces, each followed by its probability when
-// TopK > 0 (an empty line when none is kept); TSV: id, then label and
-// probability pairs; JSON: the record's own keys, id, "labels": [...] and
-// "probs" with every label's probability.
+// for rec: the labels model.SelectLabelsTop keeps (probability ≥
+// Options.LabelThresholds[l], or Options.Threshold when those are nil; at
+// most Options.TopK of them when > 0; at least Options.MinLabels), most
+// probable first. Text: the labels separated by spaces, each followed by
+// its probability when TopK > 0 (an empty line when none is kept); TSV:
+// id, then label and probability pairs; JSON: the record's own keys, id,
+// "labels": [...] and "probs" with the probability of each kept label, or
+// of every label with Options.AllProbs.
 func (f *formatter) appendLabels(dst []byte, rec *record, sc *model.Scorer, ind []int32, val []float32) []byte {
 	probs := sc.LabelProbs(ind, val)
-	var keep []int
-	if f.opt.LabelThresholds != nil {
-		keep = model.SelectLabelsEach(probs, f.opt.LabelThresholds, f.opt.TopK)
-	} else {
-		keep = model.SelectLabels(probs, f.opt.Threshold, f.opt.TopK)
+	th := f.opt.LabelThresholds
+	if th == nil {
+		th = make([]float64, len(probs))
+		for l := range th {
+			th[l] = f.opt.Threshold
+		}
 	}
+	keep := model.SelectLabelsTop(probs, th, f.opt.TopK, f.opt.MinLabels)
 	switch f.opt.Format {
 	case FormatJSON:
 		dst = appendJSONHead(dst, rec, "labels", "probs")
@@ -29,7 +32,11 @@ func (f *formatter) appendLabels(dst []byte, rec *record, sc *model.Scorer, ind 
 			dst = appendJSONString(dst, f.classes[l])
 		}
 		dst = append(dst, `],"probs":{`...)
-		for i, l := range model.SelectLabels(probs, 0, len(probs)) {
+		shown := keep
+		if f.opt.AllProbs {
+			shown = model.SelectLabels(probs, 0, len(probs))
+		}
+		for i, l := range shown {
 			if i > 0 {
 				dst = append(dst, ',')
 			}

@@ -37,6 +37,13 @@ type Options struct {
 	// LabelThresholds, for a multi-label model, are the threshold of each
 	// label (model.Model.Thresholds), used instead of Threshold.
 	LabelThresholds []float64
+	// MinLabels, for a multi-label model, is the number of labels every
+	// document gets at least (the most probable), whatever the
+	// thresholds.
+	MinLabels int
+	// AllProbs, for a multi-label model with Format json, prints the
+	// probability of every label instead of those of the kept labels.
+	AllProbs bool
 	// Costs are the class loss weights λ_y of the decision
 	// argmax_y λ_y P(y|x) (nil: MAP), as parsed by model.ParseCosts.
 	Costs []float64
@@ -72,6 +79,9 @@ func (o *Options) normalize() error {
 	case FormatText, FormatTSV, FormatJSON:
 	default:
 		return fmt.Errorf("--format must be text, tsv or json, got %q", o.Format)
+	}
+	if o.MinLabels < 0 {
+		return fmt.Errorf("--min-labels must be ≥ 0, got %d", o.MinLabels)
 	}
 	if o.TopK < 0 {
 		return fmt.Errorf("--top-k must be ≥ 0, got %d", o.TopK)
