@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -253,7 +253,13 @@ func countSource(s streams, src string, co *corpusOptions, quiet bool, add func(
 				return err
 			}
 		}
-		return add(d.Text, d.Label)
+		if err := add(d.Text, d.Label); err != nil {
+			if errors.Is(err, counts.ErrClasses) {
+				return fmt.Errorf("%s: %w", d.ID, err)
+			}
+			return err
+		}
+		return nil
 	})
 }
 
@@ -329,7 +335,7 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 			return err
 		}
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}

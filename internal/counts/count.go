@@ -99,6 +99,17 @@ type Counter struct {
 	collected bool           // feed collected the garbage of the tables
 }
 
+// MaxClasses bounds the classes a Counter counts. Its tables hold, for
+// each class a worker meets, a column over the terms met (blocks of 4,096
+// cells), and writing them walks every class for every term, so time and
+// memory grow as terms × classes; past this bound a corpus is refused at
+// the document of its first class too many (ErrClasses) rather than left
+// to run for hours. See docs/limits.md for the figures.
+const MaxClasses = 1024
+
+// ErrClasses: a corpus has more than MaxClasses classes.
+var ErrClasses = errors.New("too many classes")
+
 // NewCounter returns a Counter of documents tokenized with s. With a
 // vocabulary (round two), s is vocab.Settings, only vocab's terms are
 // counted, and each cell also sums the term's values as the vocabulary
@@ -143,6 +154,9 @@ func (c *Counter) Add(text, label string) error {
 	}
 	k, ok := c.classes[label]
 	if !ok {
+		if len(c.names) >= MaxClasses {
+			return fmt.Errorf("%w: class %q would be class number %d; nbtext counts at most %d classes (its count tables are dense in the classes: see docs/limits.md)", ErrClasses, label, len(c.names)+1, MaxClasses)
+		}
 		label = strings.Clone(label)
 		k = int32(len(c.names))
 		c.classes[label] = k

@@ -1,0 +1,132 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// Regressions of the hostile-input audit of the count, merge, ensemble,
+// streaming and many-class commands (issue 28), beside the catalog of
+// badinput_test.go.
+
+// TestInputGivenTwice: the same corpus or part named twice (or a file and
+// its hard link, or a file inside a folder given too) is refused before
+// any work, not counted twice (item 9).
+func TestInputGivenTwice(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := writeFile(t, dir, "data.tsv", toyTSV)
+	writeFile(t, dir, "corpus/crypt/1.txt", "pgp key encryption cipher")
+	writeFile(t, dir, "corpus/graphics/1.txt", "polygons textures rendering")
+	if err := os.Link(data, filepath.Join(dir, "hard.tsv")); err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(dir, "c1.nbc")
+	check(t, nbtext(t, "", "count", "-q", data, "-o", part), exitOK)
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"count", data, data, "-o", filepath.Join(dir, "x.nbc")}, "data.tsv: named twice: it is the same file as " + data},
+		{[]string{"count", data, filepath.Join(dir, "hard.tsv"), "-o", filepath.Join(dir, "x.nbc")}, "would be counted twice"},
+		{[]string{"count", filepath.Join(dir, "corpus"), filepath.Join(dir, "corpus/crypt/1.txt"), "-o", filepath.Join(dir, "x.nbc")}, "inside the input folder"},
+		{[]string{"merge", part, part, "-o", filepath.Join(dir, "m.nbc")}, "c1.nbc: named twice"},
+	} {
+		check(t, nbtext(t, "", c.args...), exitUsage, c.msg)
+	}
+	for _, f := range []string{"x.nbc", "m.nbc"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s written", f)
+		}
+	}
+}
+
+// TestManyClassesRefused: count and train --stream refuse the class past
+// counts.MaxClasses at its document, naming file and line, instead of
+// running for hours (item 4).
+func TestManyClassesRefused(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range counts.MaxClasses + 5 {
+		fmt.Fprintf(&b, "c%d\tword%d common text\n", i, i%7)
+	}
+	data := writeFile(t, dir, "classes.tsv", b.String())
+	want := fmt.Sprintf("classes.tsv:%d: too many classes: class \"c%d\" would be class number %d; nbtext counts at most %d classes", counts.MaxClasses+1, counts.MaxClasses, counts.MaxClasses+1, counts.MaxClasses)
+	check(t, nbtext(t, "", "count", data, "-o", filepath.Join(dir, "x.nbc")), exitError, want)
+	check(t, nbtext(t, "", "train", "--stream", data, "-o", filepath.Join(dir, "x.nbm")), exitError, want)
+}
+
+// TestTrainRefusesUnloadableModel: train refuses, before fitting, a
+// vocabulary × classes that the model loader would refuse (the one size
+// rule, model.CheckSize), in memory and from counts (item 3).
+func TestTrainRefusesUnloadableModel(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	const C = 6000 // 12,000 terms × 6,000 classes × 16 bytes = 1.07 GiB
+	var b strings.Builder
+	for i := range C {
+		fmt.Fprintf(&b, "c%d\tu%da u%db\n", i, i, i)
+	}
+	data := writeFile(t, dir, "wide.tsv", b.String())
+	out := filepath.Join(dir, "m.nbm")
+	check(t, nbtext(t, "", "train", data, "--min-df", "1", "-o", out), exitError, "too many terms × classes: 12000 terms × 6000 classes need 1.07 GiB of tables, more than the 1.00 GiB a model may hold")
+	if _, err := os.Stat(out); err == nil {
+		t.Error("model written")
+	}
+	if model.MaxTableBytes/16 != counts.MaxStatsCells {
+		t.Errorf("counts.MaxStatsCells %d is not model.MaxTableBytes/16 (%d)", counts.MaxStatsCells, model.MaxTableBytes/16)
+	}
+}
+
+// TestCreatedByIsTheCommand: every way of training records "nbtext train"
+// as created_by, never the command line, so that the output's name and
+// the corpus's path change no byte (item 8).
+func TestCreatedByIsTheCommand(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := writeFile(t, dir, "data.tsv", toyTSV)
+	ml := writeFile(t, dir, "ml.tsv", "crypt,security\tpgp key cipher\ngraphics\tpolygons textures\ncrypt\tsecret key\ngraphics,security\topengl rendering\n")
+	part := filepath.Join(dir, "c.nbc")
+	check(t, nbtext(t, "", "count", "-q", data, "--model", "bernoulli", "-o", part), exitOK)
+	saved := os.Args
+	defer func() { os.Args = saved }()
+	for _, c := range [][]string{
+		{"train", "-q", "--stream", data},
+		{"train", "-q", "--model", "bernoulli", "--from-counts", part},
+		{"train", "-q", "--multi-label", "--min-df", "1", ml},
+	} {
+		var first []byte
+		for _, name := range []string{"a.nbm", "other/b.nbm"} {
+			out := filepath.Join(dir, name)
+			os.MkdirAll(filepath.Dir(out), 0o755)
+			args := append(append([]string{}, c...), "-o", out)
+			os.Args = append([]string{"nbtext"}, args...)
+			check(t, nbtext(t, "", args...), exitOK)
+			bs, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(bs, []byte(dir)) || bytes.Contains(bs, []byte(name)) {
+				t.Errorf("%v: the model holds a path", args)
+			}
+			if !bytes.Contains(bs, []byte(`"created_by":"nbtext train"`)) {
+				t.Errorf("%v: created_by is not \"nbtext train\"", args)
+			}
+			if first == nil {
+				first = bs
+			} else if !bytes.Equal(first, bs) {
+				t.Errorf("%v: bytes differ with the output's name", args)
+			}
+		}
+	}
+}
