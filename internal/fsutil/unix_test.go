@@ -181,3 +181,35 @@ func TestSignalHelper(t *testing.T) {
 		select {}
 	})
 }
+
+// TestTempDirRemovesStale: TempDir removes the folders of its prefix left
+// by a process that is gone (a kill -9), keeps those of running ones, and
+// its remove takes the folder and what it holds (issue 28, item 5).
+func TestTempDirRemovesStale(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := filepath.Join(tmp, "nbt-"+strconv.Itoa(deadPID(t))+"-1")
+	live := filepath.Join(tmp, "nbt-"+strconv.Itoa(os.Getppid())+"-1")
+	for _, d := range []string{dead, live} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir, remove, err := TempDir("nbt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); err == nil {
+		t.Error("the folder of a dead process was kept")
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Error("the folder of a running process was removed")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	remove()
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("remove left the folder")
+	}
+}
