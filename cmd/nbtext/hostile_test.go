@@ -130,3 +130,13 @@ func TestCreatedByIsTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestTmpDirCheckedFirst: a --tmp-dir where no file can be made fails
+// before counting, not at the first spill (item 15).
+func TestTmpDirCheckedFirst(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := writeFile(t, dir, "data.tsv", toyTSV)
+	missing := filepath.Join(dir, "none")
+	check(t, nbtext(t, "", "count", data, "--mem", "1MB", "--tmp-dir", missing, "-o", filepath.Join(dir, "x.nbc")), exitUsage, "--tmp-dir "+missing+": ")
+}

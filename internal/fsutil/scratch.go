@@ -1,6 +1,14 @@
 package fsutil
 
-import "os"
+import (
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
 
 // Scratch is a temporary file for the process's own use (a spool, a row
 // cache), read back through the open file. It is unlinked as soon as it
@@ -34,5 +42,40 @@ func (s *Scratch) Close() error {
 		}
 		s.name = ""
 	}
+	return err
+}
+
+// CreateTemp creates a new file in dir ("": os.TempDir) named from pattern
+// as os.CreateTemp names it, for a process that must reopen it by name (a
+// spilled run). The name is registered before the file exists, so that a
+// signal CleanupOnSignal catches removes it; RemoveTemp removes it and
+// forgets it. (A kill -9 cannot be caught: use NewScratch where the file
+// need not be reopened.)
+func CreateTemp(dir, pattern string) (*os.File, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	prefix, suffix, _ := strings.Cut(pattern, "*")
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
+		if err := register(name); err != nil {
+			return nil, err
+		}
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			return f, nil
+		}
+		unregister(name)
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+	}
+	return nil, errors.New("no free temporary file name")
+}
+
+// RemoveTemp removes a file of CreateTemp and forgets it.
+func RemoveTemp(name string) error {
+	err := os.Remove(name)
+	unregister(name)
 	return err
 }

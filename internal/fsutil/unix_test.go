@@ -135,7 +135,7 @@ func TestCleanupOnSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		dir := t.TempDir()
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSignalHelper$")
-		cmd.Env = append(os.Environ(), "FSUTIL_SIGNAL_HELPER="+dir)
+		cmd.Env = append(os.Environ(), "FSUTIL_SIGNAL_HELPER="+dir, "TMPDIR="+dir)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -149,8 +149,11 @@ func TestCleanupOnSignal(t *testing.T) {
 			cmd.Wait()
 			t.Fatalf("helper said %q, %v", line, err)
 		}
-		if got := entries(t, dir); len(got) != 1 || !strings.HasPrefix(got[0], ".out.tmp-") {
-			t.Fatalf("while writing, folder holds %v, want one temporary file", got)
+		// The write's temporary file, a spilled run (CreateTemp) and a
+		// scratch folder (TempDir): a signal removes all three (issue 28,
+		// item 5).
+		if got := entries(t, dir); len(got) != 3 || !strings.HasPrefix(got[0], ".out.tmp-") || !strings.HasPrefix(got[1], "nbt-") || !strings.HasPrefix(got[2], "run-") {
+			t.Fatalf("while writing, folder holds %v, want a temporary file, a folder and a run", got)
 		}
 		cmd.Process.Signal(sig)
 		err = cmd.Wait()
@@ -175,6 +178,12 @@ func TestSignalHelper(t *testing.T) {
 		t.Skip("run by TestCleanupOnSignal")
 	}
 	CleanupOnSignal()
+	if _, err := CreateTemp(dir, "run-*.nbc"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := TempDir("nbt"); err != nil {
+		t.Fatal(err)
+	}
 	WriteFile(filepath.Join(dir, "out"), func(w io.Writer) error {
 		io.WriteString(w, "partial")
 		os.Stdout.WriteString("writing\n")
