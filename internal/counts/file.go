@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"slices"
 	"unicode/utf8"
 
@@ -373,7 +372,7 @@ func Decode(r io.Reader, name string) (*Counts, error) {
 
 // ReadFile reads the counts file at path.
 func ReadFile(path string) (*Counts, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

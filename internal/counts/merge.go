@@ -254,7 +254,7 @@ func MergeFiles(out string, paths []string) (*Header, error) {
 	hs := make([]*Header, len(paths))
 	srcs := make([]source, len(paths))
 	for i, p := range paths {
-		f, err := os.Open(p)
+		f, err := fsutil.OpenRegular(p)
 		if err != nil {
 			return nil, err
 		}

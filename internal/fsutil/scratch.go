@@ -2,6 +2,7 @@ package fsutil
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -79,3 +80,40 @@ func RemoveTemp(name string) error {
 	unregister(name)
 	return err
 }
+
+// OpenRegular opens path for reading if it is a regular file (or a symlink
+// to one), and refuses a folder, device, named pipe or socket with an
+// error naming what it is: opening a named pipe would wait for a writer
+// forever, and a device may never end. The check is made before the open
+// (which could block) and again on the open file.
+func OpenRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, errNotRegularInput(fi.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%s: %w", path, errNotRegularInput(fi.Mode()))
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// notRegularInput is the error of OpenRegular.
+type notRegularInput struct{ kind string }
+
+func (e notRegularInput) Error() string { return "not a regular file (" + e.kind + ")" }
+func (e notRegularInput) Is(target error) bool {
+	return target == ErrNotRegular
+}
+
+func errNotRegularInput(m fs.FileMode) error { return notRegularInput{Kind(m)} }
