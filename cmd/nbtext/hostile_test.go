@@ -140,3 +140,64 @@ func TestTmpDirCheckedFirst(t *testing.T) {
 	missing := filepath.Join(dir, "none")
 	check(t, nbtext(t, "", "count", data, "--mem", "1MB", "--tmp-dir", missing, "-o", filepath.Join(dir, "x.nbc")), exitUsage, "--tmp-dir "+missing+": ")
 }
+
+// TestOccurrencesPast2To24: a term that occurs 2^24+1 times in one
+// document (float32 holds integers exactly only to 2^24) counts the same
+// in both rounds of train --stream and of count, count --vocab, so the
+// vocabulary's check passes (item 6). About 34 MB of text.
+func TestOccurrencesPast2To24(t *testing.T) {
+	if testing.Short() {
+		t.Skip("34 MB document")
+	}
+	isolate(t)
+	dir := t.TempDir()
+	doc := "pos\t" + strings.Repeat("ww ", 1<<24+1) + "good\npos\tgood nice ww\nneg\tbad awful ww\nneg\tbad poor\npos\tgood fine\n"
+	data := writeFile(t, dir, "big.tsv", doc)
+	check(t, nbtext(t, "", "train", "-q", "--stream", data, "--min-df", "1", "--max-doc-bytes", "67108864", "-o", filepath.Join(dir, "m.nbm")), exitOK)
+	r1, r2 := filepath.Join(dir, "r1.nbc"), filepath.Join(dir, "r2.nbc")
+	check(t, nbtext(t, "", "count", "-q", data, "--min-df", "1", "--max-doc-bytes", "67108864", "-o", r1), exitOK)
+	check(t, nbtext(t, "", "count", "-q", data, "--vocab", r1, "--max-doc-bytes", "67108864", "-o", r2), exitOK)
+	c, err := counts.ReadFile(r2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, term := range c.Terms {
+		if term == "ww" {
+			var occ int64
+			for _, x := range c.Row(i) {
+				occ += x.Occ
+			}
+			if occ != 1<<24+3 {
+				t.Errorf("round two: ww occurs %d times, want %d", occ, 1<<24+3)
+			}
+		}
+	}
+	check(t, nbtext(t, "", "train", "-q", "--from-counts", r2, "-o", filepath.Join(dir, "m2.nbm")), exitOK)
+}
+
+// TestMessagesNameFileAndLine: a numeric value whose square overflows and
+// a CSV quote left open are reported at their file and line (item 14).
+func TestMessagesNameFileAndLine(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x,species\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "%d.5,%s\n", i%3, []string{"a", "b"}[i%2])
+	}
+	b.WriteString("1e308,a\n-1e308,b\n")
+	num := writeFile(t, dir, "num.csv", b.String())
+	check(t, nbtext(t, "", "train", num, "--model", "gaussian", "--label-field", "species", "--numeric-field", "x", "-o", filepath.Join(dir, "g.nbm")),
+		exitError, "num.csv:14: field x: \"1e308\" is too large")
+	var q strings.Builder
+	q.WriteString("label,text\n")
+	for i := range 30 {
+		if i == 10 {
+			q.WriteString("a,\"never closed\n")
+			continue
+		}
+		fmt.Fprintf(&q, "%s,\"word %d\"\n", []string{"a", "b"}[i%2], i)
+	}
+	csvf := writeFile(t, dir, "q.csv", q.String())
+	check(t, nbtext(t, "", "train", csvf, "-o", filepath.Join(dir, "q.nbm")), exitError, "q.csv:12: extraneous or missing \" in quoted-field: the quoted field of the record opened on line 12")
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"math"
 	"slices"
 	"unicode/utf8"
 
@@ -130,7 +131,13 @@ func checkHeader(h *Header) error {
 	if len(h.Classes) != len(h.ClassDocs) {
 		return fmt.Errorf("%d classes but %d class document counts", len(h.Classes), len(h.ClassDocs))
 	}
+	var total int64
 	for i, c := range h.Classes {
+		if d := h.ClassDocs[i]; d > 0 && d > math.MaxInt64-total {
+			return fmt.Errorf("the documents of the classes sum past 2^63 (at class %q)", c)
+		} else if d > 0 {
+			total += d
+		}
 		if i > 0 && c <= h.Classes[i-1] {
 			return fmt.Errorf("classes not distinct and ascending: %q after %q", c, h.Classes[i-1])
 		}
