@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -200,4 +201,36 @@ func TestMessagesNameFileAndLine(t *testing.T) {
 	}
 	csvf := writeFile(t, dir, "q.csv", q.String())
 	check(t, nbtext(t, "", "train", csvf, "-o", filepath.Join(dir, "q.nbm")), exitError, "q.csv:12: extraneous or missing \" in quoted-field: the quoted field of the record opened on line 12")
+}
+
+// TestPredictGoesOnPastBadInput: a malformed JSONL record and a damaged
+// file among several are answered with "?" and warned about, and the
+// documents after them are answered (exit 1 at the end), rather than
+// ending the run (item 11).
+func TestPredictGoesOnPastBadInput(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := writeFile(t, dir, "data.tsv", toyTSV)
+	m := filepath.Join(dir, "m.nbm")
+	check(t, nbtext(t, "", "train", "-q", data, "-o", m), exitOK)
+	r := nbtext(t, "{\"text\":\"pgp key\"}\n{broken\n{\"text\":\"opengl polygons\"}\n", "predict", "-m", m, "--input", "jsonl")
+	check(t, r, exitError, "stdin:2: invalid JSON")
+	if got := strings.Fields(r.out); len(got) != 3 || got[0] != "crypt" || got[1] != "?" || got[2] != "graphics" {
+		t.Errorf("jsonl answers %q, want crypt ? graphics", got)
+	}
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		return b.Bytes()
+	}
+	writeFile(t, dir, "1.gz", string(gz("pgp key\n")))
+	writeFile(t, dir, "2.gz", string(gz("opengl textures\n")[:15]))
+	writeFile(t, dir, "3.gz", string(gz("opengl polygons\npgp cipher\n")))
+	r = nbtext(t, "", "predict", "-m", m, filepath.Join(dir, "1.gz"), filepath.Join(dir, "2.gz"), filepath.Join(dir, "3.gz"))
+	check(t, r, exitError, "2.gz: gzip stream cut short")
+	if got := strings.Fields(r.out); len(got) != 4 || got[1] != "?" || got[2] != "graphics" || got[3] != "crypt" {
+		t.Errorf("file answers %q, want crypt ? graphics crypt", got)
+	}
 }
