@@ -409,7 +409,10 @@ func (b *hashReader) fill(n int) error {
 		rest := copy(b.buf[:cap(b.buf)], b.buf[b.pos:])
 		b.buf, b.pos, b.hashed = b.buf[:rest], 0, 0
 		if cap(b.buf) < n {
-			b.buf = slices.Grow(b.buf, n-len(b.buf))
+			// Grow with the data actually read (at most doubling), not
+			// to the n a damaged length asks for: a short file cannot
+			// make the reader allocate its bound (64 MiB of header).
+			b.buf = slices.Grow(b.buf, min(n, 2*max(cap(b.buf), 1<<12))-len(b.buf))
 		}
 		m, err := b.r.Read(b.buf[len(b.buf):cap(b.buf)])
 		b.buf = b.buf[:len(b.buf)+m]
