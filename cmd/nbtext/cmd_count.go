@@ -407,11 +407,22 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		opt.Mem = streamCountMem()
 	}
 	ctr, runs, err := streamCounts(s, args, &co, o.global.quiet, settings, opt)
-	if err != nil {
-		return err
+	if err == nil {
+		defer ctr.Close()
+		err = fitCounter(s, o, kind, ctr, fields, start)
 	}
-	defer ctr.Close()
-	if err := fitCounter(s, o, kind, ctr, fields, start); err != nil {
+	if errors.Is(err, vectorize.ErrPrunedAll) && o.vec.softMinDF() && settings.MinDF > 1 && fields == nil && !slices.Contains(args, "-") {
+		// As in-memory training relaxes a default --min-df that keeps no
+		// term (a corpus of numbers, of unique ids): count again with
+		// --min-df 1. Stdin cannot be read twice, nor the spooled fields.
+		note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", settings.MinDF)
+		settings.MinDF = 1
+		if ctr, runs, err = streamCounts(s, args, &co, o.global.quiet, settings, opt); err == nil {
+			defer ctr.Close()
+			err = fitCounter(s, o, kind, ctr, fields, start)
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if runs > 0 {

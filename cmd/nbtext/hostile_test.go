@@ -234,3 +234,17 @@ func TestPredictGoesOnPastBadInput(t *testing.T) {
 		t.Errorf("file answers %q, want crypt ? graphics crypt", got)
 	}
 }
+
+// TestStreamRelaxesDefaultMinDF: on a corpus whose terms each occur in one
+// document (numbers), train --stream relaxes the default --min-df to 1
+// with a note, as in-memory train does; a --min-df given stays (item 16).
+func TestStreamRelaxesDefaultMinDF(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	data := writeFile(t, dir, "nums.tsv", "a\t11 12 13\nb\t14 15 16\na\t17 18 19\nb\t20 21 22\n")
+	for _, kind := range []string{"multinomial", "bernoulli"} {
+		r := nbtext(t, "", "train", "--stream", "--model", kind, data, "-o", filepath.Join(dir, kind+".nbm"))
+		check(t, r, exitOK, "the default --min-df 2 would keep no term of these documents: using --min-df 1")
+	}
+	check(t, nbtext(t, "", "train", "--stream", "--min-df", "2", data, "-o", filepath.Join(dir, "x.nbm")), exitError, "no terms left after pruning")
+}
