@@ -140,7 +140,7 @@ for sig in KILL TERM HUP; do
 	killrounds "count --mem (spilling)" $sig count_ok "$bin" count -q --mem 32MB "$work/corpus.tsv" -o "$out/c.nbc"
 	killrounds "merge" $sig merge_ok "$bin" merge -q "$work/p1.nbc" "$work/p2.nbc" -o "$out/m.nbc"
 	killrounds "train --stream --hash-bits --mem" $sig stream_ok "$bin" train -q --stream --hash-bits 18 --mem 32MB "$work/corpus.tsv" -o "$out/s.nbm"
-	killrounds "train --auto" $sig auto_ok "$bin" train -q --auto --budget 5s "$work/corpus.tsv" -o "$out/a.nbm"
+	killrounds "train --auto" $sig auto_ok "$bin" train -q --auto --budget 15s "$work/corpus.tsv" -o "$out/a.nbm"
 	rm -f "$TMPDIR"/nbtext-run-* # what the kill -9 rounds left
 done
 if (cd beam && CGO_ENABLED=0 go build -o "$work/nbtext-beam" ./cmd/nbtext-beam); then
