@@ -7,10 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"slices"
 	"strings"
-
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
@@ -23,19 +20,10 @@ import (
 type expandFn struct{}
 
 func (expandFn) ProcessElement(ctx context.Context, pattern string, emit func(string)) error {
-	fs, err := filesystem.New(ctx, pattern)
+	files, err := expand(ctx, pattern)
 	if err != nil {
 		return err
 	}
-	defer fs.Close()
-	files, err := fs.List(ctx, pattern)
-	if err != nil {
-		return fmt.Errorf("%s: %w", pattern, err)
-	}
-	if len(files) == 0 {
-		return fmt.Errorf("%s: no file matches", pattern)
-	}
-	slices.Sort(files)
 	for _, f := range files {
 		emit(f)
 	}

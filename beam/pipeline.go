@@ -175,9 +175,12 @@ func Run(ctx context.Context, c *Config) (*Result, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
+	if err := c.CheckFiles(ctx); err != nil {
+		return nil, err
+	}
 	res := &Result{}
 	vocab := c.Vocab
-	if vocab == "" && c.ModelOutput != "" && counts.NeedsVocab(c.Settings) {
+	if vocab == "" && c.ModelOutput != "" && needsTwoRounds(c) {
 		r1 := c.Round1Output
 		if r1 == "" {
 			r1 = round1Name(c.Output)
@@ -216,6 +219,10 @@ func Run(ctx context.Context, c *Config) (*Result, error) {
 	res.Model = m
 	return res, nil
 }
+
+// needsTwoRounds reports whether a run without Vocab and with ModelOutput
+// counts two rounds.
+func needsTwoRounds(c *Config) bool { return counts.NeedsVocab(c.Settings) }
 
 // round1Name returns out with ".round1" before its extension.
 func round1Name(out string) string {

@@ -75,8 +75,10 @@ func catalogDir(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, f := range []string{"fifo", "fifo2"} {
+		if err := syscall.Mkfifo(filepath.Join(dir, f), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir
 }
@@ -198,6 +200,12 @@ func TestBadInputCatalog(t *testing.T) {
 		{"predict: /dev/zero as a FILE", "predict -m $D/m.nbm /dev/zero", "", exitError, "/dev/zero: not a regular file (a character device)"},
 		{"vocab: endless stdin", "vocab - --max-doc-bytes 4096", "</dev/zero", exitError, "stdin:1: "},
 		{"vocab: /dev/zero as a corpus", "vocab /dev/zero", "", exitError, "/dev/zero: not a regular file"},
+		// A named pipe where a model, counts or a vocabulary is read is
+		// refused, not waited on forever (issue 28, item 12).
+		{"predict -m a FIFO", "predict -m $D/fifo", "x\n", exitBadModel, "$D/fifo: not a regular file (a named pipe)"},
+		{"train --from-counts a FIFO", "train --from-counts $D/fifo -o $D/new.nbm", "", exitError, "$D/fifo: not a regular file (a named pipe)"},
+		{"merge a FIFO", "merge $D/fifo $D/fifo2 -o $D/new.nbc", "", exitError, "$D/fifo: not a regular file (a named pipe)"},
+		{"train --vocab a FIFO", "train --vocab $D/fifo $D/data.tsv -o $D/new.nbm", "", exitError, "$D/fifo: not a regular file (a named pipe)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -253,7 +253,13 @@ func countSource(s streams, src string, co *corpusOptions, quiet bool, add func(
 				return err
 			}
 		}
-		return add(d.Text, d.Label)
+		if err := add(d.Text, d.Label); err != nil {
+			if errors.Is(err, counts.ErrClasses) {
+				return fmt.Errorf("%s: %w", d.ID, err)
+			}
+			return err
+		}
+		return nil
 	})
 }
 
@@ -329,7 +335,7 @@ func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, st
 			return err
 		}
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
@@ -401,11 +407,22 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		opt.Mem = streamCountMem()
 	}
 	ctr, runs, err := streamCounts(s, args, &co, o.global.quiet, settings, opt)
-	if err != nil {
-		return err
+	if err == nil {
+		defer ctr.Close()
+		err = fitCounter(s, o, kind, ctr, fields, start)
 	}
-	defer ctr.Close()
-	if err := fitCounter(s, o, kind, ctr, fields, start); err != nil {
+	if errors.Is(err, vectorize.ErrPrunedAll) && o.vec.softMinDF() && settings.MinDF > 1 && fields == nil && !slices.Contains(args, "-") {
+		// As in-memory training relaxes a default --min-df that keeps no
+		// term (a corpus of numbers, of unique ids): count again with
+		// --min-df 1. Stdin cannot be read twice, nor the spooled fields.
+		note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", settings.MinDF)
+		settings.MinDF = 1
+		if ctr, runs, err = streamCounts(s, args, &co, o.global.quiet, settings, opt); err == nil {
+			defer ctr.Close()
+			err = fitCounter(s, o, kind, ctr, fields, start)
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if runs > 0 {

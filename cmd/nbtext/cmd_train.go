@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -14,6 +13,8 @@ import (
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
 )
 
 // fitOptions are the estimator flags shared by train and eval --cv.
@@ -366,7 +367,7 @@ func indexOf(xs []string, x string) int {
 // vocab'), whose settings the corpus co is read with: it is stripped as
 // it was for the vocabulary.
 func readVocabFile(path string, co *corpusOptions) (*vectorize.Vocabulary, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -118,7 +116,7 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 	} else {
 		m.Params.LabelThresholds = slices.Repeat([]float64{train.DefaultLabelThreshold}, len(labels))
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}

@@ -10,8 +10,13 @@ import (
 // regular file, that is the same file as an input or lies inside an input
 // folder (fsutil.CheckOutput), or that is named twice. The inputs are the
 // corpus arguments (without one, the cached 20 Newsgroups archive) and
-// extra, e.g. a --vocab file or a model.
+// extra, e.g. a --vocab file or a model. It also refuses an input argument
+// given twice, or inside a folder given too (fsutil.CheckDistinct): its
+// documents or counts would be added twice.
 func checkOutputs(args, extra []string, outputs ...string) error {
+	if err := fsutil.CheckDistinct(args...); err != nil {
+		return withCode(exitUsage, err)
+	}
 	inputs := append([]string{}, extra...)
 	if len(args) == 0 {
 		inputs = append(inputs, corpus.DefaultPath())

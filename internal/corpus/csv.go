@@ -86,6 +86,8 @@ func csvError(src string, n int, err error, max int) error {
 		return fmt.Errorf("%s:%d: NUL byte in record", src, ne.line)
 	case errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount):
 		return fmt.Errorf("%s:%d: wrong number of fields: every record needs as many as the header row", src, pe.StartLine)
+	case errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrQuote) && pe.StartLine != pe.Line:
+		return fmt.Errorf("%s:%d: %w: the quoted field of the record opened on line %d is still open on line %d", src, pe.StartLine, pe.Err, pe.StartLine, pe.Line)
 	case errors.As(err, &pe):
 		return fmt.Errorf("%s:%d: %w", src, pe.Line, pe.Err)
 	}

@@ -150,8 +150,8 @@ type tarMember struct {
 
 // eachMember calls fn with each folder and regular file member of the tar
 // stream r (its content readable from tr until the next call), skipping
-// links (with a warning when warnLinks is set), extension records and
-// special files. With opts.Split set only the members under the matching
+// links and GNU sparse files (with a warning when warnLinks is set),
+// extension records and special files. With opts.Split set only the members under the matching
 // split folder are stored, and reading stops at the first member past
 // that folder: an archive holds a folder's members together (tar, bsdtar
 // and Python's tarfile all write them so), and in the 20 Newsgroups
@@ -186,6 +186,11 @@ func eachMember(src string, r io.Reader, opts *Options, warnLinks bool, fn func(
 		case tar.TypeSymlink, tar.TypeLink:
 			if warnLinks {
 				opts.warn("%s: ignoring %s: links are not followed in archives", src, name)
+			}
+			continue
+		case tar.TypeGNUSparse: // tar -S: its holes would read as NUL bytes
+			if warnLinks {
+				opts.warn("%s: skipping %s: a sparse file (tar -S), whose holes read as NUL bytes", src, name)
 			}
 			continue
 		default:

@@ -3,7 +3,6 @@ package counts
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -99,6 +98,32 @@ type Counter struct {
 	collected bool           // feed collected the garbage of the tables
 }
 
+// MaxClasses bounds the classes a Counter counts. Its tables hold, for
+// each class a worker meets, a column over the terms met (blocks of 4,096
+// cells), and writing them walks every class for every term, so time and
+// memory grow as terms × classes; past this bound a corpus is refused at
+// the document of its first class too many (ErrClasses) rather than left
+// to run for hours. See docs/limits.md for the figures.
+const MaxClasses = 1024
+
+// ErrClasses: a corpus has more than MaxClasses classes.
+var ErrClasses = errors.New("too many classes")
+
+// checkTempDir reports, before any counting, a folder for spilled runs
+// and the row cache ("": the system's) in which a file cannot be created,
+// rather than failing at the first spill, after the counting done.
+func checkTempDir(dir string) error {
+	f, err := fsutil.CreateTemp(dir, "nbtext-probe-*")
+	if err != nil {
+		if dir == "" {
+			return fmt.Errorf("the temporary folder for spilled runs: %w", err)
+		}
+		return fmt.Errorf("--tmp-dir %s: %w", dir, err)
+	}
+	f.Close()
+	return fsutil.RemoveTemp(f.Name())
+}
+
 // NewCounter returns a Counter of documents tokenized with s. With a
 // vocabulary (round two), s is vocab.Settings, only vocab's terms are
 // counted, and each cell also sums the term's values as the vocabulary
@@ -109,6 +134,11 @@ func NewCounter(s vectorize.Settings, vocab *vectorize.Vocabulary, opt Options) 
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
+	}
+	if opt.Mem > 0 || opt.Replay {
+		if err := checkTempDir(opt.TempDir); err != nil {
+			return nil, err
+		}
 	}
 	c := &Counter{s: s, tok: countSettings(s), vocab: vocab, opt: opt, batch: defaultBatchBytes, classes: map[string]int32{}}
 	if vocab != nil {
@@ -143,6 +173,9 @@ func (c *Counter) Add(text, label string) error {
 	}
 	k, ok := c.classes[label]
 	if !ok {
+		if len(c.names) >= MaxClasses {
+			return fmt.Errorf("%w: class %q would be class number %d; nbtext counts at most %d classes (its count tables are dense in the classes: see docs/limits.md)", ErrClasses, label, len(c.names)+1, MaxClasses)
+		}
 		label = strings.Clone(label)
 		k = int32(len(c.names))
 		c.classes[label] = k
@@ -388,7 +421,7 @@ func (c *Counter) header(docs []int64) (*Header, []int32) {
 
 // spill writes the workers' tables to a run on disk and empties them.
 func (c *Counter) spill() error {
-	f, err := os.CreateTemp(c.opt.TempDir, "nbtext-run-*.nbc")
+	f, err := fsutil.CreateTemp(c.opt.TempDir, "nbtext-run-*.nbc")
 	if err != nil {
 		return fmt.Errorf("spill the count table: %w", err)
 	}
@@ -421,7 +454,7 @@ var maxRuns = 64
 
 // compact merges the spilled runs into one run, and removes them.
 func (c *Counter) compact() error {
-	f, err := os.CreateTemp(c.opt.TempDir, "nbtext-run-*.nbc")
+	f, err := fsutil.CreateTemp(c.opt.TempDir, "nbtext-run-*.nbc")
 	if err != nil {
 		return fmt.Errorf("merge the spilled runs: %w", err)
 	}
@@ -438,11 +471,11 @@ func (c *Counter) compact() error {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(name)
+		fsutil.RemoveTemp(name)
 		return fmt.Errorf("merge the spilled runs into %s: %w", name, err)
 	}
 	for _, r := range c.runs {
-		os.Remove(r)
+		fsutil.RemoveTemp(r)
 	}
 	c.runs = []string{name}
 	return nil
@@ -572,7 +605,7 @@ func (c *Counter) Close() {
 	}
 	c.stop()
 	for _, r := range c.runs {
-		os.Remove(r)
+		fsutil.RemoveTemp(r)
 	}
 	for i := range c.segments {
 		c.segments[i].release()

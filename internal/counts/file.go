@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
+	"math"
 	"slices"
 	"unicode/utf8"
 
@@ -131,7 +131,13 @@ func checkHeader(h *Header) error {
 	if len(h.Classes) != len(h.ClassDocs) {
 		return fmt.Errorf("%d classes but %d class document counts", len(h.Classes), len(h.ClassDocs))
 	}
+	var total int64
 	for i, c := range h.Classes {
+		if d := h.ClassDocs[i]; d > 0 && d > math.MaxInt64-total {
+			return fmt.Errorf("the documents of the classes sum past 2^63 (at class %q)", c)
+		} else if d > 0 {
+			total += d
+		}
 		if i > 0 && c <= h.Classes[i-1] {
 			return fmt.Errorf("classes not distinct and ascending: %q after %q", c, h.Classes[i-1])
 		}
@@ -373,7 +379,7 @@ func Decode(r io.Reader, name string) (*Counts, error) {
 
 // ReadFile reads the counts file at path.
 func ReadFile(path string) (*Counts, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +409,10 @@ func (b *hashReader) fill(n int) error {
 		rest := copy(b.buf[:cap(b.buf)], b.buf[b.pos:])
 		b.buf, b.pos, b.hashed = b.buf[:rest], 0, 0
 		if cap(b.buf) < n {
-			b.buf = slices.Grow(b.buf, n-len(b.buf))
+			// Grow with the data actually read (at most doubling), not
+			// to the n a damaged length asks for: a short file cannot
+			// make the reader allocate its bound (64 MiB of header).
+			b.buf = slices.Grow(b.buf, min(n, 2*max(cap(b.buf), 1<<12))-len(b.buf))
 		}
 		m, err := b.r.Read(b.buf[len(b.buf):cap(b.buf)])
 		b.buf = b.buf[:len(b.buf)+m]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 
@@ -91,12 +92,17 @@ func MergeHeaders(hs []*Header, names []string) (*Header, [][]int32, error) {
 	all = slices.Compact(all)
 	out := &Header{Settings: hs[0].Settings, Vocab: hs[0].Vocab, Classes: all, ClassDocs: make([]int64, len(all))}
 	remap := make([][]int32, len(hs))
+	var total int64
 	for i, h := range hs {
 		remap[i] = make([]int32, len(h.Classes))
 		for j, c := range h.Classes {
 			k, _ := slices.BinarySearch(all, c)
 			remap[i][j] = int32(k)
+			if d := h.ClassDocs[j]; d > math.MaxInt64-out.ClassDocs[k] || d > math.MaxInt64-total {
+				return nil, nil, fmt.Errorf("%s: the documents of the parts sum past 2^63 (class %q)", names[i], c)
+			}
 			out.ClassDocs[k] += h.ClassDocs[j]
+			total += h.ClassDocs[j]
 		}
 	}
 	return out, remap, nil
@@ -263,7 +269,7 @@ func MergeFiles(out string, paths []string) (*Header, error) {
 	hs := make([]*Header, len(paths))
 	srcs := make([]source, len(paths))
 	for i, p := range paths {
-		f, err := os.Open(p)
+		f, err := fsutil.OpenRegular(p)
 		if err != nil {
 			return nil, err
 		}

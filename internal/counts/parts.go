@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/nbtext/nbtext/internal/vectorize"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
 )
 
 // This file holds the merged view of a Counter's parts: its spilled runs
@@ -147,7 +149,7 @@ func (m *merged) write(w io.Writer) error {
 // headers and names, for MergeHeaders. The caller closes m, also on error.
 func (m *merged) openRuns(runs []string) (hs []*Header, names []string, err error) {
 	for _, p := range runs {
-		f, err := os.Open(p)
+		f, err := fsutil.OpenRegular(p)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	mbits "math/bits"
 	"runtime"
 	"slices"
@@ -93,7 +92,7 @@ type cacheWriter struct {
 	size   int64
 	buf    []byte              // the row being encoded
 	ord    []int32             // its ids, those of count 1 first
-	cnt    []float32           // the counts of the others, at their places in ord
+	cnt    []uint32            // the counts of the others, at their places in ord
 	parts  [cacheParts][]byte  // each partition's rows not yet written
 	chunks [cacheParts][]chunk // each partition's rows written
 	err    error
@@ -110,7 +109,7 @@ func newCacheWriter(dir string, bits int) (*cacheWriter, error) {
 }
 
 // add writes the row ids, vals of class k.
-func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
+func (c *cacheWriter) add(k int32, ids []int32, vals []uint32) {
 	if c.err != nil {
 		return
 	}
@@ -129,7 +128,7 @@ func (c *cacheWriter) add(k int32, ids []int32, vals []float32) {
 	lo, hi := 0, m
 	for j, id := range ids {
 		f := 0
-		if math.Float32bits(vals[j]) != 0x3f800000 { // not 1: a count follows
+		if vals[j] != 1 { // a count follows
 			f = 1
 		}
 		ord[lo], ord[hi-1], cnt[hi-1] = id, id, vals[j]
@@ -336,8 +335,8 @@ func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 	// leave a chunk's buffer of garbage each, and the heap would drift up
 	// to the collector's goal, the longer the corpus the higher.
 	r := &w.rb
-	buf, lids, cnts, ind, val := r.buf, r.lids, r.cnts, r.ind, r.val
-	defer func() { r.buf, r.lids, r.cnts, r.ind, r.val = buf, lids, cnts, ind, val }()
+	buf, lids, cnts, ind, val, occ := r.buf, r.lids, r.cnts, r.ind, r.val, r.occ
+	defer func() { r.buf, r.lids, r.cnts, r.ind, r.val, r.occ = buf, lids, cnts, ind, val, occ }()
 	damaged := bad(errors.New("a damaged row"))
 	for _, ch := range chunks {
 		// The chunk, then rowPad zero bytes, so that every term is loaded
@@ -406,22 +405,22 @@ func (w *worker) replay(s *segment, p int, chunks []chunk) error {
 			// The row stays in its cached order: sumRow's sums, and the l2
 			// norm of its weighting (vectorize.sumSquares), do not depend
 			// on the order of a row's terms.
-			ind, val = ind[:0], val[:0]
+			ind, val, occ = ind[:0], val[:0], occ[:0]
 			if bx := s.buckets; bx != nil {
 				for j, b := range lids {
 					if vid := bx.id(uint32(b)); vid >= 0 {
-						ind, val = append(ind, vid), append(val, float32(cnts[j]))
+						ind, val, occ = append(ind, vid), append(val, float32(cnts[j])), append(occ, int64(cnts[j]))
 					}
 				}
 			} else {
 				w.touched += int64(touch(idmap, lids))
 				for j, id := range lids {
 					if vid := idmap[id]; vid >= 0 {
-						ind, val = append(ind, vid), append(val, float32(cnts[j]))
+						ind, val, occ = append(ind, vid), append(val, float32(cnts[j])), append(occ, int64(cnts[j]))
 					}
 				}
 			}
-			if err := w.sumRow(int32(k), ind, val); err != nil {
+			if err := w.sumRow(int32(k), ind, val, occ); err != nil {
 				return err
 			}
 		}
@@ -479,6 +478,7 @@ type replayBuf struct {
 	cnts []uint32 // and their counts
 	ind  []int32  // the row in vocabulary ids
 	val  []float32
+	occ  []int64 // its exact occurrences
 }
 
 // rowPad is the number of zero bytes replay reads past a chunk: a term's

@@ -1,6 +1,7 @@
 package counts
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -67,6 +68,15 @@ func newStatsSink(h *Header, nb, presence bool) (*statsSink, error) {
 	return s, nil
 }
 
+// MaxStatsCells bounds the terms × classes of the dense statistics a sink
+// gathers for a model: model.MaxTableBytes / 16, the size rule of model
+// files (a test holds the two equal), so that a fit never allocates for
+// a model it could not write.
+const MaxStatsCells = 1 << 26
+
+// ErrSize: the statistics would exceed MaxStatsCells.
+var ErrSize = errors.New("too many terms × classes")
+
 // errNeedsRoundTwo is the error of fitting a weighting that NeedsVocab
 // from round-one counts.
 func errNeedsRoundTwo(s vectorize.Settings) error {
@@ -96,6 +106,9 @@ func (s *statsSink) reserve(n int) {
 func (s *statsSink) add(term string, cells []Cell) error {
 	if s.dropsEarly(cells) {
 		return nil
+	}
+	if C := len(s.h.Classes); (s.nb || s.cdf != nil) && C > 0 && len(s.terms) >= MaxStatsCells/C {
+		return fmt.Errorf("%w: the statistics of more than %d terms × %d classes exceed the %d cells a model may hold (1 GiB at 16 bytes a cell); prune more (--min-df, --max-features) or count fewer classes", ErrSize, len(s.terms), C, MaxStatsCells)
 	}
 	if len(term) > cap(s.block)-len(s.block) {
 		s.block = make([]byte, 0, max(1<<16, len(term)))

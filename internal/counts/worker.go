@@ -151,7 +151,7 @@ func (w *worker) process(b *work) {
 			continue
 		}
 		ind, val := w.vz.Vectorize(text)
-		if err := w.sumRow(b.classes[i], ind, val); err != nil {
+		if err := w.sumRow(b.classes[i], ind, val, w.vz.Occurrences()); err != nil {
 			w.err = err
 			return
 		}
@@ -185,15 +185,16 @@ func columnOf[T any](cols []column[T], k int32, n int) (column[T], []column[T]) 
 
 // countRow adds the row of text, of class k, in round one.
 func (w *worker) countRow(k int32, text string) {
-	ids, vals := w.tc.Row(text) // pooled, Row has summed the totals
+	ids, _ := w.tc.Row(text) // pooled, Row has summed the totals
+	occ := w.tc.Occurrences()
 	if !w.pooled {
-		w.addCells(k, ids, vals)
+		w.addCells(k, ids, occ)
 	}
 	if w.cache != nil {
 		if w.named {
 			ids = w.bucketRow(ids)
 		}
-		w.cache.add(k, ids, vals)
+		w.cache.add(k, ids, occ)
 	}
 }
 
@@ -221,20 +222,20 @@ func (w *worker) bucketRow(ids []int32) []int32 {
 }
 
 // addCells adds the row ids, vals of class k to its column.
-func (w *worker) addCells(k int32, ids []int32, vals []float32) {
+func (w *worker) addCells(k int32, ids []int32, occ []uint32) {
 	var col column[cell32]
 	col, w.cols = columnOf(w.cols, k, w.tc.Len())
 	w.touched += touchCells(col, ids)
 	lim := maxCell32
 	for j, id := range ids {
 		c := col.at(id)
-		v := vals[j]
-		if v >= 1<<31 || c.docs >= lim || uint32(v) > lim-c.occ {
+		v := occ[j]
+		if v >= 1<<31 || c.docs >= lim || v > lim-c.occ {
 			w.widen(k, id, c, int64(v))
 			continue
 		}
 		c.docs++
-		c.occ += uint32(v)
+		c.occ += v
 	}
 }
 
@@ -252,7 +253,7 @@ func (w *worker) widen(k, id int32, c *cell32, occ int64) {
 // sumRow adds the row ind, val (as Vectorizer.Vectorize returns it, or
 // the same terms in any order) of class k in round two: counts, and
 // values weighted as in-memory training weights them.
-func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
+func (w *worker) sumRow(k int32, ind []int32, val []float32, occs []int64) error {
 	var col column[wcell]
 	col, w.wcols = columnOf(w.wcols, k, len(w.vocab.Terms))
 	w.touched += touchCells(col, ind)
@@ -269,7 +270,7 @@ func (w *worker) sumRow(k int32, ind []int32, val []float32) error {
 		if err != nil {
 			return fmt.Errorf("term %q: %w", w.vocab.Terms[id], err)
 		}
-		occ := int64(val[j])
+		occ := occs[j] // exact: val is float32, exact only to 2^24
 		lo, carry := bits.Add64(c.lo, f.Lo, 0)
 		c.lo = lo
 		if uint64(occ) < wmaxAdd && f.Hi < wmaxAdd-1 {

@@ -21,6 +21,8 @@ var (
 	// ErrInterrupted: a signal arrived and CleanupOnSignal removed the
 	// temporary files; nothing more is renamed into place.
 	ErrInterrupted = errors.New("interrupted")
+	// ErrTwice: the same input is named twice (CheckDistinct).
+	ErrTwice = errors.New("named twice")
 )
 
 // File is one destination of WriteFiles: Write produces its content.
@@ -104,6 +106,36 @@ func CheckOutput(path string, inputs ...string) error {
 		if fi.IsDir() && inside(t.dest, in) {
 			return fmt.Errorf("%s: %w: it is a file inside the input folder %s", path, ErrInput, in)
 		}
+	}
+	return nil
+}
+
+// CheckDistinct reports, before any work is done, an input (a file or a
+// folder; names that do not exist are skipped) that is the same file as an
+// earlier one, by device and inode, or lies inside an earlier (or later)
+// input folder (ErrTwice): its documents or counts would be added twice.
+func CheckDistinct(inputs ...string) error {
+	type seen struct {
+		name string
+		fi   fs.FileInfo
+	}
+	var prev []seen
+	for _, in := range inputs {
+		fi, err := os.Stat(in)
+		if err != nil {
+			continue
+		}
+		for _, p := range prev {
+			switch {
+			case os.SameFile(fi, p.fi):
+				return fmt.Errorf("%s: %w: it is the same file as %s, and would be counted twice", in, ErrTwice, p.name)
+			case p.fi.IsDir() && inside(in, p.name):
+				return fmt.Errorf("%s: %w: it lies inside the input folder %s, and would be counted twice", in, ErrTwice, p.name)
+			case fi.IsDir() && inside(p.name, in):
+				return fmt.Errorf("%s: %w: the input folder holds %s, which would be counted twice", in, ErrTwice, p.name)
+			}
+		}
+		prev = append(prev, seen{in, fi})
 	}
 	return nil
 }

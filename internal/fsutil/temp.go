@@ -20,6 +20,7 @@ import (
 var temps struct {
 	sync.Mutex
 	names  map[string]bool
+	dirs   map[string]bool // folders of TempDir, removed with what they hold
 	closed bool
 }
 
@@ -87,7 +88,47 @@ func removeTemps() {
 	for name := range temps.names {
 		os.Remove(name)
 	}
-	temps.names = nil
+	for dir := range temps.dirs {
+		os.RemoveAll(dir)
+	}
+	temps.names, temps.dirs = nil, nil
+}
+
+// TempDir creates a folder "PREFIX-PID-RANDOM" in os.TempDir for the
+// process's scratch files, and returns it with remove, which removes it
+// and what it holds. Until remove, a signal that CleanupOnSignal catches
+// removes it too, and so does the next TempDir of the same prefix once
+// the process is gone (a kill -9): folders of the prefix whose process id
+// no longer runs are removed first.
+func TempDir(prefix string) (dir string, remove func(), err error) {
+	base := os.TempDir()
+	if entries, err := os.ReadDir(base); err == nil {
+		for _, e := range entries {
+			rest, ok := strings.CutPrefix(e.Name(), prefix+"-")
+			if ok && e.IsDir() && strings.Contains(rest, "-") && stale(rest, e) {
+				os.RemoveAll(filepath.Join(base, e.Name()))
+			}
+		}
+	}
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.closed {
+		return "", nil, ErrInterrupted
+	}
+	dir, err = os.MkdirTemp(base, prefix+"-"+strconv.Itoa(os.Getpid())+"-*")
+	if err != nil {
+		return "", nil, err
+	}
+	if temps.dirs == nil {
+		temps.dirs = map[string]bool{}
+	}
+	temps.dirs[dir] = true
+	return dir, func() {
+		temps.Lock()
+		delete(temps.dirs, dir)
+		temps.Unlock()
+		os.RemoveAll(dir)
+	}, nil
 }
 
 // removeStale removes the temporary files of dest left by writers that

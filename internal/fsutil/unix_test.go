@@ -135,7 +135,7 @@ func TestCleanupOnSignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		dir := t.TempDir()
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSignalHelper$")
-		cmd.Env = append(os.Environ(), "FSUTIL_SIGNAL_HELPER="+dir)
+		cmd.Env = append(os.Environ(), "FSUTIL_SIGNAL_HELPER="+dir, "TMPDIR="+dir)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -149,8 +149,11 @@ func TestCleanupOnSignal(t *testing.T) {
 			cmd.Wait()
 			t.Fatalf("helper said %q, %v", line, err)
 		}
-		if got := entries(t, dir); len(got) != 1 || !strings.HasPrefix(got[0], ".out.tmp-") {
-			t.Fatalf("while writing, folder holds %v, want one temporary file", got)
+		// The write's temporary file, a spilled run (CreateTemp) and a
+		// scratch folder (TempDir): a signal removes all three (issue 28,
+		// item 5).
+		if got := entries(t, dir); len(got) != 3 || !strings.HasPrefix(got[0], ".out.tmp-") || !strings.HasPrefix(got[1], "nbt-") || !strings.HasPrefix(got[2], "run-") {
+			t.Fatalf("while writing, folder holds %v, want a temporary file, a folder and a run", got)
 		}
 		cmd.Process.Signal(sig)
 		err = cmd.Wait()
@@ -175,9 +178,47 @@ func TestSignalHelper(t *testing.T) {
 		t.Skip("run by TestCleanupOnSignal")
 	}
 	CleanupOnSignal()
+	if _, err := CreateTemp(dir, "run-*.nbc"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := TempDir("nbt"); err != nil {
+		t.Fatal(err)
+	}
 	WriteFile(filepath.Join(dir, "out"), func(w io.Writer) error {
 		io.WriteString(w, "partial")
 		os.Stdout.WriteString("writing\n")
 		select {}
 	})
+}
+
+// TestTempDirRemovesStale: TempDir removes the folders of its prefix left
+// by a process that is gone (a kill -9), keeps those of running ones, and
+// its remove takes the folder and what it holds (issue 28, item 5).
+func TestTempDirRemovesStale(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := filepath.Join(tmp, "nbt-"+strconv.Itoa(deadPID(t))+"-1")
+	live := filepath.Join(tmp, "nbt-"+strconv.Itoa(os.Getppid())+"-1")
+	for _, d := range []string{dead, live} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir, remove, err := TempDir("nbt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); err == nil {
+		t.Error("the folder of a dead process was kept")
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Error("the folder of a running process was removed")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	remove()
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("remove left the folder")
+	}
 }

@@ -52,7 +52,7 @@ func decodeReader(r io.Reader, name string, hint int64) (*Model, error) {
 	if k, _ := io.ReadFull(r, one[:]); k > 0 {
 		return nil, fileErr(name, ErrCorrupt, "corrupt (data after the checksum)")
 	}
-	return decodeBytes(name, buf.Bytes())
+	return decodeBytes(name, buf.Bytes(), &tableBudget{left: MaxTableBytes})
 }
 
 // parseHeader checks the fixed header (b may be shorter than the header)
@@ -82,8 +82,9 @@ func parseHeader(name string, b []byte) (uint64, *FileError) {
 	return n, nil
 }
 
-// decodeBytes decodes a complete model file held in b.
-func decodeBytes(name string, b []byte) (*Model, error) {
+// decodeBytes decodes a complete model file held in b, whose tables take
+// from bud (ensemble members share one).
+func decodeBytes(name string, b []byte, bud *tableBudget) (*Model, error) {
 	n, ferr := parseHeader(name, b[:min(len(b), headerSize)])
 	if ferr != nil {
 		return nil, ferr
@@ -101,7 +102,10 @@ func decodeBytes(name string, b []byte) (*Model, error) {
 	}
 	kind := Kind(b[10])
 	if v := binary.LittleEndian.Uint16(b[8:]); kind == Ensemble && b[11] == 0 && v >= ensembleVersion {
-		m, err := decodeEnsemble(name, b[headerSize:headerSize+n])
+		m, err := decodeEnsemble(name, b[headerSize:headerSize+n], bud)
+		if errors.Is(err, ErrSize) {
+			return nil, fileErr(name, ErrTooLarge, "too large (%v)", err)
+		}
 		if err != nil {
 			return nil, fileErr(name, ErrCorrupt, "corrupt (%v)", err)
 		}
@@ -113,9 +117,12 @@ func decodeBytes(name string, b []byte) (*Model, error) {
 	var m *Model
 	var err error
 	if v := int(binary.LittleEndian.Uint16(b[8:])); v >= 2 {
-		m, err = decodePayloadV2(kind, b[headerSize:headerSize+n], v)
+		m, err = decodePayloadV2(kind, b[headerSize:headerSize+n], v, bud)
 	} else {
-		m, err = decodePayload(kind, b[headerSize:headerSize+n])
+		m, err = decodePayload(kind, b[headerSize:headerSize+n], bud)
+	}
+	if errors.Is(err, ErrSize) {
+		return nil, fileErr(name, ErrTooLarge, "too large (%v)", err)
 	}
 	if err != nil {
 		return nil, fileErr(name, ErrCorrupt, "corrupt (%v)", err)
@@ -183,7 +190,7 @@ func (c *cursor) f64s(n int) []float64 {
 
 // decodePayload decodes and validates a version 1 payload whose checksum
 // matched.
-func decodePayload(kind Kind, payload []byte) (*Model, error) {
+func decodePayload(kind Kind, payload []byte, bud *tableBudget) (*Model, error) {
 	c := &cursor{b: payload, ok: true}
 	h, err := decodeHeader(c, kind, 1)
 	if err != nil {
@@ -211,6 +218,9 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 	}
 	if want := 12*V + units*(8*V*uC+8*uC); rest != want {
 		return nil, fmt.Errorf("payload has %d bytes of arrays, want %d", rest, want)
+	}
+	if err := bud.use(int(V), C, h.Stats); err != nil {
+		return nil, err
 	}
 	c.u64()
 	tc := &cursor{b: c.next(tb), ok: true}
@@ -251,7 +261,7 @@ func decodePayload(kind Kind, payload []byte) (*Model, error) {
 // decodePayloadV2 decodes and validates a version 2 or 3 payload (version
 // v) whose checksum matched. The weights of NB models are computed from their statistics,
 // by the code of NewNB.
-func decodePayloadV2(kind Kind, payload []byte, v int) (*Model, error) {
+func decodePayloadV2(kind Kind, payload []byte, v int, bud *tableBudget) (*Model, error) {
 	c := &cursor{b: payload, ok: true}
 	h, err := decodeHeader(c, kind, v)
 	if err != nil {
@@ -269,8 +279,8 @@ func decodePayloadV2(kind Kind, payload []byte, v int) (*Model, error) {
 		// The counts are sparse: bound the dense arrays they expand to
 		// (counts and weights, 16·V·C bytes) by what a version 1 payload
 		// could hold.
-		if uC > rest/8 || (V > 0 && uC > MaxPayload/16/V) {
-			return nil, fmt.Errorf("%d terms × %d classes exceed the size limit", V, C)
+		if uC > rest/8 {
+			return nil, fmt.Errorf("%d classes in %d bytes", C, rest)
 		}
 	} else {
 		if V > rest/8 || uC > rest/8 || (V > 0 && uC > rest/8/V) {
@@ -279,6 +289,12 @@ func decodePayloadV2(kind Kind, payload []byte, v int) (*Model, error) {
 		if want := 8*V*uC + 8*uC; rest != want {
 			return nil, fmt.Errorf("payload has %d bytes of arrays, want %d", rest, want)
 		}
+	}
+	if V > MaxTableBytes {
+		return nil, fmt.Errorf("%w: %d terms", ErrSize, V)
+	}
+	if err := bud.use(int(V), C, h.Stats); err != nil {
+		return nil, err
 	}
 	tc := &cursor{b: c.next(tb), ok: true}
 	terms := make([]string, V)

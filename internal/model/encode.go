@@ -51,7 +51,10 @@ func newEncoding(m *Model) (*encoding, error) {
 // newValidEncoding is newEncoding of a model validated already.
 func newValidEncoding(m *Model) (*encoding, error) {
 	V, C := m.Vocab.Len(), len(m.Classes)
-	e := &encoding{m: m, stats: m.Kind.IsNB() && !m.MultiLabel, hashed: m.formatVersion() == hashedVersion}
+	e := &encoding{m: m, stats: keepsCounts(m.Kind, m.MultiLabel), hashed: m.formatVersion() == hashedVersion}
+	if err := (tableBudget{left: MaxTableBytes}).take(V, C, e.stats); err != nil {
+		return nil, fmt.Errorf("encode model: %w", err)
+	}
 	var err error
 	e.hdr, err = json.Marshal(fileHeader{
 		Classes: m.Classes, Params: m.Params, Settings: m.Vocab.Settings,

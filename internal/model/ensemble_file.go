@@ -2,6 +2,7 @@ package model
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 )
 
 // ensembleVersion is the format version of an ensemble's file (kind
@@ -62,7 +64,11 @@ func newEnsembleEncoding(m *Model) (*ensembleEncoding, error) {
 		return nil, fmt.Errorf("encode model: %w", err)
 	}
 	e.n = 4 + uint64(len(e.hdr))
-	for _, mem := range m.Members {
+	bud := tableBudget{left: MaxTableBytes}
+	for k, mem := range m.Members {
+		if err := bud.use(mem.Vocab.Len(), len(mem.Classes), keepsCounts(mem.Kind, mem.MultiLabel)); err != nil {
+			return nil, fmt.Errorf("encode model: member %d: %w", k+1, err)
+		}
 		enc, err := newValidEncoding(mem) // m.validate validated it
 		if err != nil {
 			return nil, err
@@ -110,7 +116,7 @@ func (e *ensembleEncoding) writeTo(w io.Writer) error {
 
 // decodeEnsemble decodes and validates an ensemble's payload whose
 // checksum matched; name is the file's, for the members' errors.
-func decodeEnsemble(name string, payload []byte) (*Model, error) {
+func decodeEnsemble(name string, payload []byte, bud *tableBudget) (*Model, error) {
 	c := &cursor{b: payload, ok: true}
 	hdr := c.next(uint64(c.u32()))
 	if !c.ok {
@@ -123,6 +129,20 @@ func decodeEnsemble(name string, payload []byte) (*Model, error) {
 	if h.Members <= 0 || h.Members != len(h.Weights) {
 		return nil, fmt.Errorf("ensemble header: %d members, %d weights", h.Members, len(h.Weights))
 	}
+	// Sum the members' tables from their headers before decoding any, so
+	// that an ensemble over the size rule allocates nothing.
+	pre, sum := &cursor{b: c.b, ok: true}, tableBudget{left: bud.left}
+	for k := range h.Members {
+		b := pre.next(pre.u64())
+		if !pre.ok {
+			break // the loop below names the member
+		}
+		if V, C, counts, ok := peekTables(b); ok {
+			if err := sum.use(V, C, counts); err != nil {
+				return nil, sizeError(fmt.Sprintf("member %d: %v", k+1, err))
+			}
+		}
+	}
 	var members []*Model
 	for k := range h.Members {
 		b := c.next(c.u64())
@@ -132,9 +152,13 @@ func decodeEnsemble(name string, payload []byte) (*Model, error) {
 		if len(b) >= headerSize && Kind(b[10]) == Ensemble {
 			return nil, fmt.Errorf("member %d is an ensemble", k+1)
 		}
-		mem, err := decodeBytes(fmt.Sprintf("%s member %d", name, k+1), b)
+		mem, err := decodeBytes(fmt.Sprintf("%s member %d", name, k+1), b, bud)
 		if err != nil {
 			var fe *FileError
+			if errors.As(err, &fe) && errors.Is(fe.Err, ErrTooLarge) {
+				msg := strings.TrimSuffix(strings.TrimPrefix(fe.Msg, "too large ("), ")")
+				return nil, sizeError(fmt.Sprintf("member %d: %s", k+1, msg))
+			}
 			if errors.As(err, &fe) {
 				return nil, fmt.Errorf("member %d: %s", k+1, fe.Msg)
 			}
@@ -153,4 +177,24 @@ func decodeEnsemble(name string, payload []byte) (*Model, error) {
 		return nil, errors.New("ensemble header: classes differ from the members'")
 	}
 	return m, nil
+}
+
+// peekTables returns the terms and classes a member's file b declares,
+// and whether it keeps counts, from its header alone (ok false when b is
+// not a well-formed start of a version 2+ model file: decoding it reports
+// why).
+func peekTables(b []byte) (V, C int, counts, ok bool) {
+	if len(b) < headerSize || !bytes.Equal(b[:len(magic)], magic[:]) {
+		return 0, 0, false, false
+	}
+	v := int(binary.LittleEndian.Uint16(b[8:]))
+	kind := Kind(b[10])
+	if v < 2 || v > FormatVersion || !kind.Valid() || kind == Ensemble {
+		return 0, 0, false, false
+	}
+	h, err := decodeHeader(&cursor{b: b[headerSize:], ok: true}, kind, v)
+	if err != nil {
+		return 0, 0, false, false
+	}
+	return h.Terms, len(h.Classes), h.Stats, true
 }

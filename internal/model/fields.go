@@ -191,8 +191,16 @@ func (f *Fields) Record(raw map[string]string) (Record, error) {
 	return r, nil
 }
 
+// MaxNumeric bounds the magnitude of a numeric field's values (1e150):
+// a model sums their squares (variances, standardisation), and the sum
+// of squares of values past about 1e154 is infinite. A value past it is
+// refused where it is read, so that the error names its file and line,
+// rather than found as "statistics not finite" once the sums are made.
+const MaxNumeric = 1e150
+
 // ParseNumeric parses the value of a numeric field: NaN (missing) for "",
-// "NA", "NaN", "?" and "-", else a finite number.
+// "NA", "NaN", "?" and "-", else a finite number of magnitude at most
+// MaxNumeric.
 func ParseNumeric(s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	switch strings.ToLower(s) {
@@ -202,6 +210,9 @@ func ParseNumeric(s string) (float64, error) {
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsInf(x, 0) {
 		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if math.Abs(x) > MaxNumeric {
+		return 0, fmt.Errorf("%q is too large: numeric fields hold values up to ±%g, as their squares are summed", s, MaxNumeric)
 	}
 	return x, nil
 }

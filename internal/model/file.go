@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
 )
@@ -98,7 +97,7 @@ func Load(path string) (*Model, error) {
 // load is Load that also returns the file's size and copies every byte it
 // reads to tee, when tee is not nil.
 func load(path string, tee io.Writer) (*Model, int64, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, 0, ioErr(path, err)
 	}

@@ -428,7 +428,7 @@ func TestDecodeSizeLimit(t *testing.T) {
 	sum := sha256.Sum256(b)
 	b = append(b, sum[:]...)
 	_, err = Decode(bytes.NewReader(b), "m.nbm")
-	if want := "m.nbm: corrupt (70000 terms × 1000 classes exceed the size limit)"; err == nil || err.Error() != want || !errors.Is(err, ErrCorrupt) {
+	if want := "m.nbm: too large (too many terms × classes: 70000 terms × 1000 classes need 1.04 GiB of tables, more than the 1.00 GiB a model may hold (fewer terms, e.g. --max-features or --min-df, or fewer classes fit))"; err == nil || err.Error() != want || !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("Decode: %v, want %q", err, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -75,10 +76,20 @@ func FuzzDecodePayload(f *testing.F) {
 		b = append(b, data[1:]...)
 		sum := sha256.Sum256(b)
 		b = append(b, sum[:]...)
+		// Memory: whatever the file declares, the decoder allocates at
+		// most the size rule's tables (MaxTableBytes, summed over an
+		// ensemble's members, issue 28 item 2) and a few times the file.
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		before := ms.TotalAlloc
 		m, err := Decode(bytes.NewReader(b), "fuzz.nbm")
+		runtime.ReadMemStats(&ms)
+		if used, bound := ms.TotalAlloc-before, uint64(2*MaxTableBytes+64*len(b)+64<<20); used > bound {
+			t.Fatalf("decoding %d bytes allocated %d, over %d", len(b), used, bound)
+		}
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNewer) {
-				t.Fatalf("error %v is neither corrupt nor newer", err)
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNewer) && !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("error %v is neither corrupt, newer nor too large", err)
 			}
 			return
 		}

@@ -141,7 +141,12 @@ func (f *framer) next() (record, []byte, error) {
 				continue // blank lines separate nothing
 			}
 			r, err := f.parseJSON(b)
-			return r, nil, err
+			if err != nil {
+				// One malformed record fails alone: a tail -f pipeline
+				// goes on with the next line.
+				return record{id: f.id(f.line), n: f.line, fail: err.Error()}, nil, nil
+			}
+			return r, nil, nil
 		case InputLines:
 			b = bytes.TrimSuffix(b, []byte{'\r'})
 			if bytes.IndexByte(b, 0) >= 0 {

@@ -147,8 +147,11 @@ const Stdin = "-"
 // Every path is checked before anything is read: a path that does not
 // exist or is neither a folder nor a regular file (a device, a FIFO) is an
 // error. A document that cannot be read (NUL bytes in a file of a folder or
-// archive, larger than MaxDocBytes) is answered with "?" and reported to
-// Options.Warn, so the answers always line up with the documents.
+// archive, larger than MaxDocBytes, a malformed JSONL record) and a file
+// that cannot be opened once the run began (permission denied) are
+// answered with "?" and reported to Options.Warn, so the answers always
+// line up with the documents and the readable ones after them are
+// answered too.
 func (p *Predictor) Files(ctx context.Context, paths []string, stdin io.Reader, w io.Writer) (Stats, error) {
 	for _, path := range paths {
 		if path == Stdin {
@@ -212,7 +215,10 @@ func (q *batcher) path(path string, stdin io.Reader) error {
 	}
 	f, err := corpus.OpenRegular(path)
 	if err != nil {
-		return err
+		// A file that cannot be read (permission denied, removed since)
+		// is answered as one failed document: the readable documents
+		// after it are still answered.
+		return q.add(record{id: path, fail: err.Error()}, nil)
 	}
 	defer f.Close()
 	return q.frameReader(f, path, path+":")
@@ -226,27 +232,38 @@ func (q *batcher) path(path string, stdin io.Reader) error {
 func (q *batcher) frameReader(r io.Reader, name, prefix string) error {
 	d, err := corpus.Decompress(r)
 	if err != nil {
+		if name != "stdin" {
+			return q.add(record{id: name, fail: fmt.Sprintf("%s: %v", name, err)}, nil)
+		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	defer d.Close()
 	fr := newFramer(d, name, q.p.opt.Input, q.p.opt.MaxDocBytes)
 	fr.prefix = prefix
-	return q.frame(fr)
+	read, err := q.frame(fr)
+	if err != nil && read && name != "stdin" {
+		// A file that fails while read (a damaged archive stream, an I/O
+		// error): one failed document for the rest of it, then the next
+		// file.
+		return q.add(record{id: name, fail: err.Error()}, nil)
+	}
+	return err
 }
 
-// frame sends every record of fr to the batcher.
-func (q *batcher) frame(fr *framer) error {
+// frame sends every record of fr to the batcher. read reports whether the
+// error came from reading fr (not from the batcher).
+func (q *batcher) frame(fr *framer) (read bool, err error) {
 	fr.wait = q.flush
 	for {
 		rec, text, err := fr.next()
 		if err == io.EOF {
-			return nil
+			return false, nil
 		}
 		if err != nil {
-			return err
+			return true, err
 		}
 		if err := q.add(rec, text); err != nil {
-			return err
+			return false, err
 		}
 	}
 }

@@ -209,9 +209,11 @@ func TestStreamPipelineStage(t *testing.T) {
 	}
 }
 
-// TestStreamErrorAfterResults checks that a framing error comes after the
-// results of every document before it, whatever the batching.
-func TestStreamErrorAfterResults(t *testing.T) {
+// TestStreamMalformedRecordInLine checks that a malformed record is
+// answered in its place, as a failed document reported to Warn, and the
+// documents after it are answered, whatever the batching (issue 28, item
+// 11: one bad line no longer ends a tail -f pipeline).
+func TestStreamMalformedRecordInLine(t *testing.T) {
 	m := toyModel(t, model.Multinomial)
 	var in strings.Builder
 	for i := range 1000 {
@@ -219,12 +221,16 @@ func TestStreamErrorAfterResults(t *testing.T) {
 	}
 	in.WriteString("{\"id\": 1000, \"text\": \n{\"text\": \"after\"}\n")
 	for _, workers := range []int{1, 4} {
-		out, err := stream(t, m, Options{Input: InputJSONL, Format: FormatTSV, Workers: workers}, in.String())
-		if err == nil || !strings.HasPrefix(err.Error(), "stdin:1001: invalid JSON") {
-			t.Errorf("error %v, want stdin:1001: invalid JSON...", err)
+		var warned []string
+		out, err := stream(t, m, Options{Input: InputJSONL, Format: FormatTSV, Workers: workers, Warn: func(s string) { warned = append(warned, s) }}, in.String())
+		if err != nil {
+			t.Fatal(err)
 		}
-		if n := strings.Count(out, "\n"); n != 1000 || !strings.Contains(out, "\n999\tautos\t") {
-			t.Errorf("%d results before the error, want 1000; output ends %q", n, out[max(0, len(out)-40):])
+		if len(warned) != 1 || !strings.HasPrefix(warned[0], "stdin:1001: invalid JSON") {
+			t.Errorf("warnings %q, want stdin:1001: invalid JSON...", warned)
+		}
+		if n := strings.Count(out, "\n"); n != 1002 || !strings.Contains(out, "\n999\tautos\t") || !strings.Contains(out, "\n1001\t\t\n1002\tautos\t") {
+			t.Errorf("%d results, want 1002 with 1001 failed; output ends %q", n, out[max(0, len(out)-40):])
 		}
 	}
 }

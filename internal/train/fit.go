@@ -34,6 +34,11 @@ func Fit(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab 
 // given temperature, which FitNB applies as it is); it says so when it was
 // skipped (Calibration.Skipped, τ = 1).
 func FitCalibrated(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, opt Options) (*model.Model, *Calibration, error) {
+	if vocab != nil {
+		if err := model.CheckSize(kind, false, vocab.Len(), len(classes)); err != nil {
+			return nil, nil, err
+		}
+	}
 	switch {
 	case kind.IsNB():
 		m, err := FitNB(kind, X, y, classes, vocab, p)

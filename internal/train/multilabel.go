@@ -38,6 +38,9 @@ func FitMultiLabel(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []str
 	if X == nil || X.Rows() != len(Y) {
 		return nil, fmt.Errorf("%d label sets for the documents", len(Y))
 	}
+	if err := model.CheckSize(kind, true, vocab.Len(), len(labels)); err != nil {
+		return nil, err
+	}
 	if len(labels) < 1 {
 		return nil, fmt.Errorf("no labels")
 	}

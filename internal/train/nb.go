@@ -32,6 +32,9 @@ func FitNB(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, voca
 	if !kind.IsNB() {
 		return nil, fmt.Errorf("FitNB needs a naive bayes model, got %s", kind)
 	}
+	if err := model.CheckSize(kind, false, vocab.Len(), len(classes)); err != nil {
+		return nil, err
+	}
 	if err := checkData(X, y, classes, vocab); err != nil {
 		return nil, err
 	}
@@ -290,6 +293,14 @@ func FitNBCounts(kind model.Kind, cs *counts.Counts, p model.Params) (*model.Mod
 	if err := checkNBCounts(kind, p, len(cs.Classes)); err != nil {
 		return nil, err
 	}
+	// The size rule on the pruned vocabulary, before the dense statistics.
+	v, _, err := cs.Vocabulary()
+	if err != nil {
+		return nil, err
+	}
+	if err := model.CheckSize(kind, false, v.Len(), len(cs.Classes)); err != nil {
+		return nil, err
+	}
 	st, err := cs.Stats(kind == model.Bernoulli)
 	if err != nil {
 		return nil, err
@@ -301,6 +312,9 @@ func FitNBCounts(kind model.Kind, cs *counts.Counts, p model.Params) (*model.Mod
 // or Counter.Stats, which reads no document twice and builds no counts).
 func FitNBStats(kind model.Kind, st *counts.Stats, p model.Params) (*model.Model, error) {
 	if err := checkNBCounts(kind, p, len(st.Classes)); err != nil {
+		return nil, err
+	}
+	if err := model.CheckSize(kind, false, st.Vocab.Len(), len(st.Classes)); err != nil {
 		return nil, err
 	}
 	// Counts carry no document weights: class weights weigh the sums, in

@@ -36,6 +36,9 @@ func FitLogRegStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary
 	if err := ValidateParams(model.LogReg, p, len(classes)); err != nil {
 		return nil, err
 	}
+	if err := model.CheckSize(model.LogReg, false, vocab.Len(), len(classes)); err != nil {
+		return nil, err
+	}
 	if p.Solver != "sgd" {
 		return nil, fmt.Errorf("streamed logistic regression needs --solver sgd, not %s", p.Solver)
 	}

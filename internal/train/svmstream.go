@@ -82,6 +82,9 @@ func fitDualStream(kind model.Kind, rc *RowCache, classes []string, vocab *vecto
 	if err := ValidateParams(kind, p, len(classes)); err != nil {
 		return nil, err
 	}
+	if err := model.CheckSize(kind, false, vocab.Len(), len(classes)); err != nil {
+		return nil, err
+	}
 	nf, nc := vocab.Len(), len(classes)
 	buffer, err := rc.check(nc, buffer)
 	if err != nil {

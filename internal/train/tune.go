@@ -116,6 +116,9 @@ func TuneMatrix(kind model.Kind, X *vectorize.Matrix, y []int, classes []string,
 	if err := checkData(X, y, classes, vocab); err != nil {
 		return nil, err
 	}
+	if err := model.CheckSize(kind, false, vocab.Len(), len(classes)); err != nil {
+		return nil, err
+	}
 	t, folds, grid, err := newTuning(kind, y, len(classes), p, opt)
 	if err != nil {
 		return nil, err

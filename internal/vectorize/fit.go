@@ -334,6 +334,10 @@ func anyWithinDF(s Settings, df []int32, n int) bool {
 // ErrEmptyVocabulary is the error of Fit when the documents hold no term.
 var ErrEmptyVocabulary = errors.New("empty vocabulary: the documents hold no tokens, or only stop words")
 
+// ErrPrunedAll is the error of Prune when min_df, max_df or the selection
+// keep no term.
+var ErrPrunedAll = errors.New("no terms left after pruning")
+
 // Prune returns the ids of the terms that s keeps, ascending, as Fit
 // prunes them (see Fit: document frequency, then MaxFeatures, then Select
 // "mi:K"). Term id t (ids in ascending term order) is in df[t] of n
@@ -370,7 +374,7 @@ func Prune(s Settings, df []int32, cdf []int32, classDocs []int, n int) ([]int32
 		slices.Sort(keep)
 	}
 	if len(keep) == 0 {
-		return nil, fmt.Errorf("no terms left after pruning: lower --min-df (%d) or raise --max-df (%g)", s.MinDF, s.MaxDF)
+		return nil, fmt.Errorf("%w: lower --min-df (%d) or raise --max-df (%g)", ErrPrunedAll, s.MinDF, s.MaxDF)
 	}
 	return keep, nil
 }

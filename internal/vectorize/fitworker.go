@@ -21,6 +21,7 @@ type batch struct {
 	end    []int32
 	ids    []int32
 	vals   []float32
+	occ    []uint32 // the exact counts of vals, for a TermCounter (fitWorker.exact)
 }
 
 // row returns the bounds of row r in b.ids.
@@ -41,6 +42,7 @@ func (b *batch) row(r int) (lo, hi int) {
 // word set would cost a second lookup per token. Stop ids never enter a
 // row and are left out of the worker's sorted terms.
 type fitWorker struct {
+	exact bool // also keep each row's exact counts (batch.occ): TermCounter
 	id    int
 	tok   *Tokenizer
 	table *termTable
@@ -207,6 +209,9 @@ func (w *fitWorker) add(text string) {
 		b, sn := w.cur, w.seen
 		for _, i := range b.ids[start:] {
 			b.vals = append(b.vals, float32(sn[i]))
+			if w.exact {
+				b.occ = append(b.occ, sn[i])
+			}
 			sn[i] = 0
 		}
 	}
@@ -246,6 +251,9 @@ func (w *fitWorker) addTotals(start int) {
 		}
 		e[0] = 0
 		b.vals = append(b.vals, float32(n))
+		if w.exact {
+			b.occ = append(b.occ, n)
+		}
 	}
 }
 

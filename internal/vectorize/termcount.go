@@ -20,6 +20,7 @@ type TermCounter struct {
 func NewTermCounter(s Settings) *TermCounter {
 	c := &TermCounter{w: newFitWorker(s, 0)}
 	c.w.cur = &c.b
+	c.w.exact = true
 	return c
 }
 
@@ -39,10 +40,16 @@ func (c *TermCounter) Total(id int32) (docs, occ int64) { return c.w.total(id) }
 // weight). The slices are valid until the next call.
 func (c *TermCounter) Row(text string) (ids []int32, counts []float32) {
 	b := &c.b
-	b.ids, b.vals, b.end = b.ids[:0], b.vals[:0], b.end[:0]
+	b.ids, b.vals, b.end, b.occ = b.ids[:0], b.vals[:0], b.end[:0], b.occ[:0]
 	c.w.add(text)
 	return b.ids, b.vals
 }
+
+// Occurrences returns the counts of the last row Row returned, exact (its
+// counts are float32, exact only to 2^24: a term may occur more often in
+// one document), in the same order. The slice is valid until the next
+// call.
+func (c *TermCounter) Occurrences() []uint32 { return c.b.occ }
 
 // First returns the smallest local id Row can return: the ids below it
 // are the stop words the term table holds in order to drop them, and

@@ -1,6 +1,7 @@
 package vectorize
 
 import (
+	"math"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -17,12 +18,14 @@ type Vectorizer struct {
 	v     *Vocabulary
 	table *termTable
 	tok   *Tokenizer
-	count []float32 // by term id: occurrences in the current piece, 0 elsewhere
-	bits  []uint64  // by term id: scratch for sorting long rows
+	count []uint32 // by term id: occurrences in the current piece, 0 elsewhere
+	bits  []uint64 // by term id: scratch for sorting long rows
 	ind   []int32
 	val   []float32
+	occ   []int64 // the row's occurrences, exact (val is float32)
 	ind2  []int32 // the current piece of a long document
 	val2  []float32
+	occ2  []int64
 	words bool    // tokens need no stop word removal (see vocabIndex.noStop)
 	hash  *hasher // with Settings.HashBits: terms → bucket names
 }
@@ -36,7 +39,7 @@ func (v *Vocabulary) NewVectorizer() *Vectorizer {
 		v:     v,
 		table: x.table,
 		tok:   tok,
-		count: make([]float32, len(v.Terms)),
+		count: make([]uint32, len(v.Terms)),
 		bits:  make([]uint64, (len(v.Terms)+63)/64),
 		words: tok.stop != nil && tok.nmax == 1 && x.noStop && v.Settings.HashBits == 0,
 		hash:  newHasher(v.Settings),
@@ -53,21 +56,27 @@ func (v *Vocabulary) NewVectorizer() *Vectorizer {
 // the vocabulary, not by the document.
 func (z *Vectorizer) Vectorize(text string) (ind []int32, val []float32) {
 	if z.tok.nmax > 1 || len(text) <= longDocument {
-		ind, val = z.piece(text, true, z.ind[:0], z.val[:0])
+		ind, val, z.occ = z.piece(text, true, z.ind[:0], z.val[:0], z.occ[:0])
 		z.ind, z.val = ind, val
 		return ind, val
 	}
 	ind, val = z.ind[:0], z.val[:0]
+	occ := z.occ[:0]
 	for i := 0; i < len(text); {
 		j := nextPiece(text, i)
-		pi, pv := z.piece(text[i:j], i == 0, z.ind2[:0], z.val2[:0])
-		z.ind2, z.val2 = pi, pv
-		ind, val = mergeRows(ind, val, pi, pv)
+		pi, pv, po := z.piece(text[i:j], i == 0, z.ind2[:0], z.val2[:0], z.occ2[:0])
+		z.ind2, z.val2, z.occ2 = pi, pv, po
+		ind, val, occ = mergeRows(ind, occ, pi, po)
 		i = j
 	}
-	z.ind, z.val = ind, val
+	z.ind, z.val, z.occ = ind, val, occ
 	return ind, val
 }
+
+// Occurrences returns the occurrences of the terms of the last row
+// Vectorize returned, exact (its values are float32, exact only to 2^24),
+// in the same order. The slice is valid until the next call.
+func (z *Vectorizer) Occurrences() []int64 { return z.occ }
 
 // longDocument is the length above which Vectorize and Fit tokenize a
 // unigram document in pieces.
@@ -98,7 +107,7 @@ func nextPiece(text string, i int) int {
 // dense enough for a scan of it to beat a comparison sort, else with
 // slices.Sort. It leaves z.count all zero. head says whether text opens
 // the document (and so holds its header fields).
-func (z *Vectorizer) piece(text string, head bool, ind []int32, val []float32) ([]int32, []float32) {
+func (z *Vectorizer) piece(text string, head bool, ind []int32, val []float32, occ []int64) ([]int32, []float32, []int64) {
 	t, count := z.table, z.count
 	lo, hi := int32(len(count)), int32(-1)
 	var terms []string
@@ -121,7 +130,9 @@ func (z *Vectorizer) piece(text string, head bool, ind []int32, val []float32) (
 			ind = append(ind, id)
 			lo, hi = min(lo, id), max(hi, id)
 		}
-		count[id]++
+		if count[id] < math.MaxUint32 {
+			count[id]++
+		}
 	}
 	switch n := len(ind); {
 	case n <= 32:
@@ -143,16 +154,18 @@ func (z *Vectorizer) piece(text string, head bool, ind []int32, val []float32) (
 		slices.Sort(ind)
 	}
 	for _, id := range ind {
-		val = append(val, count[id])
+		val = append(val, float32(count[id]))
+		occ = append(occ, int64(count[id]))
 		count[id] = 0
 	}
-	return ind, val
+	return ind, val, occ
 }
 
-// mergeRows returns the sum of the sorted rows a and b, in new slices.
-func mergeRows(ai []int32, av []float32, bi []int32, bv []float32) ([]int32, []float32) {
+// mergeRows returns the sum of the sorted rows a and b (ids and exact
+// occurrences), in new slices, with the float32 values of the sums.
+func mergeRows(ai []int32, av []int64, bi []int32, bv []int64) ([]int32, []float32, []int64) {
 	oi := make([]int32, 0, len(ai)+len(bi))
-	ov := make([]float32, 0, len(ai)+len(bi))
+	ov := make([]int64, 0, len(ai)+len(bi))
 	i, j := 0, 0
 	for i < len(ai) && j < len(bi) {
 		switch {
@@ -170,7 +183,11 @@ func mergeRows(ai []int32, av []float32, bi []int32, bv []float32) ([]int32, []f
 	}
 	oi, ov = append(oi, ai[i:]...), append(ov, av[i:]...)
 	oi, ov = append(oi, bi[j:]...), append(ov, bv[j:]...)
-	return oi, ov
+	of := make([]float32, len(ov))
+	for k, c := range ov {
+		of[k] = float32(c)
+	}
+	return oi, of, ov
 }
 
 // insertionSort sorts a short slice in place.

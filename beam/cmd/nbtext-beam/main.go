@@ -20,7 +20,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -28,6 +27,7 @@ import (
 	nbbeam "github.com/nbtext/nbtext/beam"
 	"github.com/nbtext/nbtext/internal/buildinfo"
 	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 )
@@ -76,7 +76,7 @@ func (o *options) config(patterns []string, fs *flag.FlagSet) (*nbbeam.Config, e
 		Inputs: patterns, Format: o.format, Vocab: o.vocab, Output: o.output,
 		Round1Output: o.round1, ModelOutput: o.modelOut, Kind: kind,
 		Partitions: o.partitions, FlushBytes: o.flushBytes, Workers: o.workers,
-		Meta: model.Meta{Version: buildinfo.Version(version, buildinfo.Read()), CreatedBy: "nbtext-beam " + strings.Join(os.Args[1:], " ")},
+		Meta: model.Meta{Version: buildinfo.Version(version, buildinfo.Read()), CreatedBy: "nbtext-beam"},
 	}
 	if o.vocab != "" {
 		for _, name := range []string{"model", "settings", "remove"} {
@@ -133,6 +133,7 @@ func main() {
 	// On a distributed runner, workers run this binary too: Init takes
 	// them over here and never returns.
 	beam.Init()
+	fsutil.CleanupOnSignal()
 	os.Exit(ownTempDir(func() int {
 		return run(context.Background(), &o, flag.CommandLine, os.Stdout, os.Stderr)
 	}))
@@ -143,13 +144,16 @@ func main() {
 // loopback mode (Prism, the default runner) the Beam Go SDK creates an
 // empty temporary file for a worker binary it never uses and never removes
 // (apache/beam#27569): one file per pipeline run would pile up in /tmp.
-// When the folder cannot be made, f runs with TMPDIR as it is.
+// When the folder cannot be made, f runs with TMPDIR as it is. A signal
+// (SIGINT, SIGTERM, SIGHUP) removes the folder, and the outputs' temporary
+// files, before the process dies of it (fsutil.CleanupOnSignal); the
+// folder a kill -9 leaves is removed by the next run (fsutil.TempDir).
 func ownTempDir(f func() int) int {
-	dir, err := os.MkdirTemp("", "nbtext-beam-*")
+	dir, remove, err := fsutil.TempDir("nbtext-beam")
 	if err != nil {
 		return f()
 	}
-	defer os.RemoveAll(dir)
+	defer remove()
 	old, had := os.LookupEnv("TMPDIR")
 	os.Setenv("TMPDIR", dir)
 	defer func() {
@@ -173,6 +177,11 @@ func run(ctx context.Context, o *options, fs *flag.FlagSet, stdout, stderr io.Wr
 		return exitUsage
 	}
 	res, err := nbbeam.Run(ctx, c)
+	if errors.Is(err, nbbeam.ErrUsage) {
+		fmt.Fprintf(stderr, "nbtext-beam: %v\n", err)
+		fmt.Fprintf(stderr, "Run 'nbtext-beam -h' for usage.\n")
+		return exitUsage
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "nbtext-beam: %v\n", err)
 		return exitError

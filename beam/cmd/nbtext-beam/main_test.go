@@ -126,3 +126,50 @@ func TestRunLeavesNoTemporaryFiles(t *testing.T) {
 		t.Errorf("left behind in the temporary folder: %s", e.Name())
 	}
 }
+
+// TestRunRefusesOutputOverInput: -o, --model-out and --round1-out that
+// name an input file (also through a pattern or a hard link), and a file
+// matched by two patterns, are usage errors before any work, and every
+// input keeps its bytes (issue 28, items 1 and 9).
+func TestRunRefusesOutputOverInput(t *testing.T) {
+	dir := t.TempDir()
+	text := []byte("sport\tball goal team\ncars\tengine wheel road\n")
+	a, b := filepath.Join(dir, "a.tsv"), filepath.Join(dir, "ab.tsv")
+	for _, f := range []string{a, b} {
+		if err := os.WriteFile(f, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hard := filepath.Join(dir, "hard.tsv")
+	if err := os.Link(a, hard); err != nil {
+		t.Fatal(err)
+	}
+	c := filepath.Join(dir, "c.nbc")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", a, a}, "-o " + a + ": would replace an input"},
+		{[]string{"-o", b, filepath.Join(dir, "a*.tsv")}, "would replace an input"},
+		{[]string{"-o", hard, a}, "it is the same file as " + a},
+		{[]string{"-o", c, "--model-out", a, a}, "--model-out " + a + ": would replace an input"},
+		{[]string{"-o", c, "--model-out", filepath.Join(dir, "m.nbm"), "--round1-out", b, a, b}, "--round1-out " + b},
+		{[]string{"-o", c, "--model-out", c, a}, "the same file as -o"},
+		{[]string{"-o", c, a, filepath.Join(dir, "a*.tsv")}, "counted twice"},
+		{[]string{"-o", c, a, hard}, "counted twice"},
+	} {
+		o, fs := parse(t, tc.args...)
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), o, fs, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%q: exit %d, %q; want %d and %q", tc.args, code, stderr.String(), exitUsage, tc.want)
+		}
+		for _, f := range []string{a, b} {
+			if got, err := os.ReadFile(f); err != nil || !bytes.Equal(got, text) {
+				t.Fatalf("%q: %s changed", tc.args, f)
+			}
+		}
+		if _, err := os.Stat(c); err == nil {
+			t.Fatalf("%q: %s written", tc.args, c)
+		}
+	}
+}
