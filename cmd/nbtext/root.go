@@ -18,7 +18,7 @@ const (
 	exitError    = 1 // any other failure: bad input, I/O
 	exitUsage    = 2 // bad flags or arguments
 	exitBadModel = 3 // a model file that is missing, not a model, truncated, corrupt or too new
-	exitGate     = 4 // eval: a --min-accuracy or --min-macro-f1 gate was not met
+	exitGate     = 4 // eval: a quality gate (--min-accuracy, --max-log-loss, --baseline, ...) was not met
 )
 
 const exitCodeHelp = `Exit codes:
@@ -26,7 +26,8 @@ const exitCodeHelp = `Exit codes:
   1  error (bad input, unreadable file, I/O)
   2  usage error (bad flag or argument)
   3  bad model file (missing, not an nbtext model, truncated, corrupt, too new)
-  4  quality gate not met (eval --min-accuracy, --min-macro-f1)`
+  4  quality gate not met (eval --min-accuracy, --min-macro-f1, --max-log-loss,
+     --min-recall, --min-precision, --baseline)`
 
 // streams are the command's standard streams, replaced by buffers in tests.
 type streams struct {
