@@ -74,13 +74,13 @@ func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 func newEvalCmd(g *globalOptions) *cobra.Command {
 	o := &evalOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "eval -m MODEL [CORPUS]",
+		Use:   "eval -m MODEL CORPUS",
 		Short: "Measure a model on a labelled corpus, or cross-validate a configuration",
 		Long: `Score a model on a labelled corpus and report accuracy, per-class precision,
 recall, F1 and support, macro/micro/weighted averages, log-loss, top-k accuracy
 and, with --confusion, the confusion matrix.
 
-Without CORPUS it reads the test split of the cached 20 Newsgroups archive.
+CORPUS 20news reads the test split of the cached 20 Newsgroups archive.
 The model's own --remove setting applies unless --remove is given. Labels the
 model does not know are reported by name and counted as errors.
 
@@ -101,16 +101,16 @@ field names and the multi-label reading come from the model file, unless
 
 With --cv K, --model names an estimator instead of a file, and eval runs
 stratified K-fold cross-validation of that training configuration (with the
-vectorizer and estimator flags of 'nbtext train') on CORPUS (default: the
+vectorizer and estimator flags of 'nbtext train') on CORPUS (20news: its
 train split), reporting the mean and standard deviation of each metric.`,
-		Example: `  nbtext eval -m news.nbm
-  nbtext eval -m news.nbm --format json --top-k 3
-  nbtext eval -m news.nbm --min-accuracy 0.85      # CI gate
+		Example: `  nbtext eval -m news.nbm 20news
+  nbtext eval -m news.nbm 20news --format json --top-k 3
+  nbtext eval -m news.nbm 20news --min-accuracy 0.85      # CI gate
   nbtext eval -m new.nbm test.tsv --baseline old.nbm --tolerance 0.005
   nbtext eval -m spam.nbm test.tsv --min-recall spam=0.9 --max-log-loss 0.3
-  nbtext eval -m news.nbm --confusion --normalize
-  nbtext eval --cv 5 --model bernoulli --alpha 0.1
-  nbtext eval --cv 5 --auto --budget 5m         # nested CV of train --auto`,
+  nbtext eval -m news.nbm 20news --confusion --normalize
+  nbtext eval 20news --cv 5 --model bernoulli --alpha 0.1
+  nbtext eval 20news --cv 5 --auto --budget 5m         # nested CV of train --auto`,
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runEval(cmd, args, o) },
@@ -324,9 +324,9 @@ func checkSomeKnown(r *eval.Report, args []string) error {
 		}
 	}
 	unknown := sortedKeys(r.Unknown)
-	where := "the cached 20 Newsgroups test split (no corpus was given)"
-	if len(args) > 0 {
-		where = args[0]
+	where := args[0]
+	if isCachedCorpus(where) {
+		where = "the cached 20 Newsgroups test split (" + cachedCorpus + ")"
 	}
 	return fmt.Errorf("none of the %d documents of %s has a label the model knows (labels %s; the model predicted %s): give the corpus the model was trained for", r.N, where, firstFew(unknown), firstFew(known))
 }

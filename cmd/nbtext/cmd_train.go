@@ -99,13 +99,13 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 func newTrainCmd(g *globalOptions) *cobra.Command {
 	o := &trainOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "train [CORPUS] --model KIND -o MODEL",
+		Use:   "train CORPUS --model KIND -o MODEL",
 		Short: "Fit a model (naive Bayes, logistic regression, SVM, NB-SVM, centroid) and save it",
 		Long: `Fit a model on a labelled corpus and save it as one self-contained file
 (vocabulary, tokenizer and weighting settings, class names, training
 parameters, weights; NB models also keep their counts).
 
-Without CORPUS it reads the train split of the cached 20 Newsgroups archive.
+CORPUS 20news reads the train split of the cached 20 Newsgroups archive.
 Each model has defaults chosen on held-out parts of that split (see the
 README); --alpha auto and --C auto choose by stratified k-fold
 cross-validation on the training data, never on test data.
@@ -121,8 +121,8 @@ records (tokenizer, pruning, weighting and what --remove stripped) replace
 the vectorizer flags. Giving one of those flags on the command line with
 --vocab is a usage error; values NBTEXT_* variables or the config file give
 them are defaults for other runs and are ignored.`,
-		Example: `  nbtext train --model multinomial -o news.nbm
-  nbtext train --model bernoulli --alpha auto -o bern.nbm
+		Example: `  nbtext train 20news --model multinomial -o news.nbm
+  nbtext train 20news --model bernoulli --alpha auto -o bern.nbm
   nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm
   nbtext train corpus.tsv --auto --budget 60s -o best.nbm`,
 		Args:    cobra.MaximumNArgs(1),

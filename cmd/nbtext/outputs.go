@@ -9,15 +9,14 @@ import (
 // output file (outputs; "" and "-" are none) that exists and is not a
 // regular file, that is the same file as an input or lies inside an input
 // folder (fsutil.CheckOutput), or that is named twice. The inputs are the
-// corpus arguments (without one, the cached 20 Newsgroups archive) and
+// corpus arguments ("20news": the cached 20 Newsgroups archive) and
 // extra, e.g. a --vocab file or a model.
 func checkOutputs(args, extra []string, outputs ...string) error {
 	inputs := append([]string{}, extra...)
-	if len(args) == 0 {
-		inputs = append(inputs, corpus.DefaultPath())
-	}
 	for _, a := range args {
-		if a != "-" {
+		if isCachedCorpus(a) {
+			inputs = append(inputs, corpus.DefaultPath())
+		} else if a != "-" {
 			inputs = append(inputs, a)
 		}
 	}

@@ -79,9 +79,10 @@ mixed for record fields), logistic regression, a linear SVM, NB-SVM or the
 nearest centroid, single- or multi-label.
 Models are single self-contained files; predict reads stdin in pipelines.
 
-With no corpus argument, commands use the 20 Newsgroups copy fetched by
-scripts/fetch-20news.sh (or the archive named by NBTEXT_20NEWS_TARBALL) and
-say so on stderr.
+The corpus argument 20news names the 20 Newsgroups copy fetched by
+scripts/fetch-20news.sh (or the archive named by NBTEXT_20NEWS_TARBALL);
+commands say so on stderr. No corpus argument, or an empty one, is a usage
+error.
 
 Configuration precedence: flag > environment (NBTEXT_<COMMAND>_<FLAG>, then
 NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
