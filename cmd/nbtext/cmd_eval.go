@@ -216,6 +216,7 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	// Unless --remove is given, the corpus is read as is and the scorer
 	// strips as the model says.
 	co := o.corpus
+	co.useModelNames(m)
 	strip := !co.changedRemove()
 	if strip {
 		co.remove = ""

@@ -500,6 +500,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix, recs *train.Records, y []int, docs int, p model.Params, cal *train.Calibration, start time.Time) error {
 	// Not the command line: the same data and settings give the same bytes.
 	m.Meta.Version, m.Meta.CreatedBy = buildVersion(), "nbtext train"
+	m.Meta.Input = o.corpus.inputNames()
 	kind := m.Kind
 	if w == io.Discard {
 		// -q: no summary, so the training rows need not be scored.

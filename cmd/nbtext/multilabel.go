@@ -106,7 +106,7 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 		}
 		m.Params.LabelThresholds = t
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " ")}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext " + strings.Join(os.Args[1:], " "), Input: o.corpus.inputNames()}
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
@@ -153,6 +153,7 @@ func runEvalMultiLabel(s streams, args []string, o *evalOptions, m *model.Model)
 		}
 	}
 	co := o.corpus
+	co.useModelNames(m)
 	co.multiLabel, co.labelSep = true, o.ml.sep
 	if !co.changedRemove() {
 		co.remove = m.Vocab.Settings.Remove

@@ -147,6 +147,7 @@ func runEvalRecords(s streams, args []string, o *evalOptions, m *model.Model) er
 		}
 	}
 	co := o.corpus
+	co.useModelNames(m)
 	rec := o.rec
 	rec.categorical, rec.numeric = spec.Categorical, spec.Numeric
 	if old != nil {

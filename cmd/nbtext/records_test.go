@@ -98,7 +98,7 @@ func TestTrainRecords(t *testing.T) {
 		if !strings.HasPrefix(r.out, "team2\t") || !strings.Contains(r.out, "product=laptop:+") || !strings.Contains(r.out, "amount=100:") {
 			t.Errorf("%s: predict --explain of a record: %q", kind, r.out)
 		}
-		check(t, nbtext(t, "please help\n", "predict", "-m", mixed), 2, "--input jsonl")
+		check(t, nbtext(t, "please help\n", "predict", "-m", mixed), 2, "--input csv, tsv or jsonl")
 		what := "P(value|class)"
 		if kind != "multinomial" {
 			what = "one-hot weight of each value"

@@ -191,7 +191,7 @@ func (g Gates) checks(s Scores, old *Scores, baseline string) ([]check, error) {
 		cs = append(cs, check{&GateError{Metric: "log-loss", Flag: "--max-log-loss", Value: s.LogLoss, Threshold: g.MaxLogLoss, Max: true}, s.LogLoss <= g.MaxLogLoss})
 	}
 	for _, pl := range []struct {
-		flag, what string
+		flag, what  string
 		gates, have map[string]float64
 	}{{"--min-recall", "recall", g.MinRecall, s.Recall}, {"--min-precision", "precision", g.MinPrecision, s.Precision}} {
 		for _, l := range sortedLabels(pl.gates) {

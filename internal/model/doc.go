@@ -71,7 +71,10 @@
 //	         "settings": vectorize.Settings, "terms": V, "n_docs": int,
 //	         "binary": bool, "stats": bool, "nbtext_version": string,
 //	         "created_by": string, "auto": object (only in a model
-//	         chosen by 'train --auto': how the search chose it)}
+//	         chosen by 'train --auto': how the search chose it),
+//	         "input": {"label_field", "text_fields", "label_prefix"}
+//	         (optional, any version: the corpus's names where train
+//	         was given others than the defaults; InputNames)}
 //	8        T, the byte length of the terms section, uint64
 //	T        V terms in id order, each: uvarint byte length, the UTF-8
 //	         bytes, varint document frequency, varint collection frequency

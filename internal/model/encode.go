@@ -56,7 +56,7 @@ func newValidEncoding(m *Model) (*encoding, error) {
 	e.hdr, err = json.Marshal(fileHeader{
 		Classes: m.Classes, Params: m.Params, Settings: m.Vocab.Settings,
 		Terms: V, NDocs: m.Vocab.NDocs, Binary: m.Binary, Stats: e.stats,
-		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy, Fields: m.Fields, Multi: m.MultiLabel, Auto: m.Meta.Auto,
+		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy, Fields: m.Fields, Multi: m.MultiLabel, Auto: m.Meta.Auto, Input: m.Meta.Input,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("encode model: %w", err)

@@ -141,6 +141,19 @@ type Meta struct {
 	// (a JSON object written by internal/search: metric, splits, the
 	// chosen candidate and the top of the leaderboard); nil otherwise.
 	Auto json.RawMessage `json:"auto,omitempty"`
+	// Input, when not nil, is how the training corpus named its label and
+	// text (train's --label-field, --text-field, --label-prefix, where
+	// not the defaults): eval and predict read the same names unless told
+	// otherwise. Files without it load as before.
+	Input *InputNames `json:"input,omitempty"`
+}
+
+// InputNames are the names a record corpus gave its label and text.
+// Empty means the default ("label", "text", "__label__").
+type InputNames struct {
+	LabelField  string   `json:"label_field,omitempty"`
+	TextFields  []string `json:"text_fields,omitempty"`
+	LabelPrefix string   `json:"label_prefix,omitempty"`
 }
 
 // Model is a fitted linear text classifier. Every estimator scores class c

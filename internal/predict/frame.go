@@ -3,11 +3,14 @@ package predict
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -26,7 +29,10 @@ type record struct {
 	text   string
 	raw    bool
 	lo, hi int
-	extra  []field // JSONL: the input's other fields, passed through in order
+	extra  []field // JSONL, CSV, TSV: the input's other fields, passed through in order
+	// oneLine marks a document that is one line of its input (lines,
+	// fasttext): it has no mail header to strip.
+	oneLine bool
 	// fail, when set, says why the document could not be read (too large,
 	// NUL bytes): it is answered with "?" and the message is a warning.
 	fail string
@@ -57,6 +63,17 @@ type framer struct {
 	// when br holds no complete record: the pipeline then sends the
 	// records it holds, so that a slow producer gets its answers at once.
 	wait func() error
+	// fields name the columns or keys of record inputs.
+	fields Fields
+	// cols are the columns of the header row of a csv or tsv file.
+	cols *rowColumns
+	// cr and guard read a csv file.
+	cr    *csv.Reader
+	guard *rowGuard
+	// labelled says what labels the input has ("" none yet); onLabels,
+	// when set, is told the first time.
+	labelled string
+	onLabels func(name, what string)
 }
 
 // readerSize is the framer's read buffer. Records that fit in it are
@@ -74,7 +91,9 @@ const maxScratch = 4 << 20
 const skipBytes = 64 << 20
 
 func newFramer(r io.Reader, name, input string, max int) *framer {
-	return &framer{br: bufio.NewReaderSize(r, readerSize), name: name, input: input, max: max, skipMax: skipBytes}
+	f := &framer{br: bufio.NewReaderSize(r, readerSize), name: name, input: input, max: max, skipMax: skipBytes}
+	f.fields.normalize()
+	return f
 }
 
 // errOversized is readRecord's report of a record larger than max, whose
@@ -95,6 +114,13 @@ func (f *framer) next() (record, []byte, error) {
 	}
 	if f.done {
 		return record{}, nil, io.EOF
+	}
+	if f.input == InputCSV {
+		r, err := f.nextCSV()
+		if err != nil {
+			f.done = true
+		}
+		return r, nil, err
 	}
 	if f.input == InputDoc {
 		f.done = true
@@ -142,6 +168,23 @@ func (f *framer) next() (record, []byte, error) {
 			}
 			r, err := f.parseJSON(b)
 			return r, nil, err
+		case InputFastText:
+			if len(bytes.TrimSpace(b)) == 0 && f.done {
+				return record{}, nil, io.EOF
+			}
+			return f.parseFastText(b), nil, nil
+		case InputTSV:
+			if len(bytes.TrimSpace(b)) == 0 {
+				if f.done {
+					return record{}, nil, io.EOF
+				}
+				continue
+			}
+			r, err := f.parseTSV(b)
+			if err == errHeader {
+				continue
+			}
+			return r, nil, err
 		case InputLines:
 			b = bytes.TrimSuffix(b, []byte{'\r'})
 			if bytes.IndexByte(b, 0) >= 0 {
@@ -152,9 +195,9 @@ func (f *framer) next() (record, []byte, error) {
 			// A long record assembled in f.buf: hand the buffer over
 			// rather than copy it into the batch.
 			f.buf = nil
-			return record{id: f.id(f.line), n: f.line, text: decodeInPlace(b)}, nil, nil
+			return record{id: f.id(f.line), n: f.line, text: decodeInPlace(b), oneLine: f.input == InputLines}, nil, nil
 		}
-		return record{src: f.prefix, n: f.line, raw: true}, b, nil
+		return record{src: f.prefix, n: f.line, raw: true, oneLine: f.input == InputLines}, b, nil
 	}
 }
 
@@ -289,9 +332,12 @@ func decodeInPlace(b []byte) string {
 	return corpus.Decode(b)
 }
 
-// parseJSON decodes one JSONL object: "text" is required (a string),
-// "id" is optional (any JSON value; strings are used as they are; null or
-// absent means the line number), every other field is passed through. A line that is not valid UTF-8 is read
+// parseJSON decodes one JSONL object: the text keys (Fields.Text, default
+// "text") are required (strings; several are joined with a newline), the
+// id key (Fields.ID, default "id") is optional (any JSON value; strings
+// are used as they are; null or absent means the line number), every
+// other field is passed through; the label key (Fields.Label) marks the
+// input as labelled. A line that is not valid UTF-8 is read
 // as latin-1 first, as corpus reads JSONL.
 func (f *framer) parseJSON(b []byte) (record, error) {
 	if !utf8.Valid(b) {
@@ -304,7 +350,8 @@ func (f *framer) parseJSON(b []byte) (record, error) {
 		return record{}, fmt.Errorf("%s:%d: invalid JSON: want an object like {\"text\": \"...\"}", f.name, f.line)
 	}
 	r := record{id: f.id(f.line), n: f.line}
-	haveText := false
+	texts := make([]string, len(f.fields.Text))
+	have := 0
 	for dec.More() {
 		kt, err := dec.Token()
 		if err != nil {
@@ -315,14 +362,20 @@ func (f *framer) parseJSON(b []byte) (record, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", f.name, f.line, err)
 		}
-		switch key {
-		case "text":
+		if key == f.fields.Label {
+			f.noteLabels(fmt.Sprintf("key %q", key))
+		}
+		if i := slices.Index(f.fields.Text, key); i >= 0 {
 			var s string
 			if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-				return record{}, fmt.Errorf("%s:%d: \"text\" must be a string, got %s", f.name, f.line, clip(raw))
+				return record{}, fmt.Errorf("%s:%d: %q must be a string, got %s", f.name, f.line, key, clip(raw))
 			}
-			r.text, haveText = s, true
-		case "id":
+			texts[i] = s
+			have++
+			continue
+		}
+		switch key {
+		case f.fields.ID:
 			switch {
 			case bytes.Equal(bytes.TrimSpace(raw), []byte("null")):
 				continue // no id: the line number stands in
@@ -346,9 +399,10 @@ func (f *framer) parseJSON(b []byte) (record, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return record{}, fmt.Errorf("%s:%d: invalid JSON: data after the object", f.name, f.line)
 	}
-	if !haveText {
-		return record{}, fmt.Errorf("%s:%d: missing \"text\" field", f.name, f.line)
+	if have < len(texts) {
+		return record{}, fmt.Errorf("%s:%d: missing %q field (--text-field)", f.name, f.line, strings.Join(f.fields.Text, ", "))
 	}
+	r.text = strings.Join(texts, "\n")
 	return r, nil
 }
 

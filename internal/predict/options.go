@@ -1,6 +1,9 @@
 package predict
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Input framings of a stream.
 const (
@@ -8,7 +11,18 @@ const (
 	InputDoc   = "doc"   // the whole stream is one document
 	InputJSONL = "jsonl" // one JSON object per line: {"id": ..., "text": ...}
 	InputNUL   = "nul"   // NUL-separated documents (find -print0)
+	// Record files, read as 'nbtext train' reads them (Options.Fields).
+	InputCSV      = "csv"      // RFC 4180, a header row first
+	InputTSV      = "tsv"      // a header row naming the text column, or label<TAB>text, or text lines
+	InputFastText = "fasttext" // __label__X text: the labels are dropped
+	// InputAuto frames a file by its name (csv, tsv, jsonl) or, for a
+	// file whose first line starts with the label prefix, as fastText;
+	// anything else, and stdin, as lines.
+	InputAuto = "auto"
 )
+
+// Inputs lists the values of Options.Input.
+var Inputs = []string{InputAuto, InputLines, InputDoc, InputJSONL, InputNUL, InputCSV, InputTSV, InputFastText}
 
 // Output formats.
 const (
@@ -22,7 +36,9 @@ const DefaultMaxDocBytes = 256 << 20
 
 // Options control framing, decisions and output.
 type Options struct {
-	Input  string // InputLines (default), InputDoc, InputJSONL or InputNUL
+	Input string // one of Inputs; "" is InputLines
+	// Fields name the columns or keys of csv, tsv and jsonl records.
+	Fields Fields
 	Format string // FormatText (default), FormatTSV or FormatJSON
 	// TopK > 0 lists the K most probable labels with their probabilities.
 	// In JSON, probs then holds those K classes instead of all of them.
@@ -62,10 +78,11 @@ func (o *Options) normalize() error {
 	switch o.Input {
 	case "":
 		o.Input = InputLines
-	case InputLines, InputDoc, InputJSONL, InputNUL:
+	case InputLines, InputDoc, InputJSONL, InputNUL, InputCSV, InputTSV, InputFastText, InputAuto:
 	default:
-		return fmt.Errorf("--input must be lines, doc, jsonl or nul, got %q", o.Input)
+		return fmt.Errorf("--input must be %s, got %q", strings.Join(Inputs, ", "), o.Input)
 	}
+	o.Fields.normalize()
 	switch o.Format {
 	case "":
 		o.Format = FormatText
