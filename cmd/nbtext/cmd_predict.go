@@ -39,6 +39,8 @@ func (o *predictOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.opt.Explain, "explain", 0, "add the N words that weigh most in the decision, with their contribution to its log-odds")
 	fs.Float64Var(&o.opt.Threshold, "threshold", 0, "print '?' (json: empty label) when the chosen label's probability is below P; with --top-k, drop the labels below P; multi-label models: print the labels of probability ≥ P (default: the model's tuned thresholds, if any, else 0.5)")
 	fs.StringVar(&o.costs, "costs", "", "class loss weights label=λ,...: decide argmax λ_y P(y|x) (default λ = 1, the MAP rule)")
+	fs.IntVar(&o.opt.Digits, "digits", 0, "decimals of probabilities, scores and weights, 1 to 17 (default: 4 in text and tsv; json: as many as read back exactly)")
+	fs.BoolVar(&o.opt.Scores, "scores", false, "json: add each class's decision value (NB: log joint probability; logreg: logit; svm: margin)")
 	fs.IntVar(&o.opt.Workers, "workers", 0, "scoring goroutines (0: one per core)")
 	fs.IntVar(&o.opt.MaxDocBytes, "max-doc-bytes", predict.DefaultMaxDocBytes, "answer '?' for a document (line, file, archive member) larger than this, without reading it whole")
 	fs.BoolVar(&o.opt.Header, "header", false, "tsv: print a header line first")
@@ -162,6 +164,9 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 		note(s.Err, o.global.quiet, "nbtext: %s holds labels (%s): predict ignored them; 'nbtext eval -m %s %s' measures the model against them", l.Source, l.What, o.modelPath, src)
 	}
 
+	if st.Empty > 0 {
+		note(s.Err, false, "nbtext: warning: %d of %d documents hold no word the model knows: answered from its biases (the prior) alone", st.Empty, st.Docs)
+	}
 	if st.Fallback > 0 {
 		note(s.Err, o.global.quiet, "nbtext: %d of %d documents gave the model nothing to go on and were predicted from the prior", st.Fallback, st.Docs)
 	}

@@ -142,6 +142,8 @@ func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Se
 		defer func() {
 			if v != nil && v.Settings.MinDF < settings.MinDF {
 				note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these %d documents: using --min-df 1", settings.MinDF, len(c.Docs))
+			} else if v != nil && smallCorpusPruned(len(c.Docs), v.Len(), fst.Unpruned(), settings.MinDF) {
+				note(s.Err, false, "nbtext: warning: the default --min-df %d kept %d of %d terms of these %d documents: a document of the other words is empty to the model; --min-df 1 keeps them all", settings.MinDF, v.Len(), fst.Unpruned(), len(c.Docs))
 			}
 		}()
 	}
@@ -161,6 +163,18 @@ func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Se
 	}
 	v, X, err = fst.Finish(seq, y, len(c.Labels))
 	return c, y, v, X, err
+}
+
+// smallCorpusLimit is the number of documents below which a corpus is
+// small enough for a default --min-df to leave most of its words out.
+const smallCorpusLimit = 1000
+
+// smallCorpusPruned reports whether the default minimum document
+// frequency minDF kept fewer than a quarter of the unpruned terms of a
+// corpus of fewer than smallCorpusLimit docs: on toy data, most words of
+// a new document are then unknown to the model.
+func smallCorpusPruned(docs, kept, unpruned, minDF int) bool {
+	return minDF > 1 && docs < smallCorpusLimit && unpruned > 0 && 4*kept < unpruned
 }
 
 // note prints a one-line summary on stderr unless --quiet.

@@ -33,6 +33,9 @@ type record struct {
 	// oneLine marks a document that is one line of its input (lines,
 	// fasttext): it has no mail header to strip.
 	oneLine bool
+	// empty is set by the worker for a document with no term of the
+	// model's vocabulary.
+	empty bool
 	// fail, when set, says why the document could not be read (too large,
 	// NUL bytes): it is answered with "?" and the message is a warning.
 	fail string

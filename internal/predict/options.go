@@ -60,6 +60,14 @@ type Options struct {
 	Workers int
 	// MaxDocBytes bounds one document (0: DefaultMaxDocBytes).
 	MaxDocBytes int
+	// Digits is the number of decimals of probabilities, scores and
+	// weights (0: 4 in text and TSV; in JSON, as many as a float64 needs
+	// to be read back exactly).
+	Digits int
+	// Scores adds, in JSON, each class's decision value: the score the
+	// model ranks the classes by before the softmax (NB: log P(c) + log
+	// P(x|c); logistic regression: the logit; SVM: the margin).
+	Scores bool
 	// Header prints a header line first (TSV only).
 	Header bool
 	// Warn receives one message per document that could not be read (in
@@ -98,6 +106,9 @@ func (o *Options) normalize() error {
 	}
 	if o.Threshold < 0 || o.Threshold > 1 || o.Threshold != o.Threshold {
 		return fmt.Errorf("--threshold must be between 0 and 1, got %g", o.Threshold)
+	}
+	if o.Digits < 0 || o.Digits > 17 {
+		return fmt.Errorf("--digits must be between 1 and 17, got %d", o.Digits)
 	}
 	if o.MaxDocBytes < 0 {
 		return fmt.Errorf("--max-doc-bytes must be ≥ 0, got %d", o.MaxDocBytes)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/nbtext/nbtext/internal/corpus"
@@ -374,6 +375,7 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 
 	var st Stats
 	flusher, _ := w.(interface{ Flush() error })
+	emptyWarned := 0
 	for b := range order {
 		<-b.done
 		if _, err := w.Write(b.out); err != nil {
@@ -384,6 +386,16 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 			for i := range b.recs {
 				if b.recs[i].fail != "" {
 					p.opt.Warn(b.recs[i].fail)
+				}
+			}
+		}
+		// JSON marks such a document ("empty": true); text and TSV have
+		// no field for it, so the first few are named on stderr.
+		if b.st.Empty > 0 && p.opt.Warn != nil && p.opt.Format != FormatJSON && !p.m.MultiLabel {
+			for i := range b.recs {
+				if r := &b.recs[i]; r.empty && emptyWarned < maxEmptyWarnings {
+					emptyWarned++
+					p.opt.Warn(fmt.Sprintf("%s: no word the model knows: answered from its biases (the prior) alone", recordID(r)))
 				}
 			}
 		}
@@ -439,6 +451,7 @@ func (p *Predictor) worker(jobs <-chan *batch) {
 			out, pr = answer(out, rec, text)
 			if pr.Empty {
 				b.st.Empty++
+				rec.empty = true
 			}
 			if pr.Fallback {
 				b.st.Fallback++
@@ -477,6 +490,18 @@ func (p *Predictor) answerer(f *formatter) func(out []byte, rec *record, text st
 		}
 		return f.append(out, rec, pr, sc, ind, val), pr
 	}
+}
+
+// maxEmptyWarnings is how many documents with no known word a run names on
+// stderr (Options.Warn); Stats.Empty counts them all.
+const maxEmptyWarnings = 5
+
+// recordID returns the id of rec as the output writes it.
+func recordID(rec *record) string {
+	if rec.raw {
+		return rec.src + strconv.Itoa(rec.n)
+	}
+	return rec.id
 }
 
 // NewWriter wraps w in a buffered writer whose Flush the pipeline calls
