@@ -26,7 +26,7 @@ export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
 endif
 endif
 
-.PHONY: all build test test-full test-banner bench bench-scale lint install man demo clean help stress beam test-beam
+.PHONY: all build test test-full test-banner readme bench bench-scale lint install man demo clean help stress beam test-beam
 
 all: build
 
@@ -58,6 +58,9 @@ test-banner:
 	@for v in $(CORPUS_VARS); do eval "p=\$${$$v:-}"; \
 	 if [ -n "$$p" ]; then echo "$$v=$$p: its integration tests run"; \
 	 else echo "$$v not set (no ../shared copy): its integration tests skip"; fi; done
+
+readme: ## rewrite the README blocks marked <!-- output: nbtext ... --> with the commands' output (make test checks them)
+	$(GO) test -count=1 -run 'TestREADMEOutputs' ./cmd/nbtext -update
 
 bench: ## run the benchmarks (speed targets) on the real corpus when available
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...

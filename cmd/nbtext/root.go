@@ -180,7 +180,11 @@ func run(ctx context.Context, args []string, s streams) (code int) {
 	} else if isCobraUsageError(err) {
 		code = exitUsage
 	}
-	fmt.Fprintf(s.Err, "nbtext: %v\n", err)
+	msg := err.Error()
+	if code == exitUsage && cmd != nil {
+		msg = withFlagSource(cmd, msg)
+	}
+	fmt.Fprintf(s.Err, "nbtext: %s\n", msg)
 	if code == exitUsage && cmd != nil {
 		fmt.Fprintf(s.Err, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
