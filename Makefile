@@ -33,7 +33,7 @@ export NBTEXT_GOEMOTIONS_DIR := $(SHARED_GOEMOTIONS)
 endif
 endif
 
-.PHONY: all build test bench bench-scale bench-serve lint install man demo clean help stress beam test-beam
+.PHONY: all build test test-full test-banner readme bench bench-scale bench-serve lint install man demo clean help stress beam test-beam
 
 all: build
 
@@ -45,10 +45,29 @@ help: ## list the targets
 build: ## build bin/nbtext
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
 
-test: ## run all tests (integration tests use NBTEXT_20NEWS_TARBALL when set)
-	@if [ -n "$$NBTEXT_20NEWS_TARBALL" ]; then echo "integration tests on $$NBTEXT_20NEWS_TARBALL"; \
-	 else echo "NBTEXT_20NEWS_TARBALL not set and no ../shared copy: integration tests will skip"; fi
-	$(GO) test -count=1 ./...
+# Every corpus variable the tests read; the banner names each, set or not.
+CORPUS_VARS := NBTEXT_20NEWS_TARBALL NBTEXT_IMDB_TARBALL
+# Go's default is 10 minutes per package; on a busy 2-core machine the
+# package of the commands needs more. test-full runs the slow experiments
+# (-short skips them) too.
+TEST_TIMEOUT ?= 30m
+TEST_FULL_TIMEOUT ?= 90m
+
+test: ## run the tests, integration tests on the corpora named by the banner (slow experiments: make test-full)
+	@$(MAKE) --no-print-directory test-banner
+	$(GO) test -count=1 -short -timeout $(TEST_TIMEOUT) ./...
+
+test-full: ## run every test, with the slow experiments on all of 20 Newsgroups (-short off)
+	@$(MAKE) --no-print-directory test-banner
+	$(GO) test -count=1 -timeout $(TEST_FULL_TIMEOUT) ./...
+
+test-banner:
+	@for v in $(CORPUS_VARS); do eval "p=\$${$$v:-}"; \
+	 if [ -n "$$p" ]; then echo "$$v=$$p: its integration tests run"; \
+	 else echo "$$v not set (no ../shared copy): its integration tests skip"; fi; done
+
+readme: ## rewrite the README blocks marked <!-- output: nbtext ... --> with the commands' output (make test checks them)
+	$(GO) test -count=1 -run 'TestREADMEOutputs' ./cmd/nbtext -update
 
 bench: ## run the benchmarks (speed targets) on the real corpus when available
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
@@ -79,7 +98,12 @@ install: ## install nbtext into $GOBIN (or $GOPATH/bin)
 man: ## write the man pages, generated from the commands' help, to man/ (man -l man/nbtext.1)
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run ./cmd/nbtext generate --man man
 
-demo: build ## fetch the corpus and walk through nbtext on it
+# The corpus first: offline, say how to give a local copy before building.
+demo: ## fetch the corpus (first), build, and walk through nbtext on it
+	@bash scripts/fetch-20news.sh >/dev/null || { \
+	 echo "make demo: no 20 Newsgroups corpus and none to download: give a local copy with" >&2; \
+	 echo "  NBTEXT_20NEWS_TARBALL=/path/to/20news-bydate.tar.gz make demo" >&2; exit 1; }
+	$(MAKE) build
 	NBTEXT=$(BIN) bash scripts/demo.sh
 
 clean: ## remove build output

@@ -24,8 +24,12 @@ echo "== 2. vocabulary of the train split (scikit-learn's CountVectorizer finds 
 echo
 echo "== 3. train every model on the train split (defaults chosen on held-out parts of it)"
 for m in bernoulli multinomial complement logreg; do
-	"$NBTEXT" train "$corpus" --split train --model "$m" -o "$out/$m.nbm" --quiet |
-		awk -v m="$m" '/^train acc/ {acc=$3} /^seconds/ {s=$2} END {printf "  %-12s train accuracy %s  (%ss)\n", m, acc, s}'
+	# The summary is on stdout (--quiet would empty it); a summary without
+	# the two figures fails the demo (scripts/check-demo.sh checks the rest).
+	"$NBTEXT" train "$corpus" --split train --model "$m" -o "$out/$m.nbm" |
+		awk -v m="$m" '/^train acc/ {acc=$3} /^seconds/ {s=$2}
+			END {if (acc == "" || s == "") {print "demo: no train accuracy in the summary of train --model " m > "/dev/stderr"; exit 1}
+			     printf "  %-12s train accuracy %s  (%ss)\n", m, acc, s}'
 done
 
 echo

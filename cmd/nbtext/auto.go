@@ -197,7 +197,10 @@ func runCVAuto(s streams, args []string, o *evalOptions) error {
 		note(s.Err, o.global.quiet, "fold %d: chose %s (inner %s %.4f, %d of %d candidates scored)",
 			f+1, chosen, r.Metric, r.Leaderboard[0].Mean, r.Scored, r.Candidates)
 	}
-	return writeCV(s.Out, o.format, res)
+	if err := writeCV(s.Out, o.format, res); err != nil {
+		return err
+	}
+	return applyGates(s, o, res.Scores(), nil)
 }
 
 // loadSearchCorpus reads the corpus to search on (default: the train split)

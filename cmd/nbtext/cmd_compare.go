@@ -57,7 +57,7 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 func newCompareCmd(g *globalOptions) *cobra.Command {
 	o := &compareOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "compare [CORPUS | TRAIN --test TEST]",
+		Use:   "compare CORPUS | TRAIN --test TEST",
 		Short: "Learning curves: Naive Bayes against logistic regression as the training set grows",
 		Long: `Fit each model on random stratified subsets of the training split, of growing
 size, and score it on the test split: the experiment of Ng & Jordan (2002).
@@ -65,17 +65,17 @@ Naive Bayes reaches its (higher) asymptotic error after few examples;
 logistic regression wins with enough data. Each subset gets its own
 vocabulary, as a model trained on it alone would.
 
-CORPUS must have train and test splits (the bydate layout); without it the
-cached 20 Newsgroups archive is used. For a pair of corpora of your own,
+CORPUS must have train and test splits (the bydate layout); 20news names
+the cached 20 Newsgroups archive. For a pair of corpora of your own,
 give the training one as TRAIN and the test one with --test TEST (each a
 folder, archive, TSV, CSV, JSONL or fastText file, plain or compressed, read
 whole; see --input-format). The table gives mean ± std over the repeats
 and says where the curves cross. --vary vocab instead varies the
 vocabulary size (pruned by mutual information) on the whole training split,
 as McCallum & Nigam (1998) did for Bernoulli against multinomial NB.`,
-		Example: `  nbtext compare --classes sci.crypt,comp.graphics --plot curves.png
-  nbtext compare --metric errors --csv runs.csv
-  nbtext compare --vary vocab --models bernoulli,multinomial --plot vocab.svg
+		Example: `  nbtext compare 20news --classes sci.crypt,comp.graphics --plot curves.png
+  nbtext compare 20news --metric errors --csv runs.csv
+  nbtext compare 20news --vary vocab --models bernoulli,multinomial --plot vocab.svg
   nbtext compare train.tsv --test test.tsv --models multinomial,logreg`,
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(args) },
@@ -261,13 +261,16 @@ func (o *compareOptions) loadSplits(s streams, args []string) (trainSet, testSet
 		}
 		return trainSet, testSet, nil
 	}
-	if len(args) == 0 {
+	if err := requireCorpus(args); err != nil {
+		return nil, nil, err
+	}
+	if isCachedCorpus(args[0]) {
 		path, err := corpus.FindDefault()
 		if err != nil {
 			return nil, nil, err
 		}
 		o.corpus.defaultNoticed = true
-		note(s.Err, false, "nbtext: no corpus given: reading the train and test splits of the cached 20 Newsgroups archive %s", path)
+		note(s.Err, false, "nbtext: %s: reading the train and test splits of the cached 20 Newsgroups archive %s", cachedCorpus, path)
 	}
 	for _, split := range []string{"train", "test"} {
 		c, err := loadCorpusSplit(s, args, &o.corpus, split, o.global.quiet)
@@ -318,7 +321,7 @@ func loadCorpusSplit(s streams, args []string, o *corpusOptions, split string, q
 
 // corpusName names the source for titles.
 func corpusName(args []string) string {
-	if len(args) == 0 {
+	if len(args) == 0 || isCachedCorpus(args[0]) {
 		return "20 Newsgroups"
 	}
 	base := filepath.Base(strings.TrimRight(args[0], "/"))

@@ -51,7 +51,7 @@ func (o *countOptions) AddFlags(fs *pflag.FlagSet) {
 func newCountCmd(g *globalOptions) *cobra.Command {
 	o := &countOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "count [CORPUS...] [--shard i/N] -o PART.nbc",
+		Use:   "count CORPUS... [--shard i/N] -o PART.nbc",
 		Short: "Count the Naive Bayes statistics of a corpus or one shard of it",
 		Long: `Count the sufficient statistics of the Naive Bayes models (per-class
 documents, per-term and class documents, occurrences and weighted sums) of
@@ -60,8 +60,8 @@ counts file (.nbc). Counts add: 'nbtext merge' sums parts counted anywhere,
 in any order or tree, to the same bytes as one count of everything, and
 'nbtext train --from-counts' fits the model that 'nbtext train' fits on
 those documents. The per-class weighted sums are also the class sums of
-nearest centroid ('train --from-counts --model centroid'). Without CORPUS it reads the train split of the cached 20
-Newsgroups archive.
+nearest centroid ('train --from-counts --model centroid'). CORPUS 20news reads the train
+split of the cached 20 Newsgroups archive.
 
 The vectorizer settings are those of 'train --model M', overridden by the
 flags given. Every term is kept: pruning (--min-df, --max-df,
@@ -71,7 +71,7 @@ corpus (tfidf, --norm l2, the defaults of multinomial and complement NB)
 count in two rounds: merge the parts of round one, then count the same
 documents again with --vocab ROUND1.nbc and merge those.`,
 		Example: `  nbtext count corpus.tsv --shard 1/4 -o part1.nbc
-  nbtext count --model bernoulli -o all.nbc
+  nbtext count 20news --model bernoulli -o all.nbc
   nbtext count corpus.tsv --shard 1/4 --vocab round1.nbc -o part1.r2.nbc
   nbtext count big.jsonl --mem 256MiB -o big.nbc`,
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
@@ -224,8 +224,8 @@ func countInto(s streams, args []string, co *corpusOptions, quiet bool, ctr *cou
 		seq++
 		return nil
 	}
-	if len(args) == 0 {
-		args = []string{""} // the cached 20 Newsgroups
+	if err := requireCorpus(args); err != nil {
+		return 0, 0, err
 	}
 	for _, src := range args {
 		if err := countSource(s, src, co, quiet, add); err != nil {
@@ -235,19 +235,15 @@ func countInto(s streams, args []string, co *corpusOptions, quiet bool, ctr *cou
 	return seq, docs, nil
 }
 
-// countSource reads the corpus src ("": the train split of the cached 20
-// Newsgroups; "-": stdin) and calls add with each document. Every source
+// countSource reads the corpus src ("20news": the train split of the
+// cached 20 Newsgroups; "-": stdin) and calls add with each document. Every source
 // streams (corpus.Stream), a document at a time, so memory does not grow
 // with the corpus; documents come in corpus.Stream's order, which --shard
 // follows: Read's order for folders and record files, member order for
 // archives. The strings add gets are valid only until it returns
 // (streamCorpus): counts.Counter.Add copies them.
 func countSource(s streams, src string, co *corpusOptions, quiet bool, add func(text, label string) error) error {
-	var args []string
-	if src != "" {
-		args = []string{src}
-	}
-	return streamCorpus(s, args, co, "train", quiet, func(d corpus.Document) error {
+	return streamCorpus(s, []string{src}, co, "train", quiet, func(d corpus.Document) error {
 		if co.onDoc != nil {
 			if err := co.onDoc(d); err != nil {
 				return err

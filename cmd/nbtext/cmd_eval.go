@@ -34,8 +34,12 @@ type evalOptions struct {
 	confusion bool
 	normalize bool
 	gates     eval.Gates
-	cv        int
-	workers   int
+	// minRecall and minPrecision are the LABEL=x values of --min-recall
+	// and --min-precision, parsed into gates by validate.
+	minRecall, minPrecision []string
+	baseline                string
+	cv                      int
+	workers                 int
 	// trainingOnly are the vectorizer and estimator flags, which only
 	// --cv uses: a model file fixes their settings.
 	trainingOnly []string
@@ -57,6 +61,11 @@ func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.normalize, "normalize", false, "print the confusion matrix as rates per true label (implies --confusion)")
 	fs.Float64Var(&o.gates.MinAccuracy, "min-accuracy", 0, "exit with code 4 when accuracy is below this")
 	fs.Float64Var(&o.gates.MinMacroF1, "min-macro-f1", 0, "exit with code 4 when macro-averaged F1 is below this")
+	fs.Float64Var(&o.gates.MaxLogLoss, "max-log-loss", 0, "exit with code 4 when log-loss is above this (0: no gate)")
+	fs.StringArrayVar(&o.minRecall, "min-recall", nil, "LABEL=x: exit with code 4 when the recall of LABEL is below x (repeatable)")
+	fs.StringArrayVar(&o.minPrecision, "min-precision", nil, "LABEL=x: exit with code 4 when the precision of LABEL is below x (repeatable)")
+	fs.StringVar(&o.baseline, "baseline", "", "OLD.nbm: also score this model on the same documents; exit with code 4 when the model's accuracy or macro F1 is below the baseline's by more than --tolerance")
+	fs.Float64Var(&o.gates.Tolerance, "tolerance", 0, "with --baseline: how much lower than the baseline's the accuracy and macro F1 may be")
 	fs.IntVar(&o.cv, "cv", 0, "instead of a model file, run stratified K-fold cross-validation of a training configuration")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines (0: one per core)")
 	o.auto.AddFlags(fs, false)
@@ -65,29 +74,43 @@ func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 func newEvalCmd(g *globalOptions) *cobra.Command {
 	o := &evalOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "eval -m MODEL [CORPUS]",
+		Use:   "eval -m MODEL CORPUS",
 		Short: "Measure a model on a labelled corpus, or cross-validate a configuration",
 		Long: `Score a model on a labelled corpus and report accuracy, per-class precision,
 recall, F1 and support, macro/micro/weighted averages, log-loss, top-k accuracy
 and, with --confusion, the confusion matrix.
 
-Without CORPUS it reads the test split of the cached 20 Newsgroups archive.
+CORPUS 20news reads the test split of the cached 20 Newsgroups archive.
 The model's own --remove setting applies unless --remove is given. Labels the
 model does not know are reported by name and counted as errors.
 
---min-accuracy and --min-macro-f1 make the exit code 4 when the model falls
-below them: a one-line CI gate.
+CI gates, in every mode (a model file, --multi-label, record fields, --cv,
+--cv --auto): --min-accuracy, --min-macro-f1, --max-log-loss, --min-recall
+LABEL=x and --min-precision LABEL=x make the exit code 4 when a score is on
+the wrong side of its threshold; --baseline OLD.nbm scores an older model on
+the same documents and fails when the accuracy or macro F1 falls more than
+--tolerance below the old one's. One line on stderr gives the verdict. A gate
+that cannot apply (a log-loss without probabilities, a label the evaluation
+does not have, a baseline for --cv) is a usage error (exit 2). With
+--multi-label, accuracy is the subset accuracy; with --cv, the scores are
+the means over the folds.
+
+A model trained on records or with --multi-label is evaluated as such: the
+field names and the multi-label reading come from the model file, unless
+--multi-label, --categorical-field or --numeric-field are given.
 
 With --cv K, --model names an estimator instead of a file, and eval runs
 stratified K-fold cross-validation of that training configuration (with the
-vectorizer and estimator flags of 'nbtext train') on CORPUS (default: the
+vectorizer and estimator flags of 'nbtext train') on CORPUS (20news: its
 train split), reporting the mean and standard deviation of each metric.`,
-		Example: `  nbtext eval -m news.nbm
-  nbtext eval -m news.nbm --format json --top-k 3
-  nbtext eval -m news.nbm --min-accuracy 0.85      # CI gate
-  nbtext eval -m news.nbm --confusion --normalize
-  nbtext eval --cv 5 --model bernoulli --alpha 0.1
-  nbtext eval --cv 5 --auto --budget 5m         # nested CV of train --auto`,
+		Example: `  nbtext eval -m news.nbm 20news
+  nbtext eval -m news.nbm 20news --format json --top-k 3
+  nbtext eval -m news.nbm 20news --min-accuracy 0.85      # CI gate
+  nbtext eval -m new.nbm test.tsv --baseline old.nbm --tolerance 0.005
+  nbtext eval -m spam.nbm test.tsv --min-recall spam=0.9 --max-log-loss 0.3
+  nbtext eval -m news.nbm 20news --confusion --normalize
+  nbtext eval 20news --cv 5 --model bernoulli --alpha 0.1
+  nbtext eval 20news --cv 5 --auto --budget 5m         # nested CV of train --auto`,
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runEval(cmd, args, o) },
@@ -145,6 +168,22 @@ func (o *evalOptions) validate(fs *pflag.FlagSet) error {
 	if err := o.gates.Validate(); err != nil {
 		return withCode(exitUsage, err)
 	}
+	var err error
+	if o.gates.MinRecall, err = eval.ParseLabelThresholds("--min-recall", o.minRecall); err != nil {
+		return withCode(exitUsage, err)
+	}
+	if o.gates.MinPrecision, err = eval.ParseLabelThresholds("--min-precision", o.minPrecision); err != nil {
+		return withCode(exitUsage, err)
+	}
+	if o.baseline != "" && o.cv > 0 {
+		return usageErrorf("--baseline compares two model files on one corpus; eval --cv has no model file")
+	}
+	if fs.Changed("tolerance") && o.baseline == "" {
+		return usageErrorf("--tolerance needs --baseline OLD.nbm")
+	}
+	if o.gates.MaxLogLoss > 0 && o.ml.multi {
+		return usageErrorf("--max-log-loss: a multi-label evaluation has no log-loss")
+	}
 	return nil
 }
 
@@ -157,42 +196,48 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 		return runCV(s, args, o)
 	}
 	if !o.rec.spec().Empty() {
-		return runEvalRecords(s, args, o)
+		return runEvalRecords(s, args, o, nil)
 	}
 	if o.ml.multi {
-		return runEvalMultiLabel(s, args, o)
+		return runEvalMultiLabel(s, args, o, nil)
 	}
-	// The model loads while the corpus is read: from the archive, the
-	// train split comes first and is decompressed before the first test
-	// document, by when the model is ready. Unless --remove is given, the
-	// corpus is then read as is and the scorer strips as the model says.
+	// The model decides how the corpus is read: a multi-label model reads
+	// label sets, a model with record fields reads its fields.
+	m, err := model.Load(o.model)
+	if err != nil {
+		return withCode(exitBadModel, err)
+	}
+	if m.MultiLabel {
+		return runEvalMultiLabel(s, args, o, m)
+	}
+	if m.Fields != nil {
+		return runEvalRecords(s, args, o, m)
+	}
+	// Unless --remove is given, the corpus is read as is and the scorer
+	// strips as the model says.
 	co := o.corpus
+	co.useModelNames(m)
 	strip := !co.changedRemove()
 	if strip {
 		co.remove = ""
 	}
-	ls := eval.LoadStreamScorer(o.model, o.workers, strip)
+	ls := eval.StartStreamScorer(m, o.model, o.workers, strip)
 	defer ls.Close()
-	if len(args) == 1 && args[0] == "-" {
-		// A bad model is reported before waiting for standard input.
-		if _, err := ls.Wait(); err != nil {
-			return modelError(err)
-		}
+	emit := ls.Add
+	var lb *eval.LoadingScorer
+	if o.baseline != "" {
+		lb = eval.LoadStreamScorer(o.baseline, o.workers, strip)
+		defer lb.Close()
+		emit = func(text string) { ls.Add(text); lb.Add(text) }
 	}
-	c, seq, readErr := loadCorpusStream(s, args, &co, "test", o.global.quiet, ls.Add)
-	ss, err := ls.Wait()
-	if err != nil {
-		return modelError(err) // a bad model file first, as when it loaded first
+	if _, err := ls.Wait(); err != nil {
+		return modelError(err)
 	}
+	c, seq, readErr := loadCorpusStream(s, args, &co, "test", o.global.quiet, emit)
 	if readErr != nil {
 		return readErr
 	}
-	if ss.Model().MultiLabel {
-		return usageErrorf("%s is a multi-label model: pass --multi-label", o.model)
-	}
-	if f := ss.Model().Fields; f != nil {
-		return usageErrorf("%s has record fields: name them with --categorical-field and --numeric-field (%s)", o.model, strings.Join(f.Names(), ", "))
-	}
+	ss, _ := ls.Wait()
 	labels := make([]string, len(c.Docs))
 	for i, d := range c.Docs {
 		labels[i] = d.Label
@@ -204,12 +249,28 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	if err := checkSomeKnown(r, args); err != nil {
 		return err
 	}
-	return finishEval(s, o, r)
+	var old *eval.Scores
+	if lb != nil {
+		bs, err := lb.Wait()
+		if err != nil {
+			return modelError(err)
+		}
+		if bm := bs.Model(); bm.MultiLabel || bm.Fields != nil {
+			return usageErrorf("--baseline %s is a multi-label model or one with record fields; %s is neither", o.baseline, o.model)
+		}
+		br, err := bs.Finish(seq, labels, eval.Options{})
+		if err != nil {
+			return err
+		}
+		sc := br.Scores()
+		old = &sc
+	}
+	return finishEval(s, o, r, old)
 }
 
 // finishEval writes the report of an eval, warns of unknown labels and
-// applies the quality gates.
-func finishEval(s streams, o *evalOptions, r *eval.Report) error {
+// applies the quality gates (old: the baseline's scores, or nil).
+func finishEval(s streams, o *evalOptions, r *eval.Report, old *eval.Scores) error {
 	wo := eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
 	if err := writeReport(s.Out, o.format, r, wo); err != nil {
 		return err
@@ -217,7 +278,25 @@ func finishEval(s streams, o *evalOptions, r *eval.Report) error {
 	if len(r.Unknown) > 0 {
 		note(s.Err, false, "nbtext: warning: %d documents have labels the model does not know (counted as errors): %s", r.UnknownN(), unknownList(r.Unknown))
 	}
-	return gateCode(o.gates.Check(r))
+	return applyGates(s, o, r.Scores(), old)
+}
+
+// applyGates applies o's gates to sc (and the baseline's scores old, when
+// not nil) and prints the verdict on stderr: exit 4 for a gate not met,
+// 2 for a gate that cannot apply to this evaluation.
+func applyGates(s streams, o *evalOptions, sc eval.Scores, old *eval.Scores) error {
+	verdict, err := o.gates.Check(sc, old, o.baseline)
+	var gu *eval.GateUnavailableError
+	if errors.As(err, &gu) {
+		return withCode(exitUsage, err)
+	}
+	if err != nil {
+		return gateCode(err)
+	}
+	if verdict != "" {
+		note(s.Err, o.global.quiet, "nbtext: %s", verdict)
+	}
+	return nil
 }
 
 // checkTrainingOnly fails with a usage error naming each of names given
@@ -246,9 +325,9 @@ func checkSomeKnown(r *eval.Report, args []string) error {
 		}
 	}
 	unknown := sortedKeys(r.Unknown)
-	where := "the cached 20 Newsgroups test split (no corpus was given)"
-	if len(args) > 0 {
-		where = args[0]
+	where := args[0]
+	if isCachedCorpus(where) {
+		where = "the cached 20 Newsgroups test split (" + cachedCorpus + ")"
 	}
 	return fmt.Errorf("none of the %d documents of %s has a label the model knows (labels %s; the model predicted %s): give the corpus the model was trained for", r.N, where, firstFew(unknown), firstFew(known))
 }
@@ -332,7 +411,10 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
-	return writeCV(s.Out, o.format, res)
+	if err := writeCV(s.Out, o.format, res); err != nil {
+		return err
+	}
+	return applyGates(s, o, res.Scores(), nil)
 }
 
 // crossValidate runs eval --cv on c: CrossValidate, or CrossValidateRecords

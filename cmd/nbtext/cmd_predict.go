@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,16 +18,29 @@ type predictOptions struct {
 	modelPath string
 	opt       predict.Options
 	costs     string
+	fs        *pflag.FlagSet
+	// categorical and numeric name the record fields, as in train; the
+	// model knows them, so they only check that the names agree.
+	categorical, numeric []string
 }
 
 func (o *predictOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.modelPath, "model", "m", "", "model file written by 'nbtext train' (required)")
-	fs.StringVar(&o.opt.Input, "input", predict.InputLines, "framing of stdin and of FILE arguments: lines (one document per line), doc (the whole file), jsonl ({\"id\":..,\"text\":..} per line), nul (NUL-separated)")
+	o.fs = fs
+	fs.StringVar(&o.opt.Input, "input", predict.InputAuto, "framing of stdin and of FILE arguments: auto (a FILE by its name: .csv, .tsv, .jsonl; fastText when its first line starts with the label prefix; else, and stdin, lines), lines (one document per line), doc (the whole file), jsonl ({\"id\":..,\"text\":..} per line), nul (NUL-separated), csv (a header row first), tsv (a header row naming the text column, or label<TAB>text), fasttext (labels dropped)")
+	fs.StringSliceVar(&o.opt.Fields.Text, "text-field", []string{"text"}, "csv, tsv with a header, jsonl: the text column(s) or key(s), comma-separated; several are joined with a newline (default: the model's, else text)")
+	fs.StringVar(&o.opt.Fields.ID, "id-field", "id", "csv, tsv with a header, jsonl: the column or key whose value is the document's id (absent: the line number)")
+	fs.StringVar(&o.opt.Fields.Label, "label-field", "label", "csv, tsv with a header, jsonl: the label column or key of a labelled file, never read as text (default: the model's, else label)")
+	fs.StringVar(&o.opt.Fields.LabelPrefix, "label-prefix", "__label__", "fasttext: the prefix of the labels, dropped from the text (default: the model's)")
+	fs.StringSliceVar(&o.categorical, "categorical-field", nil, "a model with record fields: its categorical fields (the model knows them; given, they must agree)")
+	fs.StringSliceVar(&o.numeric, "numeric-field", nil, "a model with record fields: its numeric fields (the model knows them; given, they must agree)")
 	fs.StringVar(&o.opt.Format, "format", predict.FormatText, "output: text, tsv or json (one object per line: id, label, probs)")
 	fs.IntVarP(&o.opt.TopK, "top-k", "k", 0, "print the K most probable labels with their probabilities")
 	fs.IntVar(&o.opt.Explain, "explain", 0, "add the N words that weigh most in the decision, with their contribution to its log-odds")
 	fs.Float64Var(&o.opt.Threshold, "threshold", 0, "print '?' (json: empty label) when the chosen label's probability is below P; with --top-k, drop the labels below P; multi-label models: print the labels of probability ≥ P, at most --top-k of them as fastText does (default: the model's thresholds: tuned, or 0.2 for every label; 0.5 for files that store none; with --top-k alone, the top K)")
 	fs.StringVar(&o.costs, "costs", "", "class loss weights label=λ,...: decide argmax λ_y P(y|x) (default λ = 1, the MAP rule)")
+	fs.IntVar(&o.opt.Digits, "digits", 0, "decimals of probabilities, scores and weights, 1 to 17 (default: 4 in text and tsv; json: as many as read back exactly)")
+	fs.BoolVar(&o.opt.Scores, "scores", false, "json: add each class's decision value (NB: log joint probability; logreg: logit; svm: margin)")
 	fs.IntVar(&o.opt.Workers, "workers", 0, "scoring goroutines (0: one per core)")
 	fs.IntVar(&o.opt.MaxDocBytes, "max-doc-bytes", predict.DefaultMaxDocBytes, "answer '?' for a document (line, file, archive member) larger than this, without reading it whole")
 	fs.BoolVar(&o.opt.Header, "header", false, "tsv: print a header line first")
@@ -44,7 +58,15 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 With no arguments it reads stdin, one document per line (--input lines),
 answering each line as it arrives, in input order. A FILE argument is read
 as stdin is: one answer per line by default (ids FILE:N), the whole file with
---input doc (id FILE), one per JSON object with --input jsonl. A FILE or
+--input doc (id FILE), one per JSON object with --input jsonl. Record files
+are read as train reads them: a FILE named .csv, .tsv or .jsonl (also
+compressed) is read in that format, a file whose first line starts with
+__label__ as fastText; --input csv|tsv|jsonl|fasttext forces one. The text
+is in --text-field, the id in --id-field; in JSON output the other columns
+pass through. A labelled file's labels are never read as text: predict
+ignores them and says so ('nbtext eval' measures a model against them).
+A model trained on records reads its fields from them; the names given to
+train (--label-field, --text-field, --label-prefix) are the defaults. A FILE or
 stdin compressed with gzip, zstd or bzip2 is decompressed first. "-" is stdin. In a DIR or an ARCHIVE
 (.tar, also .tar.gz, .tgz, .tar.zst, .tar.bz2) each file is one document whose
 path is its id. A path that is a device or a pipe is refused: give it on
@@ -86,6 +108,29 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	if !m.MultiLabel && (opt.MinLabels > 0 || opt.AllProbs) {
 		return usageErrorf("--min-labels and --all-probs apply to multi-label models; %s has one label per document", o.modelPath)
 	}
+	if in := m.Meta.Input; in != nil {
+		if in.LabelField != "" && !o.fs.Changed("label-field") {
+			opt.Fields.Label = in.LabelField
+		}
+		if len(in.TextFields) > 0 && !o.fs.Changed("text-field") {
+			opt.Fields.Text = in.TextFields
+		}
+		if in.LabelPrefix != "" && !o.fs.Changed("label-prefix") {
+			opt.Fields.LabelPrefix = in.LabelPrefix
+		}
+	}
+	if m.Fields != nil && opt.Input == predict.InputAuto && (len(args) == 0 || slices.Contains(args, predict.Stdin)) {
+		// Standard input is read as lines unless --input says otherwise.
+		return usageErrorf("%s has record fields: give --input csv, tsv or jsonl for standard input, records with the text and the fields", o.modelPath)
+	}
+	if names := append(slices.Clone(o.categorical), o.numeric...); len(names) > 0 {
+		if m.Fields == nil {
+			return usageErrorf("%s has no record fields: leave out --categorical-field and --numeric-field", o.modelPath)
+		}
+		if !slices.Equal(sortedCopy(names), sortedCopy(m.Fields.Names())) {
+			return usageErrorf("%s has the fields %s, not %s", o.modelPath, strings.Join(m.Fields.Names(), ", "), strings.Join(names, ", "))
+		}
+	}
 	if m.MultiLabel {
 		given := cmd.Flags().Changed("threshold")
 		if !given {
@@ -119,7 +164,17 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	if len(args) > 0 && st.Docs == 0 {
 		return fmt.Errorf("no documents found in %s", strings.Join(args, " "))
 	}
+	for _, l := range st.Labelled {
+		src := l.Source
+		if src == "stdin" {
+			src = "-"
+		}
+		note(s.Err, o.global.quiet, "nbtext: %s holds labels (%s): predict ignored them; 'nbtext eval -m %s %s' measures the model against them", l.Source, l.What, o.modelPath, src)
+	}
 
+	if st.Empty > 0 {
+		note(s.Err, false, "nbtext: warning: %d of %d documents hold no word the model knows: answered from its biases (the prior) alone", st.Empty, st.Docs)
+	}
 	if st.Fallback > 0 {
 		note(s.Err, o.global.quiet, "nbtext: %d of %d documents gave the model nothing to go on and were predicted from the prior", st.Fallback, st.Docs)
 	}

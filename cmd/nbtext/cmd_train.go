@@ -106,13 +106,13 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 func newTrainCmd(g *globalOptions) *cobra.Command {
 	o := &trainOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "train [CORPUS] --model KIND -o MODEL",
+		Use:   "train CORPUS --model KIND -o MODEL",
 		Short: "Fit a model (naive Bayes, logistic regression, SVM, NB-SVM, centroid) and save it",
 		Long: `Fit a model on a labelled corpus and save it as one self-contained file
 (vocabulary, tokenizer and weighting settings, class names, training
 parameters, weights; NB models also keep their counts).
 
-Without CORPUS it reads the train split of the cached 20 Newsgroups archive.
+CORPUS 20news reads the train split of the cached 20 Newsgroups archive.
 Each model has defaults chosen on held-out parts of that split (see the
 README); --alpha auto and --C auto choose by stratified k-fold
 cross-validation on the training data, never on test data.
@@ -134,8 +134,8 @@ unlabelled documents by EM (Nigam et al. 2000), with their weight λ
 (--unlabeled-weight, cross-validated by default); --per-class N trains on N
 documents per class drawn with --seed, and --unlabeled-rest makes the rest
 unlabelled. See docs/semi-supervised.md.`,
-		Example: `  nbtext train --model multinomial -o news.nbm
-  nbtext train --model bernoulli --alpha auto -o bern.nbm
+		Example: `  nbtext train 20news --model multinomial -o news.nbm
+  nbtext train 20news --model bernoulli --alpha auto -o bern.nbm
   nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm
   nbtext train corpus.tsv --auto --budget 60s -o best.nbm
   nbtext train few.tsv --unlabeled many.tsv -o em.nbm   # NB + EM on unlabelled documents`,
@@ -550,6 +550,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix, recs *train.Records, y []int, docs int, p model.Params, cal *train.Calibration, start time.Time) error {
 	// Not the command line: the same data and settings give the same bytes.
 	m.Meta.Version, m.Meta.CreatedBy = buildVersion(), "nbtext train"
+	m.Meta.Input = o.corpus.inputNames()
 	kind := m.Kind
 	if w == io.Discard {
 		// -q: no summary, so the training rows need not be scored.

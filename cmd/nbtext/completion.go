@@ -40,7 +40,7 @@ func registerCompletions(root *cobra.Command) {
 		"predict": {
 			"model":  modelFiles,
 			"format": values(predict.FormatText, predict.FormatTSV, predict.FormatJSON),
-			"input":  values(predict.InputLines, predict.InputDoc, predict.InputJSONL, predict.InputNUL),
+			"input":  values(predict.Inputs...),
 		},
 		"eval": {
 			// -m is a model file, or with --cv an estimator.

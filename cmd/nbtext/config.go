@@ -32,6 +32,25 @@ func markSource(f *pflag.Flag, source string) {
 	f.Annotations[flagSource] = []string{source}
 }
 
+// withFlagSource prefixes a usage error msg that names a flag (--NAME)
+// set from an NBTEXT_* variable or the config file with where the value
+// came from, so that a bad value of the environment is found there:
+// `NBTEXT_ALPHA: --alpha must be a finite number or auto, got "x"`.
+func withFlagSource(cmd *cobra.Command, msg string) string {
+	var src string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		s := f.Annotations[flagSource]
+		if src != "" || len(s) == 0 || !strings.HasPrefix(msg, "--"+f.Name+" ") {
+			return
+		}
+		src = s[0]
+	})
+	if src == "" {
+		return msg
+	}
+	return src + ": " + msg
+}
+
 // resolveConfig applies environment variables and the config file to every
 // flag of cmd that was not set on the command line: flag > NBTEXT_* >
 // config file > default. A bad value fails naming its source.

@@ -209,7 +209,7 @@ func TestEvalExitCodes(t *testing.T) {
 		{"bad remove", "", []string{"eval", "-m", good, tsv, "--remove", "signatures"}, 2, []string{"--remove"}},
 		{"no labels", "pgp\n", []string{"eval", "-m", good, "-"}, 1, nil},
 		{"gate met", "", []string{"eval", "-m", good, tsv, "--min-accuracy", "1"}, 0, nil},
-		{"gate failed", "", []string{"eval", "-m", good, wrong, "--min-accuracy", "0.9"}, 4, []string{"--min-accuracy 0.9"}},
+		{"gate failed", "", []string{"eval", "-m", good, wrong, "--min-accuracy", "0.9"}, 4, []string{"accuracy 0.8571 < 0.9 (--min-accuracy)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

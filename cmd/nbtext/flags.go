@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -44,6 +45,49 @@ type corpusOptions struct {
 	// onDoc, when set, sees every document countSource streams, before
 	// its text is counted (train --stream spools record fields).
 	onDoc func(d corpus.Document) error
+	// namedByModel: the label and text names came from a model file
+	// (useModelNames), as if given.
+	namedByModel bool
+}
+
+// inputNames returns the label and text names the user gave (nil when
+// all are the defaults), for the model to record (model.Meta.Input).
+func (o *corpusOptions) inputNames() *model.InputNames {
+	if o.fs == nil || o.fs.Lookup("label-field") == nil {
+		return nil
+	}
+	var n model.InputNames
+	if o.fs.Changed("label-field") {
+		n.LabelField = o.labelField
+	}
+	if o.fs.Changed("text-field") {
+		n.TextFields = slices.Clone(o.textFields)
+	}
+	if o.fs.Changed("label-prefix") {
+		n.LabelPrefix = o.labelPrefix
+	}
+	if n.LabelField == "" && n.TextFields == nil && n.LabelPrefix == "" {
+		return nil
+	}
+	return &n
+}
+
+// useModelNames reads the corpus with the label and text names m was
+// trained with (model.Meta.Input), where the flags do not name others.
+func (o *corpusOptions) useModelNames(m *model.Model) {
+	in := m.Meta.Input
+	if in == nil || o.fs == nil || o.fs.Lookup("label-field") == nil {
+		return
+	}
+	if in.LabelField != "" && !o.fs.Changed("label-field") {
+		o.labelField, o.namedByModel = in.LabelField, true
+	}
+	if len(in.TextFields) > 0 && !o.fs.Changed("text-field") {
+		o.textFields, o.namedByModel = slices.Clone(in.TextFields), true
+	}
+	if in.LabelPrefix != "" && !o.fs.Changed("label-prefix") {
+		o.labelPrefix = in.LabelPrefix
+	}
 }
 
 func (o *corpusOptions) AddFlags(fs *pflag.FlagSet) {
@@ -100,10 +144,10 @@ func (o *corpusOptions) options() (corpus.Options, error) {
 			return corpus.Options{}, usageErrorf("--max-doc-bytes must be ≥ 1, got %d", o.maxDocBytes)
 		}
 		// Only names the user chose make a header row required.
-		if o.fs.Changed("label-field") {
+		if o.fs.Changed("label-field") || o.namedByModel {
 			opts.LabelField = o.labelField
 		}
-		if o.fs.Changed("text-field") {
+		if o.fs.Changed("text-field") || o.namedByModel {
 			for _, t := range o.textFields {
 				if strings.TrimSpace(t) == "" {
 					return corpus.Options{}, usageErrorf("--text-field must not name an empty field")

@@ -3,21 +3,58 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
-// loadCorpus reads the corpus named by args (none: the cached 20 Newsgroups
-// archive, with defaultSplit when --split is not given; "-": stdin).
+// cachedCorpus is the corpus argument that names the cached 20 Newsgroups
+// archive (corpus.FindDefault), unless a file of that name exists.
+const cachedCorpus = "20news"
+
+// corpusHint says how to name a corpus, for the usage error of a missing
+// or empty corpus argument.
+const corpusHint = "name a folder, an archive, a tsv, csv, jsonl or fastText file, or - for standard input; " +
+	cachedCorpus + " names the cached 20 Newsgroups archive (scripts/fetch-20news.sh)"
+
+// requireCorpus fails, as a usage error, when args names no corpus or an
+// empty one: a script whose corpus variable is unset must not train on
+// some other corpus.
+func requireCorpus(args []string) error {
+	if len(args) == 0 {
+		return usageErrorf("no corpus given: %s", corpusHint)
+	}
+	for _, a := range args {
+		if strings.TrimSpace(a) == "" {
+			return usageErrorf("the corpus argument is empty (an unset variable?): %s", corpusHint)
+		}
+	}
+	return nil
+}
+
+// isCachedCorpus reports whether the corpus argument a names the cached
+// 20 Newsgroups archive: it is cachedCorpus and no such file exists.
+func isCachedCorpus(a string) bool {
+	if a != cachedCorpus {
+		return false
+	}
+	_, err := os.Lstat(a)
+	return err != nil
+}
+
+// loadCorpus reads the corpus named by args ("20news": the cached 20
+// Newsgroups archive, with defaultSplit when --split is not given; "-":
+// stdin).
 func loadCorpus(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool) (*corpus.Corpus, error) {
 	c, _, err := loadCorpusStream(s, args, o, defaultSplit, quiet, nil)
 	return c, err
 }
 
 // streamCorpus calls fn with each document of the corpus args[0] ("-":
-// stdin; none: the cached 20 Newsgroups, its defaultSplit unless --split
-// says otherwise), one at a time (corpus.Stream): memory does not grow
+// stdin; "20news": the cached 20 Newsgroups, its defaultSplit unless
+// --split says otherwise), one at a time (corpus.Stream): memory does not grow
 // with the corpus. The document's strings are valid only until fn returns
 // (corpus.Options.Transient): fn copies what it keeps.
 func streamCorpus(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool, fn func(corpus.Document) error) error {
@@ -33,8 +70,9 @@ func streamCorpus(s streams, args []string, o *corpusOptions, defaultSplit strin
 }
 
 // corpusSource returns the reader options of o and the path of the
-// corpus args[0] (none: the cached 20 Newsgroups, its defaultSplit unless
-// --split says otherwise, with a notice the first time).
+// corpus args[0] ("20news": the cached 20 Newsgroups, its defaultSplit
+// unless --split says otherwise, with a notice the first time). No corpus
+// argument, or an empty one, is a usage error (requireCorpus).
 func corpusSource(s streams, args []string, o *corpusOptions, defaultSplit string, quiet bool) (corpus.Options, string, error) {
 	opts, err := o.options()
 	if err != nil {
@@ -42,7 +80,10 @@ func corpusSource(s streams, args []string, o *corpusOptions, defaultSplit strin
 	}
 	opts.Progress = progress(s.Err, quiet, "reading")
 	opts.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
-	if len(args) > 0 {
+	if err := requireCorpus(args); err != nil {
+		return opts, "", err
+	}
+	if !isCachedCorpus(args[0]) {
 		return opts, args[0], nil
 	}
 	path, err := corpus.FindDefault()
@@ -54,7 +95,7 @@ func corpusSource(s streams, args []string, o *corpusOptions, defaultSplit strin
 	}
 	if !o.defaultNoticed {
 		o.defaultNoticed = true
-		note(s.Err, false, "nbtext: no corpus given: reading the %s split of the cached 20 Newsgroups archive %s", opts.Split, path)
+		note(s.Err, false, "nbtext: %s: reading the %s split of the cached 20 Newsgroups archive %s", cachedCorpus, opts.Split, path)
 	}
 	return opts, path, nil
 }
@@ -101,6 +142,8 @@ func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Se
 		defer func() {
 			if v != nil && v.Settings.MinDF < settings.MinDF {
 				note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these %d documents: using --min-df 1", settings.MinDF, len(c.Docs))
+			} else if v != nil && smallCorpusPruned(len(c.Docs), v.Len(), fst.Unpruned(), settings.MinDF) {
+				note(s.Err, false, "nbtext: warning: the default --min-df %d kept %d of %d terms of these %d documents: a document of the other words is empty to the model; --min-df 1 keeps them all", settings.MinDF, v.Len(), fst.Unpruned(), len(c.Docs))
 			}
 		}()
 	}
@@ -120,6 +163,18 @@ func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Se
 	}
 	v, X, err = fst.Finish(seq, y, len(c.Labels))
 	return c, y, v, X, err
+}
+
+// smallCorpusLimit is the number of documents below which a corpus is
+// small enough for a default --min-df to leave most of its words out.
+const smallCorpusLimit = 1000
+
+// smallCorpusPruned reports whether the default minimum document
+// frequency minDF kept fewer than a quarter of the unpruned terms of a
+// corpus of fewer than smallCorpusLimit docs: on toy data, most words of
+// a new document are then unknown to the model.
+func smallCorpusPruned(docs, kept, unpruned, minDF int) bool {
+	return minDF > 1 && docs < smallCorpusLimit && unpruned > 0 && 4*kept < unpruned
 }
 
 // note prints a one-line summary on stderr unless --quiet.

@@ -116,7 +116,7 @@ func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corp
 	} else {
 		m.Params.LabelThresholds = slices.Repeat([]float64{train.DefaultLabelThreshold}, len(labels))
 	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
+	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train", Input: o.corpus.inputNames()}
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
@@ -160,18 +160,34 @@ func rareLabels(Y [][]int, L int) int {
 	return n
 }
 
-// runEvalMultiLabel is 'nbtext eval --multi-label': a multi-label model on
-// a corpus whose records carry label sets.
-func runEvalMultiLabel(s streams, args []string, o *evalOptions) error {
-	m, err := model.Load(o.model)
-	if err != nil {
-		return withCode(exitBadModel, err)
+// runEvalMultiLabel is 'nbtext eval' of a multi-label model (m, or the
+// model file -m when m is nil) on a corpus whose records carry label sets.
+func runEvalMultiLabel(s streams, args []string, o *evalOptions, m *model.Model) error {
+	if m == nil {
+		var err error
+		if m, err = model.Load(o.model); err != nil {
+			return withCode(exitBadModel, err)
+		}
 	}
 	if !m.MultiLabel {
 		return usageErrorf("%s is not a multi-label model: leave out --multi-label", o.model)
 	}
+	if o.gates.MaxLogLoss > 0 {
+		return usageErrorf("--max-log-loss: %s is a multi-label model, whose evaluation has no log-loss", o.model)
+	}
+	var old *model.Model
+	if o.baseline != "" {
+		var err error
+		if old, err = model.Load(o.baseline); err != nil {
+			return withCode(exitBadModel, err)
+		}
+		if !old.MultiLabel {
+			return usageErrorf("--baseline %s is not a multi-label model, as %s is", o.baseline, o.model)
+		}
+	}
 	co := o.corpus
-	o.ml.apply(&co)
+	co.useModelNames(m)
+	co.multiLabel, co.labelSep = true, o.ml.sep
 	if !co.changedRemove() {
 		co.remove = m.Vocab.Settings.Remove
 	}
@@ -181,12 +197,28 @@ func runEvalMultiLabel(s streams, args []string, o *evalOptions) error {
 	}
 	sets, _ := labelSets(c)
 	k := max(o.topK, 1)
-	rep, err := eval.EvaluateMultiLabelTexts(m, c.Texts(), sets, m.Thresholds(o.ml.threshold, o.ml.fs.Changed("threshold")), o.ml.minLabels, k, o.workers)
+	threshold, given := o.ml.threshold, o.ml.fs.Changed("threshold")
+	texts := c.Texts()
+	rep, err := eval.EvaluateMultiLabelTexts(m, texts, sets, m.Thresholds(threshold, given), o.ml.minLabels, k, o.workers)
 	if err != nil {
 		return err
 	}
 	if o.format == "json" {
-		return rep.WriteJSON(s.Out)
+		err = rep.WriteJSON(s.Out)
+	} else {
+		err = rep.WriteTable(s.Out)
 	}
-	return rep.WriteTable(s.Out)
+	if err != nil {
+		return err
+	}
+	var oldScores *eval.Scores
+	if old != nil {
+		br, err := eval.EvaluateMultiLabelTexts(old, texts, sets, old.Thresholds(threshold, given), o.ml.minLabels, k, o.workers)
+		if err != nil {
+			return err
+		}
+		sc := br.Scores()
+		oldScores = &sc
+	}
+	return applyGates(s, o, rep.Scores(), oldScores)
 }

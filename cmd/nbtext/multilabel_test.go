@@ -128,7 +128,14 @@ func TestMultiLabelCLI(t *testing.T) {
 	if rep["micro_f1"] < 0.9 || rep["hamming_loss"] > 0.1 {
 		t.Errorf("eval --multi-label: %v", rep)
 	}
-	check(t, nbtext(t, "", "eval", "-m", m, te), 1)
+	// The model says it is multi-label: eval reads label sets without
+	// being told again.
+	withFlag := nbtext(t, "", "eval", "-m", m, te, "--multi-label")
+	r = nbtext(t, "", "eval", "-m", m, te)
+	check(t, r, 0)
+	if r.out != withFlag.out {
+		t.Errorf("eval of a multi-label model without --multi-label:\n%s\nwith it:\n%s", r.out, withFlag.out)
+	}
 	check(t, nbtext(t, "", "train", tr, "--label-sep", ",", "-o", m), 2, "--label-sep needs --multi-label")
 }
 

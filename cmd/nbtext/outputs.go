@@ -9,7 +9,7 @@ import (
 // output file (outputs; "" and "-" are none) that exists and is not a
 // regular file, that is the same file as an input or lies inside an input
 // folder (fsutil.CheckOutput), or that is named twice. The inputs are the
-// corpus arguments (without one, the cached 20 Newsgroups archive) and
+// corpus arguments ("20news": the cached 20 Newsgroups archive) and
 // extra, e.g. a --vocab file or a model. It also refuses an input argument
 // given twice, or inside a folder given too (fsutil.CheckDistinct): its
 // documents or counts would be added twice.
@@ -18,11 +18,10 @@ func checkOutputs(args, extra []string, outputs ...string) error {
 		return withCode(exitUsage, err)
 	}
 	inputs := append([]string{}, extra...)
-	if len(args) == 0 {
-		inputs = append(inputs, corpus.DefaultPath())
-	}
 	for _, a := range args {
-		if a != "-" {
+		if isCachedCorpus(a) {
+			inputs = append(inputs, corpus.DefaultPath())
+		} else if a != "-" {
 			inputs = append(inputs, a)
 		}
 	}

@@ -88,7 +88,7 @@ func TestPredictExitCodes(t *testing.T) {
 		{"cost not a pair", "", []string{"predict", "-m", good, "--costs", "crypt"}, 2, []string{"--costs", "label=weight"}},
 		// Flag values are checked before the model is read.
 		{"bad format", "", []string{"predict", "-m", missing, "--format", "xml"}, 2, []string{"--format must be text, tsv or json"}},
-		{"bad input", "", []string{"predict", "-m", good, "--input", "csv"}, 2, []string{"--input must be lines, doc, jsonl or nul"}},
+		{"bad input", "", []string{"predict", "-m", good, "--input", "xml"}, 2, []string{"--input must be auto, lines, doc, jsonl, nul, csv, tsv, fasttext"}},
 		{"bad threshold", "", []string{"predict", "-m", good, "--threshold", "2"}, 2, []string{"--threshold must be between 0 and 1"}},
 		{"bad top-k", "", []string{"predict", "-m", good, "--top-k", "-1"}, 2, []string{"--top-k must be ≥ 0"}},
 		{"not a number", "", []string{"predict", "-m", good, "--top-k", "two"}, 2, []string{"invalid argument"}},

@@ -164,33 +164,54 @@ func fieldRecords(c *corpus.Corpus, f *model.Fields, spec train.FieldSpec) (*tra
 
 // modelRecords returns the records of c's documents for the fields of m.
 func modelRecords(c *corpus.Corpus, m *model.Model) (*train.Records, error) {
-	var spec train.FieldSpec
-	for _, f := range m.Fields.Categorical {
-		spec.Categorical = append(spec.Categorical, f.Name)
-	}
-	for _, f := range m.Fields.Numeric {
-		spec.Numeric = append(spec.Numeric, f.Name)
-	}
-	return fieldRecords(c, m.Fields, spec)
+	return fieldRecords(c, m.Fields, fieldSpec(m.Fields))
 }
 
-// runEvalRecords is eval of a model with record fields: the corpus is read
-// with the model's fields, stripped as the model was trained unless
-// --remove is given, and scored with eval.EvaluateRecords.
-func runEvalRecords(s streams, args []string, o *evalOptions) error {
-	m, err := model.Load(o.model)
-	if err != nil {
-		return withCode(exitBadModel, err)
+// runEvalRecords is eval of a model with record fields (m, or the model
+// file -m when m is nil): the corpus is read with the model's fields,
+// stripped as the model was trained unless --remove is given, and scored
+// with eval.EvaluateRecords. --categorical-field and --numeric-field, when
+// given, must name the model's fields.
+func runEvalRecords(s streams, args []string, o *evalOptions, m *model.Model) error {
+	if m == nil {
+		var err error
+		if m, err = model.Load(o.model); err != nil {
+			return withCode(exitBadModel, err)
+		}
 	}
 	if m.Fields == nil {
 		return usageErrorf("%s has no record fields: leave out --categorical-field and --numeric-field", o.model)
 	}
 	spec := o.rec.spec()
+	if spec.Empty() {
+		spec = fieldSpec(m.Fields)
+	}
 	if names := append(slices.Clone(spec.Categorical), spec.Numeric...); !slices.Equal(sortedCopy(names), sortedCopy(m.Fields.Names())) {
 		return usageErrorf("%s has the fields %s, not %s", o.model, strings.Join(m.Fields.Names(), ", "), strings.Join(names, ", "))
 	}
+	var old *model.Model
+	if o.baseline != "" {
+		var err error
+		if old, err = model.Load(o.baseline); err != nil {
+			return withCode(exitBadModel, err)
+		}
+		if old.Fields == nil || old.MultiLabel {
+			return usageErrorf("--baseline %s has no record fields, as %s has", o.baseline, o.model)
+		}
+	}
 	co := o.corpus
-	o.rec.apply(&co, m.Kind)
+	co.useModelNames(m)
+	rec := o.rec
+	rec.categorical, rec.numeric = spec.Categorical, spec.Numeric
+	if old != nil {
+		// The baseline's fields are read too.
+		for _, n := range old.Fields.Names() {
+			if !slices.Contains(m.Fields.Names(), n) {
+				rec.categorical = append(slices.Clone(rec.categorical), n)
+			}
+		}
+	}
+	rec.apply(&co, m.Kind)
 	if !co.changedRemove() {
 		co.remove = m.Vocab.Settings.Remove
 	}
@@ -206,11 +227,37 @@ func runEvalRecords(s streams, args []string, o *evalOptions) error {
 	for i, d := range c.Docs {
 		labels[i] = d.Label
 	}
-	rep, err := eval.EvaluateRecords(m, c.Texts(), r.Recs, labels, eval.Options{TopK: o.topK}, o.workers)
+	texts := c.Texts()
+	rep, err := eval.EvaluateRecords(m, texts, r.Recs, labels, eval.Options{TopK: o.topK}, o.workers)
 	if err != nil {
 		return err
 	}
-	return finishEval(s, o, rep)
+	var oldScores *eval.Scores
+	if old != nil {
+		or, err := modelRecords(c, old)
+		if err != nil {
+			return err
+		}
+		br, err := eval.EvaluateRecords(old, texts, or.Recs, labels, eval.Options{}, o.workers)
+		if err != nil {
+			return err
+		}
+		sc := br.Scores()
+		oldScores = &sc
+	}
+	return finishEval(s, o, rep, oldScores)
+}
+
+// fieldSpec returns the names of f's fields as a train.FieldSpec.
+func fieldSpec(f *model.Fields) train.FieldSpec {
+	var spec train.FieldSpec
+	for _, c := range f.Categorical {
+		spec.Categorical = append(spec.Categorical, c.Name)
+	}
+	for _, n := range f.Numeric {
+		spec.Numeric = append(spec.Numeric, n.Name)
+	}
+	return spec
 }
 
 func sortedCopy(xs []string) []string {

@@ -88,13 +88,17 @@ func TestTrainRecords(t *testing.T) {
 			t.Errorf("%s: with fields %.4f, text only %.4f", kind, a1, a0)
 		}
 		check(t, nbtext(t, "", "eval", "-m", mixed, te, "--label-field", "team", "--categorical-field", "product"), 2, "has the fields product, amount")
+		// The model knows its fields: eval reads them without the flags.
+		if a2 := acc(nbtext(t, "", "eval", "-m", mixed, te, "--label-field", "team", "--format", "json")); a2 != a1 {
+			t.Errorf("%s: eval without the field flags: accuracy %.4f, with them %.4f", kind, a2, a1)
+		}
 		// predict reads the fields from JSONL and explains them.
 		r = nbtext(t, `{"text":"please help","product":"laptop","amount":100}`+"\n", "predict", "-m", mixed, "--input", "jsonl", "--explain", "2")
 		check(t, r, 0)
 		if !strings.HasPrefix(r.out, "team2\t") || !strings.Contains(r.out, "product=laptop:+") || !strings.Contains(r.out, "amount=100:") {
 			t.Errorf("%s: predict --explain of a record: %q", kind, r.out)
 		}
-		check(t, nbtext(t, "please help\n", "predict", "-m", mixed), 2, "--input jsonl")
+		check(t, nbtext(t, "please help\n", "predict", "-m", mixed), 2, "--input csv, tsv or jsonl")
 		what := "P(value|class)"
 		if kind != "multinomial" {
 			what = "one-hot weight of each value"

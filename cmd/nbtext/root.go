@@ -18,7 +18,7 @@ const (
 	exitError    = 1 // any other failure: bad input, I/O
 	exitUsage    = 2 // bad flags or arguments
 	exitBadModel = 3 // a model file that is missing, not a model, truncated, corrupt or too new
-	exitGate     = 4 // eval: a --min-accuracy or --min-macro-f1 gate was not met
+	exitGate     = 4 // eval: a quality gate (--min-accuracy, --max-log-loss, --baseline, ...) was not met
 )
 
 const exitCodeHelp = `Exit codes:
@@ -26,7 +26,8 @@ const exitCodeHelp = `Exit codes:
   1  error (bad input, unreadable file, I/O)
   2  usage error (bad flag or argument)
   3  bad model file (missing, not an nbtext model, truncated, corrupt, too new)
-  4  quality gate not met (eval --min-accuracy, --min-macro-f1)`
+  4  quality gate not met (eval --min-accuracy, --min-macro-f1, --max-log-loss,
+     --min-recall, --min-precision, --baseline)`
 
 // streams are the command's standard streams, replaced by buffers in tests.
 type streams struct {
@@ -78,9 +79,10 @@ mixed for record fields), logistic regression, a linear SVM, NB-SVM, the
 nearest centroid or, for numeric fields, LDA and QDA, single- or multi-label.
 Models are single self-contained files; predict reads stdin in pipelines.
 
-With no corpus argument, commands use the 20 Newsgroups copy fetched by
-scripts/fetch-20news.sh (or the archive named by NBTEXT_20NEWS_TARBALL) and
-say so on stderr.
+The corpus argument 20news names the 20 Newsgroups copy fetched by
+scripts/fetch-20news.sh (or the archive named by NBTEXT_20NEWS_TARBALL);
+commands say so on stderr. No corpus argument, or an empty one, is a usage
+error.
 
 Configuration precedence: flag > environment (NBTEXT_<COMMAND>_<FLAG>, then
 NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
@@ -180,7 +182,11 @@ func run(ctx context.Context, args []string, s streams) (code int) {
 	} else if isCobraUsageError(err) {
 		code = exitUsage
 	}
-	fmt.Fprintf(s.Err, "nbtext: %v\n", err)
+	msg := err.Error()
+	if code == exitUsage && cmd != nil {
+		msg = withFlagSource(cmd, msg)
+	}
+	fmt.Fprintf(s.Err, "nbtext: %s\n", msg)
 	if code == exitUsage && cmd != nil {
 		fmt.Fprintf(s.Err, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}

@@ -52,8 +52,8 @@ func runTrainStreamRecords(s streams, args []string, o *trainOptions, kind model
 		return err
 	}
 	defer spool.Close()
-	if len(args) == 0 {
-		args = []string{""} // the cached 20 Newsgroups
+	if err := requireCorpus(args); err != nil {
+		return err
 	}
 	none := func(string, string) error { return nil }
 	for _, src := range args {

@@ -218,8 +218,8 @@ func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptio
 // ascending (the classes of a count, counts.Header).
 func streamLabels(s streams, args []string, co *corpusOptions, quiet bool) ([]string, error) {
 	seen := map[string]bool{}
-	if len(args) == 0 {
-		args = []string{""} // the cached 20 Newsgroups
+	if err := requireCorpus(args); err != nil {
+		return nil, err
 	}
 	for _, src := range args {
 		err := countSource(s, src, co, quiet, func(_, label string) error {
@@ -290,8 +290,8 @@ func rowCache(s streams, args []string, co *corpusOptions, quiet bool, vocab *ve
 		}
 		return rc.Add(y, ind, val)
 	}
-	if len(args) == 0 {
-		args = []string{""} // the cached 20 Newsgroups
+	if err := requireCorpus(args); err != nil {
+		return nil, err
 	}
 	for _, src := range args {
 		if err := countSource(s, src, co, quiet, add); err != nil {

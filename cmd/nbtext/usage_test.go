@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,36 +92,55 @@ func TestEvalRefusesForeignCorpus(t *testing.T) {
 	check(t, nbtext(t, "", "eval", "-m", model, mixed), 0, "labels the model does not know")
 }
 
-// TestDefaultCorpusNotice checks that a command run without a corpus says,
-// once, which cached corpus it reads, and that eval of a model of other
-// labels on it is refused.
+// TestDefaultCorpusNotice checks that a command given "20news" says,
+// once, which cached corpus it reads, that no corpus argument, or an
+// empty one, is a usage error saying how to name one (never the cached
+// corpus in silence), and that eval of a model of other labels on the
+// cached corpus is refused.
 func TestDefaultCorpusNotice(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
 	archive := newsArchive(t, dir)
 	t.Setenv("NBTEXT_20NEWS_TARBALL", archive)
-	notice := "no corpus given: reading the %s of the cached 20 Newsgroups archive " + archive
+	notice := "20news: reading the %s of the cached 20 Newsgroups archive " + archive
+	m := filepath.Join(dir, "m.nbm")
 	for _, tt := range []struct {
 		args  []string
 		split string
 	}{
-		{[]string{"vocab", "--top", "2", "-q"}, "train split"},
-		{[]string{"train", "-o", filepath.Join(dir, "m.nbm"), "-q"}, "train split"},
-		{[]string{"eval", "-m", filepath.Join(dir, "m.nbm")}, "test split"},
-		{[]string{"compare", "--models", "multinomial", "--sizes", "10", "--repeats", "1", "-q"}, "train and test splits"},
+		{[]string{"vocab", "20news", "--top", "2", "-q"}, "train split"},
+		{[]string{"train", "20news", "-o", m, "-q"}, "train split"},
+		{[]string{"eval", "-m", m, "20news"}, "test split"},
+		{[]string{"compare", "20news", "--models", "multinomial", "--sizes", "10", "--repeats", "1", "-q"}, "train and test splits"},
 	} {
 		r := nbtext(t, "", tt.args...)
 		check(t, r, 0, strings.Replace(notice, "%s", tt.split, 1))
-		if n := strings.Count(r.err, "no corpus given"); n != 1 {
+		if n := strings.Count(r.err, "20news: reading"); n != 1 {
 			t.Errorf("%v: %d notices: %q", tt.args, n, r.err)
 		}
+		// Without the argument, or with an empty one: a usage error.
+		for _, corpus := range []string{"", "none"} {
+			args := slices.DeleteFunc(slices.Clone(tt.args), func(a string) bool { return a == "20news" })
+			want := "no corpus given: name a folder"
+			if corpus == "" {
+				args = append(args, "")
+				want = "the corpus argument is empty (an unset variable?)"
+			}
+			r := nbtext(t, "", args...)
+			check(t, r, exitUsage, want, "20news names the cached 20 Newsgroups archive")
+			if r.out != "" {
+				t.Errorf("%v: output %q", args, r.out)
+			}
+		}
 	}
+	check(t, nbtext(t, "", "count", "-o", filepath.Join(dir, "c.nbc")), exitUsage, "no corpus given")
+	check(t, nbtext(t, "", "train", "--stream", "--model", "logreg", "-o", filepath.Join(dir, "s.nbm")), exitUsage, "no corpus given")
 	pn := writeFile(t, dir, "pn.tsv", "pos\tgreat fun\nneg\tawful boring\n")
 	if r := nbtext(t, "", "train", pn, "-o", filepath.Join(dir, "pn.nbm"), "-q"); r.code != 0 {
 		t.Fatalf("train pn: %s", r.err)
 	}
-	r := nbtext(t, "", "eval", "-m", filepath.Join(dir, "pn.nbm"))
-	check(t, r, 1, "no corpus given", "the cached 20 Newsgroups test split (no corpus was given) has a label the model knows")
+	r := nbtext(t, "", "eval", "-m", filepath.Join(dir, "pn.nbm"), "20news")
+	check(t, r, 1, "20news: reading", "the cached 20 Newsgroups test split (20news) has a label the model knows")
 }
 
 // TestCompareOwnTestSet runs compare on a user's own pair of corpora,

@@ -48,7 +48,7 @@ func FindDefault() (string, error) {
 	case os.Getenv(TarballEnv) != "":
 		return "", fmt.Errorf("%s=%s: %w", TarballEnv, p, unwrapPath(err))
 	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("no corpus given and no 20 Newsgroups archive at %s: run scripts/fetch-20news.sh (or set %s to a copy of 20news-bydate.tar.gz)", p, TarballEnv)
+		return "", fmt.Errorf("20news: no 20 Newsgroups archive at %s: run scripts/fetch-20news.sh (or set %s to a copy of 20news-bydate.tar.gz)", p, TarballEnv)
 	default:
 		return "", pathError(p, err)
 	}

@@ -33,7 +33,7 @@ func TestFindDefault(t *testing.T) {
 	t.Setenv(TarballEnv, "")
 	t.Setenv("NBTEXT_DATA_DIR", dir)
 	_, err := FindDefault()
-	want := "no corpus given and no 20 Newsgroups archive at " + filepath.Join(dir, "20news-bydate.tar.gz") +
+	want := "20news: no 20 Newsgroups archive at " + filepath.Join(dir, "20news-bydate.tar.gz") +
 		": run scripts/fetch-20news.sh (or set NBTEXT_20NEWS_TARBALL to a copy of 20news-bydate.tar.gz)"
 	if err == nil || err.Error() != want {
 		t.Errorf("missing cache: %v\nwant %s", err, want)

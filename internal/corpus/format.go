@@ -57,6 +57,11 @@ func formatByName(name string) string {
 	return ""
 }
 
+// FormatByName returns the format a file name implies (FormatTSV,
+// FormatCSV, FormatJSONL, FormatTar; compressed names too), or "" when the
+// name does not tell.
+func FormatByName(name string) string { return formatByName(name) }
+
 // isTxtName reports whether name ends in ".txt" (compressed or not): such a
 // file whose first line shows no format is read as TSV, as before formats
 // were sniffed.

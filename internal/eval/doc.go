@@ -23,7 +23,12 @@
 //     2·tp / (2·tp + fp + fn)); log_loss with the natural log and
 //     probabilities clipped to [ε, 1-ε], ε = float64 machine epsilon
 //     (scikit-learn ≥ 1.5; older versions used 1e-15); confusion matrices
-//     with rows for the true label, normalised per row on request.
+//     with rows for the true label, normalised per row on request; for two
+//     classes roc_auc_score and average_precision_score of the second
+//     class, and brier_score_loss (Brier's sum over the classes for more).
+//   - Gates (Gates.Check) read Scores, which every mode's result gives
+//     (Report, MultiLabelReport, CVResult): a gate on a figure the mode
+//     lacks is a GateUnavailableError, never a silent pass.
 //   - Ties between classes go to the lower class id, in predictions and in
 //     top-k ranks. Nothing depends on map iteration order.
 //   - Standard deviations are sample standard deviations (n-1 denominator,

@@ -63,12 +63,30 @@ func LoadStreamScorer(path string, workers int, strip bool) *LoadingScorer {
 	return ls
 }
 
+// StartStreamScorer is LoadStreamScorer for the model m, already loaded
+// from path: a caller that needed the model to choose how to read its
+// corpus (a multi-label model, one with record fields) gets the same
+// LoadingScorer, ready at once.
+func StartStreamScorer(m *model.Model, path string, workers int, strip bool) *LoadingScorer {
+	ls := &LoadingScorer{done: make(chan struct{})}
+	ls.ss, ls.err = streamScorer(m, path, workers, strip)
+	close(ls.done)
+	return ls
+}
+
 func loadStreamScorer(path string, workers int, strip bool) (*StreamScorer, error) {
 	m, err := model.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	var rm corpus.Remove
+	return streamScorer(m, path, workers, strip)
+}
+
+func streamScorer(m *model.Model, path string, workers int, strip bool) (*StreamScorer, error) {
+	var (
+		rm  corpus.Remove
+		err error
+	)
 	if strip {
 		if rm, err = corpus.ParseRemove(m.Remove()); err != nil {
 			return nil, &RemoveSettingError{Path: path, Setting: m.Remove(), Err: err}

@@ -34,6 +34,10 @@ type Input struct {
 	// Fallback counts the predictions the model made from the prior
 	// because it gave the document no posterior (model.Prediction.Fallback).
 	Fallback int
+	// Empty counts the documents with no term of the model's vocabulary
+	// (model.Prediction.Empty): the model scored them from its biases
+	// alone.
+	Empty int
 }
 
 // Options choose the optional parts of a Report.
@@ -103,7 +107,25 @@ type Report struct {
 	// giving them no posterior (with α = 0, a document no class can
 	// produce; see model.Prediction.Fallback).
 	Fallback int
+	// Empty counts the documents with no term of the model's vocabulary
+	// (model.Prediction.Empty), answered from its biases (for NB, the
+	// prior) alone.
+	Empty int
+	// Brier is the Brier score of the probabilities (see brier: the
+	// binary form for two classes, Brier's sum over the classes for more);
+	// NaN without probabilities.
+	Brier float64
+	// Positive, ROCAUC and PRAUC, for a two-class model with
+	// probabilities: the positive class (the second), the area under the
+	// ROC curve and the average precision of P(Positive), over the
+	// documents whose label the model knows (NaN when there is not both a
+	// positive and a negative; "" and 0 for more classes).
+	Positive      string
+	ROCAUC, PRAUC float64
 }
+
+// HasBinary reports whether r carries ROC-AUC and PR-AUC.
+func (r *Report) HasBinary() bool { return r.Positive != "" }
 
 // HasLogLoss reports whether r carries a log-loss.
 func (r *Report) HasLogLoss() bool { return !math.IsNaN(r.LogLoss) }
@@ -207,7 +229,8 @@ func Evaluate(in Input, opt Options) (*Report, error) {
 		}
 	}
 
-	r := &Report{N: n, Unknown: map[string]int{}, LogLoss: math.NaN(), Fallback: in.Fallback}
+	r := &Report{N: n, Unknown: map[string]int{}, LogLoss: math.NaN(), Fallback: in.Fallback, Empty: in.Empty,
+		Brier: math.NaN()}
 	var keep []int // label ids reported
 	for l := range L {
 		if support[l] > 0 || predicted[l] > 0 {
@@ -264,6 +287,12 @@ func Evaluate(in Input, opt Options) (*Report, error) {
 
 	if in.LogProb != nil {
 		r.LogLoss = logLoss(in.Truth, in.LogProb, C)
+		r.Brier = brier(in.Truth, in.LogProb, C)
+		if C == 2 {
+			p, pos := binaryScores(in.Truth, in.LogProb)
+			r.Positive = in.Classes[1]
+			r.ROCAUC, r.PRAUC = rocAUC(p, pos), averagePrecision(p, pos)
+		}
 		if opt.TopK > 0 {
 			r.TopK = opt.TopK
 			r.TopKAccuracy = topKAccuracy(in.Truth, in.LogProb, C, opt.TopK)

@@ -182,22 +182,61 @@ func TestEvaluateErrors(t *testing.T) {
 }
 
 func TestGates(t *testing.T) {
-	r := &Report{Accuracy: 0.8, Macro: Average{F1: 0.7}}
-	if err := (Gates{MinAccuracy: 0.8, MinMacroF1: 0.7}).Check(r); err != nil {
-		t.Errorf("gates at the scores: %v", err)
+	r := &Report{Accuracy: 0.8, Macro: Average{F1: 0.7}, LogLoss: 0.5,
+		PerClass: []ClassMetrics{{Label: "spam", Precision: 0.9, Recall: 0.6}, {Label: "ham", Precision: 0.7, Recall: 0.95}}}
+	s := r.Scores()
+	if v, err := (Gates{MinAccuracy: 0.8, MinMacroF1: 0.7}).Check(s, nil, ""); err != nil || v != "gates passed: accuracy 0.8000 ≥ 0.8 (--min-accuracy); macro F1 0.7000 ≥ 0.7 (--min-macro-f1)" {
+		t.Errorf("gates at the scores: %q, %v", v, err)
 	}
-	err := (Gates{MinAccuracy: 0.85}).Check(r)
+	if v, err := (Gates{}).Check(s, nil, ""); v != "" || err != nil {
+		t.Errorf("no gate: %q, %v", v, err)
+	}
+	_, err := (Gates{MinAccuracy: 0.85}).Check(s, nil, "")
 	var ge *GateError
-	if !errors.As(err, &ge) || ge.Metric != "accuracy" || err.Error() != "accuracy 0.8 is below --min-accuracy 0.85" {
+	if !errors.As(err, &ge) || ge.Metric != "accuracy" || err.Error() != "gates failed: accuracy 0.8000 < 0.85 (--min-accuracy)" {
 		t.Errorf("err = %v", err)
 	}
-	err = (Gates{MinAccuracy: 0.9, MinMacroF1: 0.75}).Check(r)
-	if err == nil || !strings.Contains(err.Error(), "accuracy 0.8 is below --min-accuracy 0.9") ||
-		!strings.Contains(err.Error(), "macro F1 0.7 is below --min-macro-f1 0.75") {
+	_, err = (Gates{MinAccuracy: 0.9, MinMacroF1: 0.75, MaxLogLoss: 0.6}).Check(s, nil, "")
+	if err == nil || err.Error() != "gates failed: accuracy 0.8000 < 0.9 (--min-accuracy); macro F1 0.7000 < 0.75 (--min-macro-f1); passed: log-loss 0.5000 ≤ 0.6 (--max-log-loss)" {
 		t.Errorf("err = %v", err)
+	}
+	_, err = (Gates{MaxLogLoss: 0.4, MinRecall: map[string]float64{"spam": 0.7}, MinPrecision: map[string]float64{"ham": 0.7}}).Check(s, nil, "")
+	if err == nil || err.Error() != "gates failed: log-loss 0.5000 > 0.4 (--max-log-loss); recall of spam 0.6000 < 0.7 (--min-recall); passed: precision of ham 0.7000 ≥ 0.7 (--min-precision)" {
+		t.Errorf("err = %v", err)
+	}
+	var gu *GateUnavailableError
+	if _, err := (Gates{MinRecall: map[string]float64{"eggs": 0.5}}).Check(s, nil, ""); !errors.As(err, &gu) || !strings.Contains(err.Error(), `no label "eggs"`) {
+		t.Errorf("unknown label: %v", err)
+	}
+	s.LogLoss = math.NaN()
+	if _, err := (Gates{MaxLogLoss: 1}).Check(s, nil, ""); !errors.As(err, &gu) {
+		t.Errorf("no log-loss: %v", err)
+	}
+	// The baseline: accuracy 0.82 and macro F1 0.70; 0.8 is within a
+	// tolerance of 0.02 of 0.82, not of 0.01.
+	old := Scores{Accuracy: 0.82, MacroF1: 0.7}
+	if v, err := (Gates{Tolerance: 0.02}).Check(s, &old, "old.nbm"); err != nil || !strings.HasPrefix(v, "gates passed: accuracy 0.8000 ≥ 0.8 (--baseline old.nbm - --tolerance 0.02)") {
+		t.Errorf("baseline within tolerance: %q, %v", v, err)
+	}
+	if _, err := (Gates{Tolerance: 0.01}).Check(s, &old, "old.nbm"); !errors.As(err, &ge) || !strings.Contains(err.Error(), "accuracy 0.8000 < 0.81 (--baseline old.nbm - --tolerance 0.01)") {
+		t.Errorf("baseline: %v", err)
+	}
+	if _, err := (Gates{}).Check(s, &s, "same.nbm"); err != nil {
+		t.Errorf("a model against itself: %v", err)
 	}
 	if err := (Gates{MinAccuracy: 1.5}).Validate(); err == nil || !strings.Contains(err.Error(), "--min-accuracy must be in [0, 1]") {
 		t.Errorf("validate: %v", err)
+	}
+	if err := (Gates{MaxLogLoss: -1}).Validate(); err == nil || !strings.Contains(err.Error(), "--max-log-loss") {
+		t.Errorf("validate: %v", err)
+	}
+	if m, err := ParseLabelThresholds("--min-recall", []string{"a=b=0.5", "spam=1"}); err != nil || m["a=b"] != 0.5 || m["spam"] != 1 {
+		t.Errorf("parse: %v, %v", m, err)
+	}
+	for _, bad := range []string{"spam", "=0.5", "spam=x", "spam=1.5"} {
+		if _, err := ParseLabelThresholds("--min-recall", []string{bad}); err == nil || !strings.Contains(err.Error(), "--min-recall") {
+			t.Errorf("parse %q: %v", bad, err)
+		}
 	}
 }
 

@@ -44,7 +44,11 @@ func EvaluateRecords(m *model.Model, texts []string, recs []model.Record, labels
 		X = train.PrepareWith(m.Vocab, texts, workers)
 	}
 	pred, lp, fallback := ScoreRecords(m, X, recs, workers)
-	return evaluateScored(m, labels, pred, lp, fallback, opt)
+	r, err := evaluateScored(m, labels, pred, lp, fallback, opt)
+	if r != nil {
+		r.Empty = emptyRows(X)
+	}
+	return r, err
 }
 
 // CrossValidateRecords is CrossValidate for documents with record fields

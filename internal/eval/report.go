@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -56,6 +57,13 @@ func WriteTable(w io.Writer, r *Report, opt WriteOptions) error {
 	if r.HasLogLoss() {
 		extra = append(extra, [2]string{"log-loss", strconv.FormatFloat(r.LogLoss, 'f', reportDigits, 64)})
 	}
+	if !math.IsNaN(r.Brier) {
+		extra = append(extra, [2]string{"brier", strconv.FormatFloat(r.Brier, 'f', reportDigits, 64)})
+	}
+	if r.HasBinary() {
+		extra = append(extra, [2]string{"roc-auc", strconv.FormatFloat(r.ROCAUC, 'f', reportDigits, 64) + " (positive class " + r.Positive + ")"})
+		extra = append(extra, [2]string{"pr-auc", strconv.FormatFloat(r.PRAUC, 'f', reportDigits, 64) + " (average precision of " + r.Positive + ")"})
+	}
 	if r.TopK > 0 {
 		extra = append(extra, [2]string{fmt.Sprintf("top-%d accuracy", r.TopK), strconv.FormatFloat(r.TopKAccuracy, 'f', reportDigits, 64)})
 	}
@@ -67,6 +75,9 @@ func WriteTable(w io.Writer, r *Report, opt WriteOptions) error {
 			}
 		}
 		extra = append(extra, [2]string{"unknown labels", fmt.Sprintf("%d documents, counted as errors: %s", u, strings.Join(parts, ", "))})
+	}
+	if r.Empty > 0 {
+		extra = append(extra, [2]string{"no known word", fmt.Sprintf("%d of %d documents (%.2f%%) hold no term of the model's vocabulary: scored from its biases (the prior) alone", r.Empty, r.N, 100*float64(r.Empty)/float64(r.N))})
 	}
 	if r.Fallback > 0 {
 		extra = append(extra, [2]string{"fallback", fmt.Sprintf("%d of %d documents (%.2f%%) predicted from the prior: the model gave them nothing to go on", r.Fallback, r.N, 100*float64(r.Fallback)/float64(r.N))})
@@ -166,6 +177,14 @@ func WriteTSV(w io.Writer, r *Report, opt WriteOptions) error {
 	if r.HasLogLoss() {
 		row("log_loss", "", "", f(r.LogLoss))
 	}
+	if !math.IsNaN(r.Brier) {
+		row("brier", "", "", f(r.Brier))
+	}
+	if r.HasBinary() {
+		row("roc_auc", r.Positive, "", f(r.ROCAUC))
+		row("pr_auc", r.Positive, "", f(r.PRAUC))
+	}
+	row("empty", "", "", strconv.Itoa(r.Empty))
 	if r.TopK > 0 {
 		row("top_k", "", "", strconv.Itoa(r.TopK))
 		row("top_k_accuracy", "", "", f(r.TopKAccuracy))
@@ -205,6 +224,10 @@ type jsonReport struct {
 	MicroF1        float64        `json:"micro_f1"`
 	WeightedF1     float64        `json:"weighted_f1"`
 	LogLoss        *float64       `json:"log_loss"`
+	Brier          *float64       `json:"brier"`
+	Positive       *string        `json:"positive"`
+	ROCAUC         *float64       `json:"roc_auc"`
+	PRAUC          *float64       `json:"pr_auc"`
 	TopK           int            `json:"top_k"`
 	TopKAccuracy   *float64       `json:"top_k_accuracy"`
 	MacroAvg       Average        `json:"macro_avg"`
@@ -214,6 +237,7 @@ type jsonReport struct {
 	UnknownLabels  map[string]int `json:"unknown_labels"`
 	Fallback       int            `json:"fallback"`
 	FallbackShare  float64        `json:"fallback_share"`
+	Empty          int            `json:"empty"`
 	Labels         []string       `json:"labels,omitempty"`
 	Confusion      any            `json:"confusion,omitempty"`
 	ConfusionRates bool           `json:"confusion_normalized,omitempty"`
@@ -221,13 +245,17 @@ type jsonReport struct {
 
 // WriteJSON writes r as one indented JSON object with the keys, in order:
 // n, correct, accuracy, macro_f1, micro_f1, weighted_f1, log_loss (null
-// without probabilities), top_k (0 when not computed), top_k_accuracy (null
+// without probabilities), brier (null without probabilities), positive,
+// roc_auc and pr_auc (two classes with probabilities: the positive class,
+// the area under its ROC curve, its average precision; null otherwise or
+// when one side is missing), top_k (0 when not computed), top_k_accuracy (null
 // when not computed), macro_avg, micro_avg and weighted_avg (each
 // {precision, recall, f1}), per_class (a list of {label, precision, recall,
 // f1, support}, plus "unknown": true for a label the model does not know),
 // unknown_labels (an object mapping each unknown label to its number of
 // documents, {} when none), fallback and fallback_share (the number and
-// share of documents predicted from the prior) and, with opt.Confusion, labels (the order of the
+// share of documents predicted from the prior), empty (documents with no
+// term of the model's vocabulary) and, with opt.Confusion, labels (the order of the
 // matrix), confusion (rows: true label, columns: predicted label; counts,
 // or with opt.Normalize rates and "confusion_normalized": true).
 func WriteJSON(w io.Writer, r *Report, opt WriteOptions) error {
@@ -240,6 +268,17 @@ func WriteJSON(w io.Writer, r *Report, opt WriteOptions) error {
 		UnknownLabels: r.Unknown,
 		Fallback:      r.Fallback,
 		FallbackShare: float64(r.Fallback) / float64(max(r.N, 1)),
+		Empty:         r.Empty,
+	}
+	num := func(x float64) *float64 {
+		if math.IsNaN(x) {
+			return nil
+		}
+		return &x
+	}
+	j.Brier = num(r.Brier)
+	if r.HasBinary() {
+		j.Positive, j.ROCAUC, j.PRAUC = &r.Positive, num(r.ROCAUC), num(r.PRAUC)
 	}
 	if j.UnknownLabels == nil {
 		j.UnknownLabels = map[string]int{}

@@ -95,7 +95,25 @@ func EvaluateModel(m *model.Model, X *vectorize.Matrix, labels []string, opt Opt
 		return nil, err
 	}
 	pred, lp, fallback := Score(m, X, workers, true)
-	return evaluateScored(m, labels, pred, lp, fallback, opt)
+	r, err := evaluateScored(m, labels, pred, lp, fallback, opt)
+	if r != nil {
+		r.Empty = emptyRows(X)
+	}
+	return r, err
+}
+
+// emptyRows counts the rows of X with no term (nil X: none).
+func emptyRows(X *vectorize.Matrix) int {
+	if X == nil {
+		return 0
+	}
+	n := 0
+	for i := range X.Rows() {
+		if ind, _ := X.Row(i); len(ind) == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // checkLabels checks that there are n labels and none is empty.

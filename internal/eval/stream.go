@@ -49,6 +49,7 @@ type scoredBatch struct {
 	pred     []int
 	logProb  []float64
 	fallback []bool
+	empty    []bool
 }
 
 // scoreJob is a batch for a worker and its texts.
@@ -103,12 +104,13 @@ func NewStreamScorer(m *model.Model, workers int, strip corpus.Remove) (*StreamS
 				b.pred = make([]int, len(j.texts))
 				b.logProb = make([]float64, len(j.texts)*C)
 				b.fallback = make([]bool, len(j.texts))
+				b.empty = make([]bool, len(j.texts))
 				for i, text := range j.texts {
 					if strip != 0 {
 						text = corpus.Strip(text, strip)
 					}
 					p := predict(text)
-					b.pred[i], b.fallback[i] = p.Class, p.Fallback
+					b.pred[i], b.fallback[i], b.empty[i] = p.Class, p.Fallback, p.Empty
 					copy(b.logProb[i*C:(i+1)*C], p.LogProbs)
 				}
 			}
@@ -192,7 +194,7 @@ func (s *StreamScorer) Finish(seq []int, labels []string, opt Options) (*Report,
 	C := s.m.NumClasses()
 	pred := make([]int, n)
 	logProb := make([]float64, n*C)
-	fallback := 0
+	fallback, empty := 0, 0
 	for i := range n {
 		k := i
 		if seq != nil {
@@ -206,7 +208,14 @@ func (s *StreamScorer) Finish(seq []int, labels []string, opt Options) (*Report,
 		if b.fallback[j] {
 			fallback++
 		}
+		if b.empty[j] {
+			empty++
+		}
 		copy(logProb[i*C:(i+1)*C], b.logProb[j*C:(j+1)*C])
 	}
-	return evaluateScored(s.m, labels, pred, logProb, fallback, opt)
+	r, err := evaluateScored(s.m, labels, pred, logProb, fallback, opt)
+	if r != nil {
+		r.Empty = empty
+	}
+	return r, err
 }

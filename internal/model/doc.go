@@ -80,7 +80,10 @@
 //	         "history": [steps] (only in a model changed by 'nbtext
 //	         update' or 'nbtext forget': each {"op": "train", "update"
 //	         or "forget", "docs", "total", "date", "source",
-//	         "classes"}, see Step)}
+//	         "classes"}, see Step),
+//	         "input": {"label_field", "text_fields", "label_prefix"}
+//	         (optional, any version: the corpus's names where train
+//	         was given others than the defaults; InputNames)}
 //	8        T, the byte length of the terms section, uint64
 //	T        V terms in id order, each: uvarint byte length, the UTF-8
 //	         bytes, varint document frequency, varint collection frequency

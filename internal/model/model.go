@@ -161,6 +161,19 @@ type Meta struct {
 	// was trained ('nbtext update', 'nbtext forget'; see Step); nil for a
 	// model as train wrote it.
 	History []Step `json:"history,omitempty"`
+	// Input, when not nil, is how the training corpus named its label and
+	// text (train's --label-field, --text-field, --label-prefix, where
+	// not the defaults): eval and predict read the same names unless told
+	// otherwise. Files without it load as before.
+	Input *InputNames `json:"input,omitempty"`
+}
+
+// InputNames are the names a record corpus gave its label and text.
+// Empty means the default ("label", "text", "__label__").
+type InputNames struct {
+	LabelField  string   `json:"label_field,omitempty"`
+	TextFields  []string `json:"text_fields,omitempty"`
+	LabelPrefix string   `json:"label_prefix,omitempty"`
 }
 
 // Model is a fitted linear text classifier. Every estimator scores class c

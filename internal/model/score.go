@@ -210,6 +210,11 @@ type Prediction struct {
 	// LR still score it from B: the prior for multinomial NB, the prior and
 	// the absence of every word for Bernoulli NB, the biases for LR.
 	Empty bool
+	// Scores are the class scores the probabilities are the softmax of
+	// (b[c] + Σ_t v_t·W[t*C+c]: NB's log joint probabilities, LR's
+	// logits, SVM's margins): the decision values. They alias the
+	// Scorer's buffer, as LogProbs does; nil for an ensemble.
+	Scores []float64
 }
 
 // Prob returns P(c|x) = exp(LogProbs[c]), e.g. to compare the best class's
@@ -225,7 +230,7 @@ func (s *Scorer) Predict(ind []int32, val []float32) Prediction {
 
 // predictScores turns the scores sc of a document into a Prediction.
 func (s *Scorer) predictScores(sc []float64, empty bool) Prediction {
-	p := Prediction{LogProbs: s.lp[:s.nc], Empty: empty}
+	p := Prediction{LogProbs: s.lp[:s.nc], Empty: empty, Scores: sc}
 	ok := LogProbs(p.LogProbs, sc)
 	if !ok || (p.Empty && s.m.Kind == Complement) {
 		copy(p.LogProbs, s.d.logPrior)

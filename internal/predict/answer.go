@@ -42,7 +42,9 @@ func (p *Predictor) AppendText(a *Answerer, dst []byte, n int, text string) ([]b
 // object that is not one is an error naming name and n, as Stream's
 // framing errors do, and nothing is appended.
 func (p *Predictor) AppendJSON(a *Answerer, dst []byte, name string, n int, obj []byte) ([]byte, model.Prediction, error) {
-	rec, err := parseJSONRecord(obj, name, n, strconv.Itoa(n))
+	fields := p.opt.Fields
+	fields.normalize()
+	rec, err := parseJSONRecord(obj, name, n, strconv.Itoa(n), fields, nil)
 	if err != nil {
 		return dst, model.Prediction{}, err
 	}

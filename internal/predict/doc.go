@@ -1,6 +1,7 @@
 // Package predict owns streaming prediction: it frames documents out of a
 // stream or a plain file, decompressed when gzip, zstd or bzip2 (one per line, the whole stream, JSONL objects, or
-// NUL-separated records) or takes them from folders and archives (one per
+// NUL-separated records; CSV, TSV and fastText records as train reads
+// them, their labels never read as text: Fields, Stats.Labelled) or takes them from folders and archives (one per
 // file), vectorizes and scores them on all cores, and writes one result per
 // document in input order as text, TSV or JSON lines.
 //

@@ -80,13 +80,13 @@ func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *mod
 		dst = append(dst, '\t')
 		dst = appendTSVField(dst, label)
 		dst = append(dst, '\t')
-		dst = appendProb(dst, prob)
+		dst = f.appendProb(dst, prob)
 		for k := 1; k < f.opt.TopK; k++ {
 			dst = append(dst, '\t')
 			if k < len(top) {
 				dst = appendTSVField(dst, f.classes[top[k]])
 				dst = append(dst, '\t')
-				dst = appendProb(dst, math.Exp(pr.LogProbs[top[k]]))
+				dst = f.appendProb(dst, math.Exp(pr.LogProbs[top[k]]))
 			} else {
 				dst = append(dst, '\t') // dropped by the threshold: empty fields
 			}
@@ -106,7 +106,7 @@ func (f *formatter) append(dst []byte, rec *record, pr model.Prediction, sc *mod
 				}
 				dst = append(dst, f.classes[c]...)
 				dst = append(dst, ' ')
-				dst = appendProb(dst, math.Exp(pr.LogProbs[c]))
+				dst = f.appendProb(dst, math.Exp(pr.LogProbs[c]))
 			}
 		}
 		if f.opt.Explain > 0 {
@@ -176,7 +176,7 @@ func (f *formatter) topK(logProbs []float64, class, k int) []int {
 }
 
 func (f *formatter) appendJSON(dst []byte, rec *record, pr model.Prediction, class int, unsure bool, top []int, expl []model.Contribution) []byte {
-	dst = appendJSONHead(dst, rec, "label", "probs", "empty", "explain", "fallback")
+	dst = appendJSONHead(dst, rec, "label", "probs", "scores", "empty", "explain", "fallback")
 	dst = append(dst, `"label":`...)
 	if unsure {
 		dst = append(dst, `""`...)
@@ -194,9 +194,21 @@ func (f *formatter) appendJSON(dst []byte, rec *record, pr model.Prediction, cla
 		}
 		dst = appendJSONString(dst, f.classes[c])
 		dst = append(dst, ':')
-		dst = appendProb(dst, math.Exp(pr.LogProbs[c]))
+		dst = f.appendProb(dst, math.Exp(pr.LogProbs[c]))
 	}
 	dst = append(dst, '}')
+	if f.opt.Scores && pr.Scores != nil {
+		dst = append(dst, `,"scores":{`...)
+		for i, c := range cls {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONString(dst, f.classes[c])
+			dst = append(dst, ':')
+			dst = appendJSONFloat(dst, pr.Scores[c], f.digits())
+		}
+		dst = append(dst, '}')
+	}
 	if pr.Empty {
 		dst = append(dst, `,"empty":true`...)
 	}
@@ -212,7 +224,7 @@ func (f *formatter) appendJSON(dst []byte, rec *record, pr model.Prediction, cla
 			dst = append(dst, `{"term":`...)
 			dst = appendJSONString(dst, c.Term)
 			dst = append(dst, `,"weight":`...)
-			dst = appendJSONFloat(dst, c.Value)
+			dst = appendJSONFloat(dst, c.Value, f.digits())
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -279,13 +291,30 @@ func compactRaw(raw []byte) []byte {
 	return []byte(strings.NewReplacer("\n", " ", "\r", " ").Replace(string(raw)))
 }
 
-// appendProb writes a probability with 4 significant decimals.
-func appendProb(dst []byte, p float64) []byte {
-	return strconv.AppendFloat(dst, p, 'f', 4, 64)
+// digits returns the decimals of the numbers f writes: Options.Digits,
+// else 4 in text and TSV and, in JSON, -1: as many as a float64 needs to
+// be read back exactly (strconv's shortest form).
+func (f *formatter) digits() int {
+	switch {
+	case f.opt.Digits > 0:
+		return f.opt.Digits
+	case f.opt.Format == FormatJSON:
+		return -1
+	}
+	return 4
 }
 
-// appendJSONFloat writes x as JSON (±Inf as strings, which JSON lacks).
-func appendJSONFloat(dst []byte, x float64) []byte {
+// appendProb writes a probability with f's decimals (digits).
+func (f *formatter) appendProb(dst []byte, p float64) []byte {
+	if d := f.digits(); d >= 0 {
+		return strconv.AppendFloat(dst, p, 'f', d, 64)
+	}
+	return strconv.AppendFloat(dst, p, 'g', -1, 64)
+}
+
+// appendJSONFloat writes x as JSON (±Inf as strings, which JSON lacks),
+// with digits decimals (-1: the shortest form that reads back exactly).
+func appendJSONFloat(dst []byte, x float64, digits int) []byte {
 	switch {
 	case math.IsInf(x, 1):
 		return append(dst, `"+Inf"`...)
@@ -294,7 +323,10 @@ func appendJSONFloat(dst []byte, x float64) []byte {
 	case x != x:
 		return append(dst, `"NaN"`...)
 	}
-	return strconv.AppendFloat(dst, x, 'f', 4, 64)
+	if digits < 0 {
+		return strconv.AppendFloat(dst, x, 'g', -1, 64)
+	}
+	return strconv.AppendFloat(dst, x, 'f', digits, 64)
 }
 
 func appendExplain(dst []byte, expl []model.Contribution, sep byte) []byte {

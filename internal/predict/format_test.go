@@ -212,7 +212,7 @@ func TestNewValidates(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{Options{Input: "csv"}, "--input must be lines, doc, jsonl or nul"},
+		{Options{Input: "xml"}, "--input must be auto, lines, doc, jsonl, nul, csv, tsv, fasttext"},
 		{Options{Format: "xml"}, "--format must be text, tsv or json"},
 		{Options{TopK: -1}, "--top-k must be ≥ 0"},
 		{Options{Explain: -2}, "--explain must be ≥ 0"},

@@ -3,11 +3,14 @@ package predict
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -26,7 +29,13 @@ type record struct {
 	text   string
 	raw    bool
 	lo, hi int
-	extra  []field // JSONL: the input's other fields, passed through in order
+	extra  []field // JSONL, CSV, TSV: the input's other fields, passed through in order
+	// oneLine marks a document that is one line of its input (lines,
+	// fasttext): it has no mail header to strip.
+	oneLine bool
+	// empty is set by the worker for a document with no term of the
+	// model's vocabulary.
+	empty bool
 	// fail, when set, says why the document could not be read (too large,
 	// NUL bytes): it is answered with "?" and the message is a warning.
 	fail string
@@ -57,6 +66,17 @@ type framer struct {
 	// when br holds no complete record: the pipeline then sends the
 	// records it holds, so that a slow producer gets its answers at once.
 	wait func() error
+	// fields name the columns or keys of record inputs.
+	fields Fields
+	// cols are the columns of the header row of a csv or tsv file.
+	cols *rowColumns
+	// cr and guard read a csv file.
+	cr    *csv.Reader
+	guard *rowGuard
+	// labelled says what labels the input has ("" none yet); onLabels,
+	// when set, is told the first time.
+	labelled string
+	onLabels func(name, what string)
 }
 
 // readerSize is the framer's read buffer. Records that fit in it are
@@ -74,7 +94,9 @@ const maxScratch = 4 << 20
 const skipBytes = 64 << 20
 
 func newFramer(r io.Reader, name, input string, max int) *framer {
-	return &framer{br: bufio.NewReaderSize(r, readerSize), name: name, input: input, max: max, skipMax: skipBytes}
+	f := &framer{br: bufio.NewReaderSize(r, readerSize), name: name, input: input, max: max, skipMax: skipBytes}
+	f.fields.normalize()
+	return f
 }
 
 // errOversized is readRecord's report of a record larger than max, whose
@@ -95,6 +117,13 @@ func (f *framer) next() (record, []byte, error) {
 	}
 	if f.done {
 		return record{}, nil, io.EOF
+	}
+	if f.input == InputCSV {
+		r, err := f.nextCSV()
+		if err != nil {
+			f.done = true
+		}
+		return r, nil, err
 	}
 	if f.input == InputDoc {
 		f.done = true
@@ -147,6 +176,23 @@ func (f *framer) next() (record, []byte, error) {
 				return record{id: f.id(f.line), n: f.line, fail: err.Error()}, nil, nil
 			}
 			return r, nil, nil
+		case InputFastText:
+			if len(bytes.TrimSpace(b)) == 0 && f.done {
+				return record{}, nil, io.EOF
+			}
+			return f.parseFastText(b), nil, nil
+		case InputTSV:
+			if len(bytes.TrimSpace(b)) == 0 {
+				if f.done {
+					return record{}, nil, io.EOF
+				}
+				continue
+			}
+			r, err := f.parseTSV(b)
+			if err == errHeader {
+				continue
+			}
+			return r, nil, err
 		case InputLines:
 			b = bytes.TrimSuffix(b, []byte{'\r'})
 			if bytes.IndexByte(b, 0) >= 0 {
@@ -157,9 +203,9 @@ func (f *framer) next() (record, []byte, error) {
 			// A long record assembled in f.buf: hand the buffer over
 			// rather than copy it into the batch.
 			f.buf = nil
-			return record{id: f.id(f.line), n: f.line, text: decodeInPlace(b)}, nil, nil
+			return record{id: f.id(f.line), n: f.line, text: decodeInPlace(b), oneLine: f.input == InputLines}, nil, nil
 		}
-		return record{src: f.prefix, n: f.line, raw: true}, b, nil
+		return record{src: f.prefix, n: f.line, raw: true, oneLine: f.input == InputLines}, b, nil
 	}
 }
 
@@ -294,17 +340,21 @@ func decodeInPlace(b []byte) string {
 	return corpus.Decode(b)
 }
 
-// parseJSON decodes one JSONL object: "text" is required (a string),
-// "id" is optional (any JSON value; strings are used as they are; null or
-// absent means the line number), every other field is passed through. A line that is not valid UTF-8 is read
+// parseJSON decodes one JSONL object: the text keys (Fields.Text, default
+// "text") are required (strings; several are joined with a newline), the
+// id key (Fields.ID, default "id") is optional (any JSON value; strings
+// are used as they are; null or absent means the line number), every
+// other field is passed through; the label key (Fields.Label) marks the
+// input as labelled. A line that is not valid UTF-8 is read
 // as latin-1 first, as corpus reads JSONL.
 func (f *framer) parseJSON(b []byte) (record, error) {
-	return parseJSONRecord(b, f.name, f.line, f.id(f.line))
+	return parseJSONRecord(b, f.name, f.line, f.id(f.line), f.fields, f.noteLabels)
 }
 
 // parseJSONRecord is parseJSON for the object b at line of name, whose id
-// is id unless it has one.
-func parseJSONRecord(b []byte, name string, line int, id string) (record, error) {
+// is id unless it has one, with the keys of fields (normalized); onLabel,
+// when not nil, is told of a label key.
+func parseJSONRecord(b []byte, name string, line int, id string, fields Fields, onLabel func(string)) (record, error) {
 	if !utf8.Valid(b) {
 		b = []byte(corpus.Decode(b))
 	}
@@ -315,7 +365,8 @@ func parseJSONRecord(b []byte, name string, line int, id string) (record, error)
 		return record{}, fmt.Errorf("%s:%d: invalid JSON: want an object like {\"text\": \"...\"}", name, line)
 	}
 	r := record{id: id, n: line}
-	haveText := false
+	texts := make([]string, len(fields.Text))
+	have := 0
 	for dec.More() {
 		kt, err := dec.Token()
 		if err != nil {
@@ -326,14 +377,20 @@ func parseJSONRecord(b []byte, name string, line int, id string) (record, error)
 		if err := dec.Decode(&raw); err != nil {
 			return record{}, fmt.Errorf("%s:%d: invalid JSON: %v", name, line, err)
 		}
-		switch key {
-		case "text":
+		if key == fields.Label && onLabel != nil {
+			onLabel(fmt.Sprintf("key %q", key))
+		}
+		if i := slices.Index(fields.Text, key); i >= 0 {
 			var s string
 			if !isJSONString(raw) || json.Unmarshal(raw, &s) != nil {
-				return record{}, fmt.Errorf("%s:%d: \"text\" must be a string, got %s", name, line, clip(raw))
+				return record{}, fmt.Errorf("%s:%d: %q must be a string, got %s", name, line, key, clip(raw))
 			}
-			r.text, haveText = s, true
-		case "id":
+			texts[i] = s
+			have++
+			continue
+		}
+		switch key {
+		case fields.ID:
 			switch {
 			case bytes.Equal(bytes.TrimSpace(raw), []byte("null")):
 				continue // no id: the line number stands in
@@ -357,9 +414,10 @@ func parseJSONRecord(b []byte, name string, line int, id string) (record, error)
 	if _, err := dec.Token(); err != io.EOF {
 		return record{}, fmt.Errorf("%s:%d: invalid JSON: data after the object", name, line)
 	}
-	if !haveText {
-		return record{}, fmt.Errorf("%s:%d: missing \"text\" field", name, line)
+	if have < len(texts) {
+		return record{}, fmt.Errorf("%s:%d: missing %q field (--text-field)", name, line, strings.Join(fields.Text, ", "))
 	}
+	r.text = strings.Join(texts, "\n")
 	return r, nil
 }
 

@@ -42,7 +42,7 @@ func (f *formatter) appendLabels(dst []byte, rec *record, sc *model.Scorer, ind 
 			}
 			dst = appendJSONString(dst, f.classes[l])
 			dst = append(dst, ':')
-			dst = appendProb(dst, probs[l])
+			dst = f.appendProb(dst, probs[l])
 		}
 		return append(dst, "}}\n"...)
 	case FormatTSV:
@@ -51,7 +51,7 @@ func (f *formatter) appendLabels(dst []byte, rec *record, sc *model.Scorer, ind 
 			dst = append(dst, '\t')
 			dst = appendTSVField(dst, f.classes[l])
 			dst = append(dst, '\t')
-			dst = appendProb(dst, probs[l])
+			dst = f.appendProb(dst, probs[l])
 		}
 		return append(dst, '\n')
 	default:
@@ -62,7 +62,7 @@ func (f *formatter) appendLabels(dst []byte, rec *record, sc *model.Scorer, ind 
 			dst = append(dst, f.classes[l]...)
 			if f.opt.TopK > 0 {
 				dst = append(dst, ' ')
-				dst = appendProb(dst, probs[l])
+				dst = f.appendProb(dst, probs[l])
 			}
 		}
 		return append(dst, '\n')

@@ -1,6 +1,9 @@
 package predict
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Input framings of a stream.
 const (
@@ -8,7 +11,18 @@ const (
 	InputDoc   = "doc"   // the whole stream is one document
 	InputJSONL = "jsonl" // one JSON object per line: {"id": ..., "text": ...}
 	InputNUL   = "nul"   // NUL-separated documents (find -print0)
+	// Record files, read as 'nbtext train' reads them (Options.Fields).
+	InputCSV      = "csv"      // RFC 4180, a header row first
+	InputTSV      = "tsv"      // a header row naming the text column, or label<TAB>text, or text lines
+	InputFastText = "fasttext" // __label__X text: the labels are dropped
+	// InputAuto frames a file by its name (csv, tsv, jsonl) or, for a
+	// file whose first line starts with the label prefix, as fastText;
+	// anything else, and stdin, as lines.
+	InputAuto = "auto"
 )
+
+// Inputs lists the values of Options.Input.
+var Inputs = []string{InputAuto, InputLines, InputDoc, InputJSONL, InputNUL, InputCSV, InputTSV, InputFastText}
 
 // Output formats.
 const (
@@ -22,7 +36,9 @@ const DefaultMaxDocBytes = 256 << 20
 
 // Options control framing, decisions and output.
 type Options struct {
-	Input  string // InputLines (default), InputDoc, InputJSONL or InputNUL
+	Input string // one of Inputs; "" is InputLines
+	// Fields name the columns or keys of csv, tsv and jsonl records.
+	Fields Fields
 	Format string // FormatText (default), FormatTSV or FormatJSON
 	// TopK > 0 lists the K most probable labels with their probabilities.
 	// In JSON, probs then holds those K classes instead of all of them.
@@ -51,6 +67,14 @@ type Options struct {
 	Workers int
 	// MaxDocBytes bounds one document (0: DefaultMaxDocBytes).
 	MaxDocBytes int
+	// Digits is the number of decimals of probabilities, scores and
+	// weights (0: 4 in text and TSV; in JSON, as many as a float64 needs
+	// to be read back exactly).
+	Digits int
+	// Scores adds, in JSON, each class's decision value: the score the
+	// model ranks the classes by before the softmax (NB: log P(c) + log
+	// P(x|c); logistic regression: the logit; SVM: the margin).
+	Scores bool
 	// Header prints a header line first (TSV only).
 	Header bool
 	// Warn receives one message per document that could not be read (in
@@ -69,10 +93,11 @@ func (o *Options) normalize() error {
 	switch o.Input {
 	case "":
 		o.Input = InputLines
-	case InputLines, InputDoc, InputJSONL, InputNUL:
+	case InputLines, InputDoc, InputJSONL, InputNUL, InputCSV, InputTSV, InputFastText, InputAuto:
 	default:
-		return fmt.Errorf("--input must be lines, doc, jsonl or nul, got %q", o.Input)
+		return fmt.Errorf("--input must be %s, got %q", strings.Join(Inputs, ", "), o.Input)
 	}
+	o.Fields.normalize()
 	switch o.Format {
 	case "":
 		o.Format = FormatText
@@ -91,6 +116,9 @@ func (o *Options) normalize() error {
 	}
 	if o.Threshold < 0 || o.Threshold > 1 || o.Threshold != o.Threshold {
 		return fmt.Errorf("--threshold must be between 0 and 1, got %g", o.Threshold)
+	}
+	if o.Digits < 0 || o.Digits > 17 {
+		return fmt.Errorf("--digits must be between 1 and 17, got %d", o.Digits)
 	}
 	if o.MaxDocBytes < 0 {
 		return fmt.Errorf("--max-doc-bytes must be ≥ 0, got %d", o.MaxDocBytes)

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/nbtext/nbtext/internal/corpus"
@@ -32,7 +34,14 @@ type Stats struct {
 	// NoDocs are the path arguments of Files that held no document (an
 	// empty folder, archive or file), in order.
 	NoDocs []string
+	// Labelled are the sources that hold labels (a label column or key,
+	// fastText labels, label<TAB>text rows), in order, each with what
+	// the labels are: predict ignores them; eval measures against them.
+	Labelled []Labelled
 }
+
+// Labelled is a source that holds labels, and what they are.
+type Labelled struct{ Source, What string }
 
 func (s *Stats) add(o Stats) {
 	s.Docs += o.Docs
@@ -60,7 +69,11 @@ type Predictor struct {
 	m     *model.Model
 	opt   Options
 	strip corpus.Remove
-	pool  sync.Pool // *batch
+	// lineStrip is strip for a document that is one line of its input,
+	// which never holds the blank line that ends a mail header: header
+	// stripping would empty it (see corpus.StripHeader).
+	lineStrip corpus.Remove
+	pool      sync.Pool // *batch
 }
 
 // New validates opt against m and returns a Predictor.
@@ -71,7 +84,7 @@ func New(m *model.Model, opt Options) (*Predictor, error) {
 	if m.Vocab == nil && m.Kind != model.Ensemble {
 		return nil, errors.New("the model has no vocabulary")
 	}
-	if m.Fields != nil && opt.Input != InputJSONL {
+	if m.Fields != nil && !slices.Contains([]string{InputJSONL, InputCSV, InputTSV, InputAuto}, opt.Input) {
 		return nil, errFieldsInput
 	}
 	if opt.Costs != nil && len(opt.Costs) != m.NumClasses() {
@@ -98,12 +111,7 @@ func New(m *model.Model, opt Options) (*Predictor, error) {
 			return nil, err
 		}
 	}
-	if opt.Input == InputLines {
-		// A line never holds the blank line that ends a mail header, so
-		// header stripping would empty every line (see corpus.StripHeader).
-		strip &^= corpus.RemoveHeaders
-	}
-	return &Predictor{m: m, opt: opt, strip: strip}, nil
+	return &Predictor{m: m, opt: opt, strip: strip, lineStrip: strip &^ corpus.RemoveHeaders}, nil
 }
 
 // Header writes the TSV header line when Options.Header asks for one.
@@ -240,6 +248,16 @@ func (q *batcher) frameReader(r io.Reader, name, prefix string) error {
 	defer d.Close()
 	fr := newFramer(d, name, q.p.opt.Input, q.p.opt.MaxDocBytes)
 	fr.prefix = prefix
+	fr.fields = q.p.opt.Fields
+	if fr.input == InputAuto {
+		fr.input = resolveInput(fr.br, name, prefix == "" || name == "stdin", fr.fields.LabelPrefix)
+	}
+	if q.p.m.Fields != nil && fr.input != InputJSONL && fr.input != InputCSV && fr.input != InputTSV {
+		return fmt.Errorf("%s: %w", name, errFieldsInput)
+	}
+	fr.onLabels = func(name, what string) {
+		q.labelled = append(q.labelled, Labelled{name, what})
+	}
 	read, err := q.frame(fr)
 	if err != nil && read && name != "stdin" {
 		// A file that fails while read (a damaged archive stream, an I/O
@@ -277,6 +295,8 @@ type batcher struct {
 	order chan<- *batch
 	jobs  chan<- *batch
 	n     int // records added so far
+	// labelled are the sources read so far that hold labels.
+	labelled []Labelled
 }
 
 // add appends rec to the current batch, copying text (the bytes of a raw
@@ -356,10 +376,10 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 	for i := 0; i < p.opt.Workers; i++ {
 		go p.worker(jobs)
 	}
+	q := &batcher{ctx: ctx, p: p, cur: p.getBatch(), order: order, jobs: jobs}
 	go func() {
 		defer close(jobs)
 		defer close(order)
-		q := &batcher{ctx: ctx, p: p, cur: p.getBatch(), order: order, jobs: jobs}
 		err := produce(q)
 		if ctx.Err() != nil {
 			return // the writer has stopped
@@ -372,6 +392,7 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 
 	var st Stats
 	flusher, _ := w.(interface{ Flush() error })
+	emptyWarned := 0
 	for b := range order {
 		<-b.done
 		if _, err := w.Write(b.out); err != nil {
@@ -382,6 +403,16 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 			for i := range b.recs {
 				if b.recs[i].fail != "" {
 					p.opt.Warn(b.recs[i].fail)
+				}
+			}
+		}
+		// JSON marks such a document ("empty": true); text and TSV have
+		// no field for it, so the first few are named on stderr.
+		if b.st.Empty > 0 && p.opt.Warn != nil && p.opt.Format != FormatJSON && !p.m.MultiLabel {
+			for i := range b.recs {
+				if r := &b.recs[i]; r.empty && emptyWarned < maxEmptyWarnings {
+					emptyWarned++
+					p.opt.Warn(fmt.Sprintf("%s: no word the model knows: answered from its biases (the prior) alone", recordID(r)))
 				}
 			}
 		}
@@ -403,6 +434,8 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 			return st, err
 		}
 	}
+	// order is closed: the producer is done with q.
+	st.Labelled = q.labelled
 	return st, ctx.Err()
 }
 
@@ -425,13 +458,17 @@ func (p *Predictor) worker(jobs <-chan *batch) {
 			if rec.raw {
 				text = decodeInPlace(b.arena[rec.lo:rec.hi])
 			}
-			if p.strip != 0 {
-				text = corpus.Strip(text, p.strip)
+			if s := p.strip; s != 0 {
+				if rec.oneLine {
+					s = p.lineStrip
+				}
+				text = corpus.Strip(text, s)
 			}
 			var pr model.Prediction
 			out, pr = answer(out, rec, text)
 			if pr.Empty {
 				b.st.Empty++
+				rec.empty = true
 			}
 			if pr.Fallback {
 				b.st.Fallback++
@@ -470,6 +507,18 @@ func (p *Predictor) answerer(f *formatter) func(out []byte, rec *record, text st
 		}
 		return f.append(out, rec, pr, sc, ind, val), pr
 	}
+}
+
+// maxEmptyWarnings is how many documents with no known word a run names on
+// stderr (Options.Warn); Stats.Empty counts them all.
+const maxEmptyWarnings = 5
+
+// recordID returns the id of rec as the output writes it.
+func recordID(rec *record) string {
+	if rec.raw {
+		return rec.src + strconv.Itoa(rec.n)
+	}
+	return rec.id
 }
 
 // NewWriter wraps w in a buffered writer whose Flush the pipeline calls

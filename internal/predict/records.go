@@ -10,7 +10,7 @@ import (
 
 // errFieldsInput is New's error for a model with record fields read from
 // anything but JSONL.
-var errFieldsInput = errors.New("the model has record fields: give --input jsonl, one object per line with the text and the fields")
+var errFieldsInput = errors.New("the model has record fields: give records with the text and the fields (--input csv, tsv with a header row, or jsonl)")
 
 // recordOf fills r with the fields of m found among the JSONL members of
 // rec: a string is taken as is, a number or boolean as its JSON text; a

@@ -128,7 +128,7 @@ func fit(texts []string, labels []int, nClasses int, s Settings, workers int, pr
 		w.filter = nil // no longer needed: let it go before the merge
 	}
 	filter = nil
-	v, m, err := finishFit(s, ws, batches, n, nil, labels, nClasses, workers, wantMatrix, false)
+	v, m, err := finishFit(s, ws, batches, n, nil, labels, nClasses, workers, wantMatrix, false, nil)
 	if err == nil && progress != nil {
 		progress(n, n)
 	}
@@ -218,7 +218,10 @@ func checkFitDF(s Settings, n int) error {
 // labels (checked by checkFitLabels) are by result document. With
 // relaxMinDF, a MinDF above 1 that would keep no term is lowered to 1 (see
 // FitStream.RelaxMinDF).
-func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []int, labels []int, nClasses, workers int, wantMatrix, relaxMinDF bool) (*Vocabulary, *Matrix, error) {
+//
+// unpruned, when not nil, gets the number of distinct terms before
+// pruning.
+func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []int, labels []int, nClasses, workers int, wantMatrix, relaxMinDF bool, unpruned *int) (*Vocabulary, *Matrix, error) {
 	n := nseq
 	var pos []int32 // document number → result document, or -1; nil: the same
 	if order != nil {
@@ -271,6 +274,9 @@ func finishFit(s Settings, ws []*fitWorker, batches []*batch, nseq int, order []
 	}
 
 	// Prune.
+	if unpruned != nil {
+		*unpruned = len(g.terms)
+	}
 	if relaxMinDF && s.MinDF > 1 && !anyWithinDF(s, g.df, n) {
 		s.MinDF = 1 // recorded in the vocabulary's settings
 	}

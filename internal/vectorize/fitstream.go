@@ -33,6 +33,8 @@ type FitStream struct {
 	closed  bool
 	discard atomic.Bool // set by Close: workers skip the jobs left
 	relax   bool        // see RelaxMinDF
+	// unpruned is the number of distinct terms before pruning (Unpruned).
+	unpruned int
 
 	// With n-grams and a MinDF of 2 to 255 (see ngramFilter), the
 	// workers only sketch the n-grams as documents arrive (sketches, one
@@ -174,6 +176,12 @@ func (f *FitStream) FinishVocabulary(order []int, labels []int, nClasses int) (*
 // raises "After pruning, no terms remain" for an explicit min_df).
 func (f *FitStream) RelaxMinDF() { f.relax = true }
 
+// Unpruned returns, after Finish or FinishVocabulary, the number of
+// distinct terms of the corpus before pruning (--min-df, --max-df,
+// --max-features, --select): with the vocabulary's length, how much the
+// pruning dropped.
+func (f *FitStream) Unpruned() int { return f.unpruned }
+
 func (f *FitStream) finish(order []int, labels []int, nClasses int, wantMatrix bool) (*Vocabulary, *Matrix, error) {
 	if f.closed {
 		return nil, nil, errors.New("vectorize: FitStream finished or closed")
@@ -198,7 +206,7 @@ func (f *FitStream) finish(order []int, labels []int, nClasses int, wantMatrix b
 	ws, batches := f.ws, f.batches
 	f.ws, f.batches = nil, nil
 	if f.sketches == nil {
-		return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
+		return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax, &f.unpruned)
 	}
 	sk := f.sketches[0]
 	for _, o := range f.sketches[1:] {
@@ -224,7 +232,7 @@ func (f *FitStream) finish(order []int, labels []int, nClasses int, wantMatrix b
 		}
 	}
 	f.texts = nil
-	return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax)
+	return finishFit(s, ws, batches, f.n, order, labels, nClasses, f.workers, wantMatrix, f.relax, &f.unpruned)
 }
 
 // anyTermReaches reports whether some term is in at least minDF of the
