@@ -219,7 +219,7 @@ func TestStreamMalformedRecordInLine(t *testing.T) {
 	for i := range 1000 {
 		fmt.Fprintf(&in, "{\"id\": %d, \"text\": \"the car\"}\n", i)
 	}
-	in.WriteString("{\"id\": 1000, \"text\": \n{\"text\": \"after\"}\n")
+	in.WriteString("{\"id\": 1000, \"text\": \n{\"text\": \"the car\"}\n")
 	for _, workers := range []int{1, 4} {
 		var warned []string
 		out, err := stream(t, m, Options{Input: InputJSONL, Format: FormatTSV, Workers: workers, Warn: func(s string) { warned = append(warned, s) }}, in.String())
