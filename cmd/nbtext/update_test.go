@@ -156,7 +156,7 @@ func TestUpdateRefusals(t *testing.T) {
 	}{
 		{"no counts", []string{"update", bare, pb, "-o", out}, 1, []string{"bare.nbc", "--keep-counts"}},
 		{"centroid tfidf", []string{"update", tfidf, pb, "-o", out}, 2, []string{"tfidf.nbm", "weighting tfidf", "--weighting count"}},
-		{"svm", []string{"update", svm, pb, "-o", out}, 1, []string{"svm", "retrain"}},
+		{"svm new class", []string{"update", svm, pc, "-o", out}, 1, []string{"c.tsv", `class "food"`, "svm", "retrain"}},
 		{"forget svm", []string{"forget", svm, pb, "-o", out}, 2, []string{"svm.nbm", "no counts"}},
 		{"other counts", []string{"update", ma, pb, "--counts", filepath.Join(dir, "b.nbc"), "-o", out}, 1, []string{"b.nbc", "not the model's counts"}},
 		{"forget unseen class", []string{"forget", ma, pc, "-o", out}, 1, []string{"c.tsv", `class "food"`, "a.nbc"}},
