@@ -38,6 +38,11 @@ import (
 // The model keeps m's temperature: its new weights are multiplied by it
 // (no held-out documents to fit another). The model's Params are m's.
 func FitDualWarm(m *model.Model, X *vectorize.Matrix, y []int, epochs int, opt Options) (*model.Model, error) {
+	return fitDualWarm(m, X, y, epochs, opt, opt.svmEps(m.Kind))
+}
+
+// fitDualWarm is FitDualWarm stopping at the tolerance eps.
+func fitDualWarm(m *model.Model, X *vectorize.Matrix, y []int, epochs int, opt Options, eps float64) (*model.Model, error) {
 	if m.Kind != model.SVM && m.Kind != model.NBLR {
 		return nil, fmt.Errorf("FitDualWarm: a %s model has no dual solver", m.Kind)
 	}
@@ -67,7 +72,7 @@ func FitDualWarm(m *model.Model, X *vectorize.Matrix, y []int, epochs int, opt O
 		probs = 1
 	}
 	pr := newSVC(X, y, nc, p)
-	pr.eps, pr.maxIter = opt.svmEps(m.Kind), epochs
+	pr.eps, pr.maxIter = eps, epochs
 	groups, size := groupsOf(probs, opt.workers())
 	W, B := make([]float64, nf*nc), make([]float64, nc)
 	overflow := make([]bool, groups)
