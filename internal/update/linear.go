@@ -58,7 +58,16 @@ func Linear(m *model.Model, texts, labels []string, newDocs, epochs, workers int
 	}
 	nm.Params.Epochs = m.Params.Epochs
 	old := int64(m.Params.Docs)
-	nm.Params.Docs = m.Params.Docs + newDocs
+	if m.Kind == model.LogReg {
+		nm.Params.Docs = m.Params.Docs + newDocs
+	} else {
+		// The SVM and NB-LR record no Params.Docs: the documents so far
+		// are the history's, or those the vocabulary was counted on.
+		old = int64(m.Vocab.NDocs)
+		if h := m.Meta.History; len(h) > 0 {
+			old = h[len(h)-1].Total
+		}
+	}
 	nm.Meta = m.Meta
 	record(nm, m, old, model.Step{Op: "update", Docs: int64(newDocs), Total: old + int64(newDocs), Date: opt.Date, Source: opt.Source}, opt)
 	return nm, nil
