@@ -278,7 +278,7 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 // nblr): a warm start on the documents of CORPUS and --replay (update.Linear).
 func runUpdateLinear(s streams, m *model.Model, args []string, o *updateOptions, co *corpusOptions, opt update.Options, start time.Time) error {
 	if o.counts != "" {
-		return usageErrorf("--counts: a %s model keeps no counts", m.Kind)
+		return usageErrorf("--counts: %s models keep no counts", m.Kind)
 	}
 	if err := checkOutputs(args[1:], []string{args[0], o.replay}, o.output); err != nil {
 		return err
