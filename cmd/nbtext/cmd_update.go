@@ -42,8 +42,8 @@ func (o *updateOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.noHistory, "no-history", false, "record no history step in the model: the file is then byte-identical to the one train writes on the same documents")
 	fs.IntVar(&o.workers, "workers", 0, "tokenizer goroutines (0: one per core)")
 	if !o.forget {
-		fs.IntVar(&o.epochs, "epochs", 0, "logreg: epochs (sgd) or iterations (lbfgs) of the warm start on the new documents (default: the model's)")
-		fs.StringVar(&o.replay, "replay", "", "logreg: a corpus of old training documents (a sample) to train on with the new ones, so that the warm start does not forget them")
+		fs.IntVar(&o.epochs, "epochs", 0, "linear models: epochs (logreg sgd), iterations (lbfgs) or passes (svm, nblr) of the warm start on the new documents (default: the model's)")
+		fs.StringVar(&o.replay, "replay", "", "linear models: a corpus of old training documents (a sample) to train on with the new ones, so that the warm start does not forget them")
 	}
 }
 
@@ -73,11 +73,16 @@ document frequencies, idf) is recomputed exactly from the counts, the new
 documents are weighted exactly as training on the union would, and the old
 documents' sums are the model's, rescaled by each term's new idf over its
 old one (their l2 norms are not recomputed); forget likewise. Bernoulli NB
-counts documents, so it stays exact; centroid is refused. Logistic regression has
-no counts: its update is a warm start from the old weights, trained on
-CORPUS (and --replay, a sample of old documents) for --epochs, over the old
-vocabulary and classes; a new class is an error. SVM and NB-LR are refused:
-their solvers do not start from given weights.
+counts documents, so it stays exact; centroid is refused. Linear models have
+no counts: their update is a warm start from the old weights on CORPUS (and
+--replay, a sample of old documents), over the old vocabulary and classes;
+a new class is an error. Logistic regression trains from the old weights
+for --epochs epochs (sgd) or iterations (lbfgs). SVM and NB-LR take a
+proximal step: each class's problem minimises
+½‖w - w_old‖² + C Σ squared hinge over CORPUS (and --replay) by dual
+coordinate descent, for at most --epochs passes; the temperature is kept,
+and NB-LR's log-count ratios stay folded in the old weights (the step is
+taken on the presence features the model scores). See docs/updating.md.
 
 'nbtext info NEW' shows the history: trained, updated, forgotten, with the
 documents and the date of each step (SOURCE_DATE_EPOCH, when set, gives
@@ -269,11 +274,11 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	return nil
 }
 
-// runUpdateLinear is 'nbtext update' of a logistic regression model m: a
-// warm start on the documents of CORPUS and --replay (update.Linear).
+// runUpdateLinear is 'nbtext update' of a linear model m (logreg, svm,
+// nblr): a warm start on the documents of CORPUS and --replay (update.Linear).
 func runUpdateLinear(s streams, m *model.Model, args []string, o *updateOptions, co *corpusOptions, opt update.Options, start time.Time) error {
 	if o.counts != "" {
-		return usageErrorf("--counts: a logreg model keeps no counts")
+		return usageErrorf("--counts: %s models keep no counts", m.Kind)
 	}
 	if err := checkOutputs(args[1:], []string{args[0], o.replay}, o.output); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,7 +157,7 @@ func TestUpdateRefusals(t *testing.T) {
 	}{
 		{"no counts", []string{"update", bare, pb, "-o", out}, 1, []string{"bare.nbc", "--keep-counts"}},
 		{"centroid tfidf", []string{"update", tfidf, pb, "-o", out}, 2, []string{"tfidf.nbm", "weighting tfidf", "--weighting count"}},
-		{"svm", []string{"update", svm, pb, "-o", out}, 1, []string{"svm", "retrain"}},
+		{"svm new class", []string{"update", svm, pc, "-o", out}, 1, []string{"c.tsv", `class "food"`, "svm", "retrain"}},
 		{"forget svm", []string{"forget", svm, pb, "-o", out}, 2, []string{"svm.nbm", "no counts"}},
 		{"other counts", []string{"update", ma, pb, "--counts", filepath.Join(dir, "b.nbc"), "-o", out}, 1, []string{"b.nbc", "not the model's counts"}},
 		{"forget unseen class", []string{"forget", ma, pc, "-o", out}, 1, []string{"c.tsv", `class "food"`, "a.nbc"}},
@@ -223,6 +224,56 @@ func TestUpdateLogRegWarmStart(t *testing.T) {
 		t.Errorf("info does not show the update:\n%s", r.out)
 	}
 	check(t, nbtext(t, "", "update", ma, pc, "-o", filepath.Join(dir, "c.nbm")), 1, "c.tsv", `class "food"`)
+}
+
+// TestUpdateDualWarmStart: an SVM or NB-LR model of old documents
+// updated by a warm start on new ones (whose class words have moved) does
+// better on held-out new documents, comes close to the model retrained on
+// old and new documents, keeps its classes and temperature, refuses a new
+// class, and records the step; --epochs 1 gives another model.
+func TestUpdateDualWarmStart(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	classes := []string{"sport", "tech", "food"}
+	old := synthTSV(1, 300, classes, 0) + synthTSV(4, 30, classes, 25)
+	newDocs := synthTSV(2, 300, classes, 25)
+	pa := writeFile(t, dir, "a.tsv", old)
+	pb := writeFile(t, dir, "b.tsv", newDocs)
+	pab := writeFile(t, dir, "ab.tsv", old+newDocs)
+	pt := writeFile(t, dir, "t.tsv", synthTSV(3, 300, classes, 25))
+	pr := writeFile(t, dir, "r.tsv", synthTSV(5, 60, classes, 0))
+	pc := writeFile(t, dir, "c.tsv", synthTSV(6, 30, []string{"wine", "tech"}, 0))
+	for _, kind := range []string{"svm", "nblr"} {
+		t.Run(kind, func(t *testing.T) {
+			ma, mu, mr := filepath.Join(dir, kind+"-a.nbm"), filepath.Join(dir, kind+"-u.nbm"), filepath.Join(dir, kind+"-ab.nbm")
+			check(t, nbtext(t, "", "train", pa, "--model", kind, "-o", ma), 0)
+			check(t, nbtext(t, "", "train", pab, "--model", kind, "-o", mr), 0)
+			t.Setenv("SOURCE_DATE_EPOCH", "1790000000")
+			check(t, nbtext(t, "", "update", ma, pb, "--replay", pr, "-o", mu), 0)
+			before, after, retrained := accuracy(t, ma, pt), accuracy(t, mu, pt), accuracy(t, mr, pt)
+			t.Logf("held-out accuracy %.3f -> %.3f (retrained: %.3f)", before, after, retrained)
+			if !(after > before) || after < retrained-0.05 {
+				t.Errorf("accuracy on new held-out documents %.3f before the update, %.3f after, %.3f retrained", before, after, retrained)
+			}
+			if a := accuracy(t, mu, pr); a < 0.9 {
+				t.Errorf("accuracy on old documents %.3f after the update with replay", a)
+			}
+			a, u := loadModel(t, ma), loadModel(t, mu)
+			if u.Params.Temperature != a.Params.Temperature || !slices.Equal(u.Classes, a.Classes) {
+				t.Errorf("temperature %v, classes %v after the update; want %v, %v", u.Params.Temperature, u.Classes, a.Params.Temperature, a.Classes)
+			}
+			r := nbtext(t, "", "info", mu)
+			if !strings.Contains(r.out, "update  +300 documents, 630 in all (2026-09-21T14:13:20Z) from "+pb+" + replay "+pr) {
+				t.Errorf("info does not show the update:\n%s", r.out)
+			}
+			m1 := filepath.Join(dir, kind+"-1.nbm")
+			check(t, nbtext(t, "", "update", ma, pb, "--replay", pr, "--epochs", "1", "-o", m1), 0)
+			if slices.Equal(loadModel(t, m1).W, u.W) {
+				t.Errorf("--epochs 1 gives the model of the model's %d epochs", a.Params.Epochs)
+			}
+			check(t, nbtext(t, "", "update", ma, pc, "-o", filepath.Join(dir, "c.nbm")), 1, "c.tsv", `class "wine"`)
+		})
+	}
 }
 
 // TestUpdate20News: on four groups of 20 Newsgroups, update of a model of

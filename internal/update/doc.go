@@ -45,6 +45,11 @@
 //     the caller adds as a replay sample), over the old vocabulary and
 //     classes; the result is a new optimum of the new documents' loss
 //     near the old one, not the model of the union.
+//   - SVM and NB-LR keep no dual variables: Linear takes a proximal step
+//     from the old weights (train.FitDualWarm), each problem minimising
+//     ½‖w - w_old‖² + C Σ squared hinge over the new (and replayed)
+//     documents, with the old temperature; NB-LR's log-count ratios stay
+//     folded in its weights, and the step is taken on presence rows.
 //
 // # History
 //

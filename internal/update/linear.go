@@ -8,25 +8,27 @@ import (
 	"github.com/nbtext/nbtext/internal/train"
 )
 
-// Linear returns the logistic regression model m warm-started on the
-// documents texts with labels: the optimisation of train.Fit starts from
-// m's weights (train.Options.Init) over m's vocabulary and classes, with
-// m's parameters and, when epochs > 0, that many epochs (sgd) or
-// iterations (lbfgs). It is not the model of the union of the documents:
-// logistic regression has no sufficient statistics, and the loss it
-// minimises is that of texts alone, started from the old optimum (the
-// caller adds a replay sample of old documents to texts to hold it
-// there; the first newDocs of texts are new, the history counts them
-// only). corpusName names the documents in errors. A label m does not
-// have is an error: a linear model's classes are fixed by its weights.
-// SVM and NB-LR models are refused: their dual solvers do not start from
-// given weights.
+// Linear returns the linear model m (logistic regression, SVM or NB-LR)
+// warm-started on the documents texts with labels, over m's vocabulary and
+// classes, with m's parameters. Logistic regression: the optimisation of
+// train.Fit starts from m's weights (train.Options.Init) and, when
+// epochs > 0, runs that many epochs (sgd) or iterations (lbfgs); the loss
+// it minimises is that of texts alone, started from the old optimum. SVM
+// and NB-LR: a proximal step from m (train.FitDualWarm), each problem
+// minimising ½‖w - w_old‖² + C Σ loss over texts, by dual coordinate
+// descent from α = 0 for at most epochs passes (m's when epochs ≤ 0); m's
+// temperature is kept, and NB-LR's log-count ratios stay folded in the
+// old weights (the step is taken on presence features). None of these is
+// the model of the union of the documents: a linear model has no
+// sufficient statistics (the caller adds a replay sample of old documents
+// to texts to hold it near the old ones; the first newDocs of texts are
+// new, the history counts them only). corpusName names the documents in
+// errors. A label m does not have is an error: a linear model's classes
+// are fixed by its weights.
 func Linear(m *model.Model, texts, labels []string, newDocs, epochs, workers int, corpusName string, opt Options) (*model.Model, error) {
-	if m.Kind != model.LogReg || m.MultiLabel || m.Fields != nil {
-		if m.Kind == model.SVM || m.Kind == model.NBLR {
-			return nil, fmt.Errorf("a %s model cannot be updated: its dual solver does not start from given weights; retrain it on all the documents", m.Kind)
-		}
-		return nil, fmt.Errorf("a warm-start update takes a logistic regression model of text only, not this %s model", m.Kind)
+	linear := m.Kind == model.LogReg || m.Kind == model.SVM || m.Kind == model.NBLR
+	if !linear || m.MultiLabel || m.Fields != nil {
+		return nil, fmt.Errorf("a warm-start update takes a logistic regression, svm or nblr model of text only (one label per document), not this %s model", m.Kind)
 	}
 	if len(texts) == 0 {
 		return nil, fmt.Errorf("%s: no documents", corpusName)
@@ -35,22 +37,37 @@ func Linear(m *model.Model, texts, labels []string, newDocs, epochs, workers int
 	for i, l := range labels {
 		c := slices.Index(m.Classes, l)
 		if c < 0 {
-			return nil, fmt.Errorf("%s: class %q is not one of the model's %d: a logistic regression model's classes are fixed by its weights, retrain it to add one", corpusName, l, len(m.Classes))
+			return nil, fmt.Errorf("%s: class %q is not one of the model's %d: a %s model's classes are fixed by its weights, retrain it to add one", corpusName, l, len(m.Classes), m.Kind)
 		}
 		y[i] = c
 	}
-	p := m.Params
-	if epochs > 0 {
-		p.Epochs = epochs
-	}
 	X := train.PrepareWith(m.Vocab, texts, workers)
-	nm, err := train.Fit(model.LogReg, X, y, m.Classes, m.Vocab, p, train.Options{Workers: workers, Init: m})
+	var nm *model.Model
+	var err error
+	if m.Kind == model.LogReg {
+		p := m.Params
+		if epochs > 0 {
+			p.Epochs = epochs
+		}
+		nm, err = train.Fit(model.LogReg, X, y, m.Classes, m.Vocab, p, train.Options{Workers: workers, Init: m})
+	} else {
+		nm, err = train.FitDualWarm(m, X, y, epochs, train.Options{Workers: workers})
+	}
 	if err != nil {
 		return nil, err
 	}
 	nm.Params.Epochs = m.Params.Epochs
 	old := int64(m.Params.Docs)
-	nm.Params.Docs = m.Params.Docs + newDocs
+	if m.Kind == model.LogReg {
+		nm.Params.Docs = m.Params.Docs + newDocs
+	} else {
+		// The SVM and NB-LR record no Params.Docs: the documents so far
+		// are the history's, or those the vocabulary was counted on.
+		old = int64(m.Vocab.NDocs)
+		if h := m.Meta.History; len(h) > 0 {
+			old = h[len(h)-1].Total
+		}
+	}
 	nm.Meta = m.Meta
 	record(nm, m, old, model.Step{Op: "update", Docs: int64(newDocs), Total: old + int64(newDocs), Date: opt.Date, Source: opt.Source}, opt)
 	return nm, nil

@@ -36,7 +36,7 @@ func Exact(m *model.Model) error {
 	case m.Fields != nil:
 		return errors.New("a model with record fields keeps their statistics in the model only: retrain it")
 	case !m.Kind.IsNB() && m.Kind != model.Centroid:
-		return fmt.Errorf("a %s model keeps no counts: only naive bayes and centroid models add or forget documents exactly (logreg's update is a warm start; forgetting needs a retrain without the documents)", m.Kind)
+		return fmt.Errorf("a %s model keeps no counts: only naive bayes and centroid models add or forget documents exactly (the update of logreg, svm and nblr is a warm start; forgetting needs a retrain without the documents)", m.Kind)
 	case counts.NeedsVocab(m.Vocab.Settings) && m.Kind != model.Bernoulli:
 		// Bernoulli NB counts documents, whatever the weighting.
 		s := m.Vocab.Settings
