@@ -154,7 +154,7 @@ func newFitWorker(s Settings, id int) *fitWorker {
 	if w.tok.nmax > 1 && w.tok.nmin > 1 {
 		w.words = newTermTable(1 << 14)
 	}
-	if w.tok.stop != nil && w.tok.nmax == 1 && w.hash == nil {
+	if w.tok.wordsOnly() && w.hash == nil {
 		for _, sw := range englishStopWords {
 			w.table.add(sw)
 		}
@@ -192,7 +192,7 @@ func (w *fitWorker) process(b *batch, texts []string) {
 // set back to 0.
 func (w *fitWorker) add(text string) {
 	start := len(w.cur.ids)
-	if w.tok.nmax > 1 || len(text) <= longDocument {
+	if w.tok.nmax > 1 || w.tok.an.whole() || len(text) <= longDocument {
 		w.count(text, true)
 	} else {
 		for i := 0; i < len(text); {
@@ -397,6 +397,12 @@ func (w *fitWorker) countNGrams(text string, head bool) {
 			}
 		}
 		prev, cur = cur, prev
+	}
+	if tok.swMax > 0 {
+		w.fields = tok.appendSubwords(uni, w.fields[:0])
+		for _, term := range w.fields {
+			w.addToRow(w.tableID(term))
+		}
 	}
 	if head {
 		w.fields = tok.appendFields(text, w.fields[:0])
