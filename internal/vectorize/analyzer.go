@@ -3,6 +3,7 @@ package vectorize
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -155,6 +156,9 @@ func newAnalyzer(a Analysis) *analyzer {
 	return z
 }
 
+// isChar reports whether z is a character analyzer.
+func (z *analyzer) isChar() bool { return z.kind == "char" || z.kind == "char_wb" }
+
 // whole reports whether a long document must be tokenized whole: its
 // tokens may span the white space where pieces are cut.
 func (z *analyzer) whole() bool { return z != nil && (z.kind == "char" || z.re != nil) }
@@ -163,15 +167,14 @@ func (z *analyzer) whole() bool { return z != nil && (z.kind == "char" || z.re !
 // s to dst.
 func (t *Tokenizer) analyze(s string, dst []string) []string {
 	z := t.an
-	if z.kind != "" || z.re != nil {
-		p := t.prepare(s, t.lower)
-		switch {
-		case z.kind == "char":
-			return t.charNGrams(p, dst)
-		case z.kind == "char_wb":
-			return t.charWBNGrams(p, dst)
-		}
-		return z.match(p, dst)
+	switch z.kind {
+	case "char":
+		return t.charNGrams(t.prepare(s, t.lower), dst)
+	case "char_wb":
+		return t.charWBNGrams(t.prepare(s, t.lower), dst)
+	}
+	if z.re != nil {
+		return z.match(t.prepare(s, t.lower), dst)
 	}
 	// The word scanner over the prepared text: it lowers as str.lower
 	// does itself, unless folding or stripping needed the lowering first.
@@ -193,7 +196,7 @@ func (t *Tokenizer) analyze(s string, dst []string) []string {
 func (t *Tokenizer) prepare(s string, lower bool) string {
 	z := t.an
 	if isASCII(s) {
-		if lower {
+		if lower && !z.isChar() { // the char analyzers lower A-Z as they lay out
 			s = asciiLower(s)
 		}
 		return s
@@ -292,16 +295,44 @@ func isPySpace(r rune) bool {
 }
 
 // charNGrams appends the character n-grams of p to dst as scikit-learn's
-// _char_ngrams makes them: every run of two or more white space characters
-// becomes one space (a lone one stays as it is), then, for n from CharMin
-// to CharMax (at most the text's length), every n characters in a row,
-// by n, then by position. The n-grams are slices of the collapsed text,
-// which is written once into the arena.
+// _char_ngrams makes them (see charText), by n, then by position. They are
+// slices of the collapsed text in the arena.
 func (t *Tokenizer) charNGrams(p string, dst []string) []string {
+	text, offs := t.charText(p)
+	z := t.an
+	nr := len(offs) - 1
+	for n := z.cmin; n <= z.cmax && n <= nr; n++ {
+		for i := 0; i+n <= nr; i++ {
+			dst = append(dst, text[offs[i]:offs[i+n]])
+		}
+	}
+	return dst
+}
+
+// charText writes p into the arena as scikit-learn's _char_ngrams sees
+// it, every run of two or more white space characters collapsed to one
+// space (a lone one stays as it is), and A-Z lowered when the tokenizer
+// lowers (prepare left an ASCII text as it was). It returns the text and
+// the byte offsets of its runes, with its length last: the n-gram of n
+// runes at rune i is text[offs[i]:offs[i+n]]. The arena keeps 8 bytes of
+// slack past the text, so that 8 bytes can be loaded from any offset.
+func (t *Tokenizer) charText(p string) (string, []int32) {
 	z := t.an
 	start := len(t.arena)
+	arena := slices.Grow(t.arena, len(p)+8)
 	offs := z.offs[:0]
+	lower := t.lower
 	for i := 0; i < len(p); {
+		c := p[i]
+		if c < utf8.RuneSelf && asciiClass[c]&clsWord != 0 { // common case: no space, one byte
+			offs = append(offs, int32(len(arena)-start))
+			if lower {
+				c = lowerASCII[c]
+			}
+			arena = append(arena, c)
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(p[i:])
 		if isPySpace(r) {
 			j, k := i+size, 1
@@ -313,74 +344,38 @@ func (t *Tokenizer) charNGrams(p string, dst []string) []string {
 				j += s2
 				k++
 			}
-			offs = append(offs, int32(len(t.arena)-start))
+			offs = append(offs, int32(len(arena)-start))
 			if k >= 2 {
-				t.arena = append(t.arena, ' ')
+				arena = append(arena, ' ')
 			} else {
-				t.arena = append(t.arena, p[i:j]...)
+				arena = append(arena, p[i:j]...)
 			}
 			i = j
 			continue
 		}
-		offs = append(offs, int32(len(t.arena)-start))
-		t.arena = append(t.arena, p[i:i+size]...)
+		offs = append(offs, int32(len(arena)-start))
+		if lower && size == 1 {
+			arena = append(arena, lowerASCII[c])
+		} else {
+			arena = append(arena, p[i:i+size]...)
+		}
 		i += size
 	}
-	nr := len(offs)
-	offs = append(offs, int32(len(t.arena)-start))
+	offs = append(offs, int32(len(arena)-start))
+	t.arena = slices.Grow(arena, 8)
 	z.offs = offs
-	text := t.arenaString(start)
-	for n := z.cmin; n <= z.cmax && n <= nr; n++ {
-		for i := 0; i+n <= nr; i++ {
-			dst = append(dst, text[offs[i]:offs[i+n]])
-		}
-	}
-	return dst
+	return t.arenaString(start), offs
 }
 
 // charWBNGrams appends the character n-grams of p to dst as scikit-learn's
 // _char_wb_ngrams makes them: for each word of p (split at white space),
 // padded with a space on each side, for n from CharMin to CharMax, its
 // n-grams by position; a padded word of n characters or fewer gives
-// itself once, and no longer n-grams. The padded words are laid out in
-// the arena as " w1 w2 … wk ", so that every n-gram is a slice of it.
+// itself once, and no longer n-grams. They are slices of the text
+// charWBText lays out.
 func (t *Tokenizer) charWBNGrams(p string, dst []string) []string {
 	z := t.an
-	start := len(t.arena)
-	offs := z.offs[:0]
-	// bounds of the words in offs: word k's runes are offs[ws[k]:we[k]]
-	t.starts, t.ends = t.starts[:0], t.ends[:0]
-	inWord := false
-	for i := 0; i < len(p); {
-		r, size := utf8.DecodeRuneInString(p[i:])
-		if isPySpace(r) {
-			if inWord {
-				t.ends = append(t.ends, int32(len(offs)))
-				inWord = false
-			}
-			i += size
-			continue
-		}
-		if !inWord {
-			offs = append(offs, int32(len(t.arena)-start))
-			t.arena = append(t.arena, ' ')
-			t.starts = append(t.starts, int32(len(offs)))
-			inWord = true
-		}
-		offs = append(offs, int32(len(t.arena)-start))
-		t.arena = append(t.arena, p[i:i+size]...)
-		i += size
-	}
-	if inWord {
-		t.ends = append(t.ends, int32(len(offs)))
-	}
-	if len(t.starts) > 0 {
-		offs = append(offs, int32(len(t.arena)-start))
-		t.arena = append(t.arena, ' ')
-	}
-	offs = append(offs, int32(len(t.arena)-start))
-	z.offs = offs
-	text := t.arenaString(start)
+	text, offs := t.charWBText(p)
 	for k, ws := range t.starts {
 		a := int(ws) - 1             // the padding space before the word
 		wl := int(t.ends[k]) + 1 - a // the padded word's runes
@@ -395,6 +390,70 @@ func (t *Tokenizer) charWBNGrams(p string, dst []string) []string {
 		}
 	}
 	return dst
+}
+
+// charWBText writes the words of p (split at white space, A-Z lowered
+// when the tokenizer lowers) into the arena as " w1 w2 … wk ", each
+// padded word sharing its spaces with its neighbours, so that every
+// n-gram of a padded word is a slice of it. It returns the text and its
+// rune offsets as charText does, and leaves in t.starts and t.ends the
+// rune index of each word's first rune and of the space after it.
+func (t *Tokenizer) charWBText(p string) (string, []int32) {
+	z := t.an
+	start := len(t.arena)
+	arena := slices.Grow(t.arena, len(p)+10)
+	offs := z.offs[:0]
+	starts, ends := t.starts[:0], t.ends[:0]
+	lower := t.lower
+	inWord := false
+	for i := 0; i < len(p); {
+		c := p[i]
+		size := 1
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(p[i:])
+			if isPySpace(r) {
+				c = ' '
+			}
+		} else if asciiClass[c]&clsWord == 0 && isPySpace(rune(c)) {
+			c = ' '
+		}
+		if c == ' ' {
+			if inWord {
+				ends = append(ends, int32(len(offs)))
+				inWord = false
+			}
+			i += size
+			continue
+		}
+		if !inWord {
+			offs = append(offs, int32(len(arena)-start))
+			arena = append(arena, ' ')
+			starts = append(starts, int32(len(offs)))
+			inWord = true
+		}
+		offs = append(offs, int32(len(arena)-start))
+		if size == 1 {
+			if lower {
+				c = lowerASCII[c]
+			}
+			arena = append(arena, c)
+		} else {
+			arena = append(arena, p[i:i+size]...)
+		}
+		i += size
+	}
+	if inWord {
+		ends = append(ends, int32(len(offs)))
+	}
+	if len(starts) > 0 {
+		offs = append(offs, int32(len(arena)-start))
+		arena = append(arena, ' ')
+	}
+	offs = append(offs, int32(len(arena)-start))
+	t.arena = slices.Grow(arena, 8)
+	z.offs, t.starts, t.ends = offs, starts, ends
+	return t.arenaString(start), offs
 }
 
 // match appends the matches of the token pattern in p to dst (the first

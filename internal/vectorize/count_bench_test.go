@@ -89,12 +89,15 @@ func BenchmarkCountChars(b *testing.B) {
 		b.Run(bench.name, func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				w := newFitWorker(bench.s, 0)
 				for lo := 0; lo < len(texts); lo += batchSize {
 					w.process(&batch{first: lo}, texts[lo:min(lo+batchSize, len(texts))])
 				}
 			}
+			cpu := cpuTime() - cpu0
+			b.ReportMetric(float64(size)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
 			reportDocs(b, len(texts))
 		})
 	}

@@ -57,6 +57,8 @@ type fitWorker struct {
 	// not terms, the n-gram tables by n−2, and scratch slices.
 	words           *termTable
 	pairs           []*pairTable
+	grams           *pairTable // character n-grams of up to 7 bytes (countChars)
+	short           []int32    // ASCII n-grams of 1 or 2 bytes: id+1 (countGram)
 	prev, cur2, wid []int32
 	fields          []string
 	tids            []int32 // ids of the current text's terms (count)
@@ -173,6 +175,9 @@ func (w *fitWorker) process(b *batch, texts []string) {
 	// About one distinct term per 12 bytes of news text, and as many
 	// again for each n-gram length beyond the first.
 	size = size/10*(w.tok.nmax-w.tok.nmin+1) + 16
+	if w.tok.an != nil && w.tok.an.isChar() {
+		size *= 10 // distinct character n-grams: about one per byte
+	}
 	b.worker = w.id
 	b.end = make([]int32, 0, len(texts))
 	b.ids = make([]int32, 0, size)
@@ -284,6 +289,10 @@ func (w *fitWorker) count(text string, head bool) {
 	}
 	if w.tok.nmax > 1 {
 		w.countNGrams(text, head)
+		return
+	}
+	if w.tok.an != nil && w.tok.an.isChar() {
+		w.countChars(text)
 		return
 	}
 	var terms []string
