@@ -25,6 +25,26 @@ ifneq ($(wildcard $(SHARED_IMDB)),)
 export NBTEXT_IMDB_TARBALL := $(SHARED_IMDB)
 endif
 endif
+# The same for the non-English corpora (ldcc: Japanese, ttc-3600: Turkish,
+# langdetect17: 17 languages), read by the analyzer tests.
+SHARED_LDCC := $(abspath ../shared/data/ldcc.tar.gz)
+ifeq ($(NBTEXT_LDCC_TARBALL),)
+ifneq ($(wildcard $(SHARED_LDCC)),)
+export NBTEXT_LDCC_TARBALL := $(SHARED_LDCC)
+endif
+endif
+SHARED_TTC := $(abspath ../shared/data/ttc-3600.tar.gz)
+ifeq ($(NBTEXT_TTC_TARBALL),)
+ifneq ($(wildcard $(SHARED_TTC)),)
+export NBTEXT_TTC_TARBALL := $(SHARED_TTC)
+endif
+endif
+SHARED_LANGDETECT := $(abspath ../shared/data/langdetect17.tar.gz)
+ifeq ($(NBTEXT_LANGDETECT_TARBALL),)
+ifneq ($(wildcard $(SHARED_LANGDETECT)),)
+export NBTEXT_LANGDETECT_TARBALL := $(SHARED_LANGDETECT)
+endif
+endif
 
 .PHONY: all build test bench bench-scale lint install man demo clean help stress beam test-beam
 
