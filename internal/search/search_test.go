@@ -84,7 +84,7 @@ func TestCandidatesSpace(t *testing.T) {
 	want += 5 * 2 * 2 * 2 * 4                    // logreg
 	want += 5 * 2 * 2 * 2 * len(train.SVMCGrid)  // svm: tf-idf
 	want += 5 * 2 * 2 * 1 * len(train.NBLRCGrid) // nblr: binary features, no sublinear dimension
-	// char_wb 1-3: unigram settings only (min_df × sublinear × grid),
+	// char_wb 2-4: unigram settings only (min_df × sublinear × grid),
 	// with no stop word or field dimension.
 	chars := 2*1*4 + 2*(2*2*4) + 2*2*4 + 2*2*len(train.SVMCGrid) + 2*1*len(train.NBLRCGrid)
 	if len(cands) != want+chars {

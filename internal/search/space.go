@@ -68,7 +68,7 @@ type Space struct {
 // words or none, word n-grams up to 1, 2 or 3 (trigrams at min_df 2 or
 // more; see minDFs), min_df 1 or 2, sublinear tf or not, and, when
 // mailHeaders, the Subject field terms or none; and beside the words,
-// character n-grams of 1-3 inside words (char_wb), which serve
+// character n-grams of 2-4 inside words (char_wb), which serve
 // unsegmented scripts, short texts and rich morphology (see
 // docs/languages.md).
 func DefaultSpace(mailHeaders bool) Space {
@@ -79,7 +79,7 @@ func DefaultSpace(mailHeaders bool) Space {
 		MinDF:     []int{1, 2},
 		Sublinear: []bool{true, false},
 		Fields:    []string{"none"},
-		Analyzers: []vectorize.Analysis{{Analyzer: "char_wb", CharMin: 1, CharMax: 3}},
+		Analyzers: []vectorize.Analysis{{Analyzer: "char_wb", CharMin: 2, CharMax: 4}},
 	}
 	if mailHeaders {
 		s.Fields = []string{"subject:2", "none"}
