@@ -32,6 +32,26 @@ ifneq ($(wildcard $(SHARED_GOEMOTIONS)/goemotions-train.ft.gz),)
 export NBTEXT_GOEMOTIONS_DIR := $(SHARED_GOEMOTIONS)
 endif
 endif
+# The same for the non-English corpora (ldcc: Japanese, ttc-3600: Turkish,
+# langdetect17: 17 languages), read by the analyzer tests.
+SHARED_LDCC := $(abspath ../shared/data/ldcc.tar.gz)
+ifeq ($(NBTEXT_LDCC_TARBALL),)
+ifneq ($(wildcard $(SHARED_LDCC)),)
+export NBTEXT_LDCC_TARBALL := $(SHARED_LDCC)
+endif
+endif
+SHARED_TTC := $(abspath ../shared/data/ttc-3600.tar.gz)
+ifeq ($(NBTEXT_TTC_TARBALL),)
+ifneq ($(wildcard $(SHARED_TTC)),)
+export NBTEXT_TTC_TARBALL := $(SHARED_TTC)
+endif
+endif
+SHARED_LANGDETECT := $(abspath ../shared/data/langdetect17.tar.gz)
+ifeq ($(NBTEXT_LANGDETECT_TARBALL),)
+ifneq ($(wildcard $(SHARED_LANGDETECT)),)
+export NBTEXT_LANGDETECT_TARBALL := $(SHARED_LANGDETECT)
+endif
+endif
 
 .PHONY: all build test test-full test-banner readme bench bench-scale bench-serve lint install man demo clean help stress beam test-beam
 
@@ -46,7 +66,7 @@ build: ## build bin/nbtext
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
 
 # Every corpus variable the tests read; the banner names each, set or not.
-CORPUS_VARS := NBTEXT_20NEWS_TARBALL NBTEXT_IMDB_TARBALL
+CORPUS_VARS := NBTEXT_20NEWS_TARBALL NBTEXT_IMDB_TARBALL NBTEXT_GOEMOTIONS_DIR NBTEXT_LDCC_TARBALL NBTEXT_TTC_TARBALL NBTEXT_LANGDETECT_TARBALL
 # Go's default is 10 minutes per package; on a busy 2-core machine the
 # package of the commands needs more. test-full runs the slow experiments
 # (-short skips them) too.

@@ -176,6 +176,7 @@ type vectorizeOptions struct {
 	norm        string
 	fields      string
 	hashBits    int
+	analysis    analysisOptions
 }
 
 func (o *vectorizeOptions) AddFlags(fs *pflag.FlagSet) {
@@ -215,6 +216,7 @@ func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 	}
 	fs.StringVar(&o.fields, "fields", d.Fields, fHelp)
 	fs.IntVar(&o.hashBits, "hash-bits", d.HashBits, fmt.Sprintf("feature hashing: count terms in 2^B buckets, B in 1..%d, so the model size is fixed (0: a vocabulary of terms)", vectorize.MaxHashBits))
+	o.analysis.addFlags(fs, d)
 }
 
 // softMinDF reports whether --min-df was left to its default, which a
@@ -272,6 +274,9 @@ func (o *vectorizeOptions) apply(s *vectorize.Settings) error {
 			// model's size itself, at 2^B buckets.
 			s.MaxFeatures = 0
 		}
+	}
+	if err := o.analysis.apply(s, changed); err != nil {
+		return err
 	}
 	if err := s.Validate(); err != nil {
 		return &codedError{exitUsage, err}

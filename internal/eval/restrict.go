@@ -34,6 +34,7 @@ func baseSettings(s vectorize.Settings) vectorize.Settings {
 		Lowercase: s.Lowercase, StopWords: s.StopWords, NGramMin: s.NGramMin, NGramMax: s.NGramMax,
 		Fields: s.Fields, Remove: s.Remove, MinDF: 1, MaxDF: 1, Weighting: "count", Norm: "none",
 		HashBits: s.HashBits, // buckets are the terms
+		Analysis: s.Analysis,
 	}
 }
 

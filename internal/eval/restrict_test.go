@@ -78,7 +78,7 @@ func TestRestrictMatchesFit(t *testing.T) {
 			}
 		}
 	}
-	if !SameTokenization(base, vectorize.Settings{Lowercase: base.Lowercase, NGramMin: 1, NGramMax: 1, MinDF: 5, Weighting: "tfidf"}) {
+	if !SameTokenization(base, vectorize.Settings{Lowercase: base.Lowercase, NGramMin: 1, NGramMax: 1, MinDF: 5, Weighting: "tfidf", Analysis: base.Analysis}) {
 		t.Error("settings that differ only in pruning and weighting do not share a tokenization")
 	}
 	if SameTokenization(base, vectorize.Settings{Lowercase: base.Lowercase, NGramMin: 1, NGramMax: 2}) {

@@ -563,7 +563,9 @@ func NewRecordModel(kind Kind, classes []string, p Params, classDocs []float64, 
 	if len(classDocs) != len(classes) {
 		return nil, fmt.Errorf("NewRecordModel: %d class counts for %d classes", len(classDocs), len(classes))
 	}
-	vocab, err := vectorize.NewVocabulary(vectorize.DefaultSettings(), []string{}, []int32{}, []int64{}, int(sum(classDocs)))
+	s := vectorize.DefaultSettings()
+	s.Analysis = vectorize.Analysis{} // no text, no analyzer to record
+	vocab, err := vectorize.NewVocabulary(s, []string{}, []int32{}, []int64{}, int(sum(classDocs)))
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // hashedFixture is a multinomial model over a hashed vocabulary of 4
 // bits: three buckets, with the names of the terms each holds.
 func hashedFixture(t testing.TB) *Model {
-	s := vectorize.DefaultSettings()
+	s := legacySettings()
 	s.HashBits = 4
 	terms := []string{"~3", "~a", "~f"}
 	v, err := vectorize.NewVocabulary(s, terms, []int32{2, 3, 1}, []int64{5, 4, 1}, 4)

@@ -232,7 +232,7 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // tokKey returns the key of the tokenization that serves settings s: what
 // decides how it tokenizes.
 func tokKey(s vectorize.Settings) vectorize.Settings {
-	return vectorize.Settings{Lowercase: s.Lowercase, StopWords: s.StopWords, NGramMin: s.NGramMin, NGramMax: s.NGramMax, Fields: s.Fields, Remove: s.Remove}
+	return vectorize.Settings{Lowercase: s.Lowercase, StopWords: s.StopWords, NGramMin: s.NGramMin, NGramMax: s.NGramMax, Fields: s.Fields, Remove: s.Remove, Analysis: s.Analysis}
 }
 
 // minDFFloors returns, for each tokenization the candidates need, the

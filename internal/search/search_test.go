@@ -84,11 +84,14 @@ func TestCandidatesSpace(t *testing.T) {
 	want += 5 * 2 * 2 * 2 * 4                    // logreg
 	want += 5 * 2 * 2 * 2 * len(train.SVMCGrid)  // svm: tf-idf
 	want += 5 * 2 * 2 * 1 * len(train.NBLRCGrid) // nblr: binary features, no sublinear dimension
-	if len(cands) != want {
-		t.Fatalf("%d candidates, want %d", len(cands), want)
+	// char_wb 2-4: unigram settings only (min_df × sublinear × grid),
+	// with no stop word or field dimension.
+	chars := 2*1*4 + 2*(2*2*4) + 2*2*4 + 2*2*len(train.SVMCGrid) + 2*1*len(train.NBLRCGrid)
+	if len(cands) != want+chars {
+		t.Fatalf("%d candidates, want %d", len(cands), want+chars)
 	}
-	if n, _ := DefaultSpace(false).Candidates(""); len(n) != want/2 {
-		t.Errorf("without mail headers: %d candidates, want %d (no field dimension)", len(n), want/2)
+	if n, _ := DefaultSpace(false).Candidates(""); len(n) != want/2+chars {
+		t.Errorf("without mail headers: %d candidates, want %d (no field dimension)", len(n), want/2+chars)
 	}
 	pilots, followers := 0, 0
 	for i, c := range cands {
@@ -120,8 +123,8 @@ func TestCandidatesSpace(t *testing.T) {
 			t.Errorf("%s: β %g does not follow α", c.Describe(), c.Spec.Params.Beta)
 		}
 	}
-	if pilots != 40 || followers != 120 {
-		t.Errorf("%d logreg pilots and %d followers, want 40 and 120", pilots, followers)
+	if pilots != 44 || followers != 132 { // 40 and 120 of words, 4 and 12 of char_wb
+		t.Errorf("%d logreg pilots and %d followers, want 44 and 132", pilots, followers)
 	}
 	// Round 0 is every kind's defaults, unigrams then bigrams, cheapest first.
 	if got := cands[0].Describe(); got != "multinomial ngram=1,1 stop=none min_df=2 tfidf-sublinear fields=subject:2 alpha=0.03" {
@@ -131,10 +134,16 @@ func TestCandidatesSpace(t *testing.T) {
 	for _, c := range cands {
 		if c.round == 0 && c.lead == nil && (c.Spec.Kind != model.Multinomial || c.Value == 0.3) &&
 			(c.Spec.Kind != model.Complement || c.Value == 1) && (c.Spec.Kind != model.Bernoulli || c.Value == 0.01) {
-			round0 = append(round0, fmt.Sprintf("%s %d", c.Spec.Kind, c.Spec.Settings.NGramMax))
+			label := fmt.Sprintf("%s %d", c.Spec.Kind, c.Spec.Settings.NGramMax)
+			if c.Spec.Settings.Analyzer != "" {
+				label = fmt.Sprintf("%s %s", c.Spec.Kind, c.Spec.Settings.Analyzer)
+			}
+			round0 = append(round0, label)
 		}
 	}
-	if got := strings.Join(round0, ", "); got != "multinomial 1, complement 1, bernoulli 1, svm 1, nblr 1, logreg 1, multinomial 2, complement 2, bernoulli 2, svm 2, nblr 2, logreg 2, svm 3, nblr 3, logreg 3" {
+	if got := strings.Join(round0, ", "); got != "multinomial 1, complement 1, bernoulli 1, svm 1, nblr 1, logreg 1, "+
+		"multinomial 2, complement 2, multinomial char_wb, complement char_wb, bernoulli 2, bernoulli char_wb, svm 2, svm char_wb, nblr 2, nblr char_wb, logreg 2, logreg char_wb, "+
+		"svm 3, nblr 3, logreg 3" {
 		t.Errorf("round 0 races %s", got)
 	}
 	for _, c := range cands {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -57,12 +58,19 @@ type Space struct {
 	MinDF     []int
 	Sublinear []bool   // varied for kinds whose default weighting is tf-idf
 	Fields    []string // header field terms: "none" or e.g. "subject:2"
+	// Analyzers are character analyzers searched beside the kind's own
+	// (word) analyzer, e.g. char_wb 1-3: each with unigram settings only
+	// (no word n-grams, stop words or field terms).
+	Analyzers []vectorize.Analysis
 }
 
 // DefaultSpace returns the space of 'train --auto': DefaultKinds, stop
 // words or none, word n-grams up to 1, 2 or 3 (trigrams at min_df 2 or
 // more; see minDFs), min_df 1 or 2, sublinear tf or not, and, when
-// mailHeaders, the Subject field terms or none.
+// mailHeaders, the Subject field terms or none; and beside the words,
+// character n-grams of 2-4 inside words (char_wb), which serve
+// unsegmented scripts, short texts and rich morphology (see
+// docs/languages.md).
 func DefaultSpace(mailHeaders bool) Space {
 	s := Space{
 		Kinds:     DefaultKinds,
@@ -71,6 +79,7 @@ func DefaultSpace(mailHeaders bool) Space {
 		MinDF:     []int{1, 2},
 		Sublinear: []bool{true, false},
 		Fields:    []string{"none"},
+		Analyzers: []vectorize.Analysis{{Analyzer: "char_wb", CharMin: 2, CharMax: 4}},
 	}
 	if mailHeaders {
 		s.Fields = []string{"subject:2", "none"}
@@ -147,6 +156,9 @@ func Preprocessing(s vectorize.Settings) string {
 	if s.Weighting == "tfidf" && s.Sublinear {
 		tf = "tfidf-sublinear"
 	}
+	if s.Analyzer != "" {
+		return fmt.Sprintf("%s=%d,%d min_df=%d %s", s.Analyzer, s.CharMin, s.CharMax, s.MinDF, tf)
+	}
 	return fmt.Sprintf("ngram=%d,%d stop=%s min_df=%d %s fields=%s", s.NGramMin, s.NGramMax, stop, s.MinDF, tf, fields)
 }
 
@@ -163,63 +175,76 @@ func (sp Space) Candidates(remove string) ([]*Candidate, error) {
 		}
 		return xs
 	}
-	for _, ng := range orDefault(sp.NGramMax, 0) {
-		for _, ks := range sp.Kinds {
-			if len(ks.Values) == 0 {
-				return nil, fmt.Errorf("search space: %s has no %s values", ks.Kind, ks.Param)
+	analyses := append([]*vectorize.Analysis{nil}, ptrs(sp.Analyzers)...)
+	for _, an := range analyses {
+		for ni, ng := range orDefault(sp.NGramMax, 0) {
+			if an != nil && ni > 0 {
+				break // character analyzers: no word n-grams
 			}
-			if ks.Param != "alpha" && ks.Param != "C" {
-				return nil, fmt.Errorf("search space: %s: unknown parameter %q", ks.Kind, ks.Param)
-			}
-			if ks.MaxNGram > 0 && ng > ks.MaxNGram {
-				continue
-			}
-			def, p := train.Defaults(ks.Kind)
-			subs := []bool{def.Sublinear}
-			if def.Weighting == "tfidf" && len(sp.Sublinear) > 0 {
-				subs = sp.Sublinear
-			}
-			// Each dimension lists the kind's default first, so that a
-			// kind's first group is its defaults (with this n-gram range).
-			class := 0
-			for _, stop := range front(pick(sp.StopWords, def.StopWords), def.StopWords) {
-				for _, minDF := range front(minDFs(orDefault(sp.MinDF, def.MinDF), ng), def.MinDF) {
-					for _, sub := range front(subs, def.Sublinear) {
-						for _, fields := range front(pick(sp.Fields, def.Fields), def.Fields) {
-							s := def
-							s.StopWords, s.MinDF, s.Sublinear, s.Fields, s.Remove = stop, minDF, sub, fields, remove
-							if ng > 0 {
-								s.NGramMin, s.NGramMax = 1, ng
-							}
-							if err := s.Validate(); err != nil {
-								return nil, fmt.Errorf("search space: %w", err)
-							}
-							var pilot *Candidate
-							if !ks.Kind.IsNB() {
-								pilot = &Candidate{}
-							}
-							for i, v := range ks.Values {
-								c := &Candidate{
-									Spec:  eval.ModelSpec{Kind: ks.Kind, Settings: s, Params: withValue(ks.Kind, ks.Param, p, v)},
-									Param: ks.Param, Value: v, group: group, round: class,
-									cost: ks.Cost * ngramCost(s.NGramMax),
+			for _, ks := range sp.Kinds {
+				if len(ks.Values) == 0 {
+					return nil, fmt.Errorf("search space: %s has no %s values", ks.Kind, ks.Param)
+				}
+				if ks.Param != "alpha" && ks.Param != "C" {
+					return nil, fmt.Errorf("search space: %s: unknown parameter %q", ks.Kind, ks.Param)
+				}
+				if ks.MaxNGram > 0 && ng > ks.MaxNGram {
+					continue
+				}
+				def, p := train.Defaults(ks.Kind)
+				subs := []bool{def.Sublinear}
+				if def.Weighting == "tfidf" && len(sp.Sublinear) > 0 {
+					subs = sp.Sublinear
+				}
+				// Each dimension lists the kind's default first, so that a
+				// kind's first group is its defaults (with this n-gram range).
+				class := 0
+				stops, fieldss, cost := pick(sp.StopWords, def.StopWords), pick(sp.Fields, def.Fields), ks.Cost*ngramCost(cmp.Or(ng, def.NGramMax))
+				if an != nil {
+					stops, fieldss, cost = []string{""}, []string{""}, ks.Cost*ngramCost(2)
+				}
+				for _, stop := range front(stops, def.StopWords) {
+					for _, minDF := range front(minDFs(orDefault(sp.MinDF, def.MinDF), ng), def.MinDF) {
+						for _, sub := range front(subs, def.Sublinear) {
+							for _, fields := range front(fieldss, def.Fields) {
+								s := def
+								s.StopWords, s.MinDF, s.Sublinear, s.Fields, s.Remove = stop, minDF, sub, fields, remove
+								if ng > 0 {
+									s.NGramMin, s.NGramMax = 1, ng
 								}
-								if pilot != nil && i == pilotIndex(ks, p) {
-									*pilot = *c
-									c = pilot
+								if an != nil {
+									s.NGramMin, s.NGramMax, s.Analysis = 1, 1, *an
 								}
-								out = append(out, c)
-							}
-							if pilot != nil {
-								for _, c := range out[len(out)-len(ks.Values):] {
-									if c != pilot {
-										c.lead = pilot
-										pilot.followers = append(pilot.followers, c)
+								if err := s.Validate(); err != nil {
+									return nil, fmt.Errorf("search space: %w", err)
+								}
+								var pilot *Candidate
+								if !ks.Kind.IsNB() {
+									pilot = &Candidate{}
+								}
+								for i, v := range ks.Values {
+									c := &Candidate{
+										Spec:  eval.ModelSpec{Kind: ks.Kind, Settings: s, Params: withValue(ks.Kind, ks.Param, p, v)},
+										Param: ks.Param, Value: v, group: group, round: class,
+										cost: cost,
+									}
+									if pilot != nil && i == pilotIndex(ks, p) {
+										*pilot = *c
+										c = pilot
+									}
+									out = append(out, c)
+								}
+								if pilot != nil {
+									for _, c := range out[len(out)-len(ks.Values):] {
+										if c != pilot {
+											c.lead = pilot
+											pilot.followers = append(pilot.followers, c)
+										}
 									}
 								}
+								group++
+								class++
 							}
-							group++
-							class++
 						}
 					}
 				}
@@ -316,4 +341,13 @@ func orDefault(xs []int, def int) []int {
 		return []int{def}
 	}
 	return xs
+}
+
+// ptrs returns pointers to the elements of xs.
+func ptrs[T any](xs []T) []*T {
+	out := make([]*T, len(xs))
+	for i := range xs {
+		out[i] = &xs[i]
+	}
+	return out
 }

@@ -44,6 +44,8 @@ func BenchmarkCount20Newsgroups(b *testing.B) {
 	}{
 		{"default", DefaultSettings},
 		{"ngram=1,2", func() Settings { s := DefaultSettings(); s.NGramMax = 2; return s }},
+		{"char_wb=1,3", func() Settings { return charSettings("char_wb", 1, 3) }},
+		{"char=1,3", func() Settings { return charSettings("char", 1, 3) }},
 	} {
 		b.Run(bench.name, func(b *testing.B) {
 			s := bench.s()
@@ -58,6 +60,45 @@ func BenchmarkCount20Newsgroups(b *testing.B) {
 			}
 			cpu := cpuTime() - cpu0
 			b.ReportMetric(float64(size)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
+		})
+	}
+}
+
+// charSettings are DefaultSettings with a character analyzer.
+func charSettings(analyzer string, lo, hi int) Settings {
+	s := DefaultSettings()
+	s.Analysis = Analysis{Analyzer: analyzer, CharMin: lo, CharMax: hi}
+	return s
+}
+
+// BenchmarkCountChars measures tokenize + count with the character
+// analyzers on one core over seeded synthetic text (300-word documents),
+// as BenchmarkCount20Newsgroups does on the corpus.
+func BenchmarkCountChars(b *testing.B) {
+	texts := synthText(13, 512, 300)
+	size := textBytes(texts)
+	for _, bench := range []struct {
+		name string
+		s    Settings
+	}{
+		{"word", DefaultSettings()},
+		{"char_wb=1,3", charSettings("char_wb", 1, 3)},
+		{"char=1,3", charSettings("char", 1, 3)},
+		{"char_wb=2,5", charSettings("char_wb", 2, 5)},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				w := newFitWorker(bench.s, 0)
+				for lo := 0; lo < len(texts); lo += batchSize {
+					w.process(&batch{first: lo}, texts[lo:min(lo+batchSize, len(texts))])
+				}
+			}
+			cpu := cpuTime() - cpu0
+			b.ReportMetric(float64(size)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
+			reportDocs(b, len(texts))
 		})
 	}
 }

@@ -25,6 +25,23 @@
 // token, and Σ lowers to ς at the end of a word. Word-character tests
 // follow Go's Unicode tables, which may be a version ahead of Python's.
 //
+// # Analyzers
+//
+// Settings.Analysis chooses other analyzers (analyzer.go, cjk.go); its zero
+// value is the word scanner above, so files that record none of it
+// tokenize as they always did. Analyzer "char" and "char_wb" give
+// scikit-learn's character n-grams exactly (_char_ngrams: runs of two or
+// more white space characters collapsed to one space, n-grams over the
+// whole text; _char_wb_ngrams: each word padded with a space, n-grams
+// inside the padded word, a padded word shorter than n given once).
+// Subwords add fastText's character n-grams of "<word>" (prefixed "^").
+// CJKBigrams makes a run of Han, Kana, Hangul or Thai characters its
+// overlapping bigrams, as Lucene's CJKBigramFilter. Before any analyzer:
+// NFKC (Normalize), str.lower or full case folding (CaseFold), accent
+// stripping (NFKD, drop combining marks, as scikit-learn). TokenPattern
+// replaces the word scanner by RE2 matches. DefaultSettings turns
+// CJKBigrams on: it changes nothing in text without those scripts.
+//
 // English stop words (Settings.StopWords "english") are scikit-learn's
 // ENGLISH_STOP_WORDS, 318 words. They are removed before n-grams are formed,
 // as scikit-learn does, and n-grams of NGramMin..NGramMax tokens are joined
@@ -159,9 +176,11 @@
 // field names are Settings' json tags; absent fields take DefaultSettings'
 // values). Other '#' lines are comments. Then the header line
 // "term<TAB>df<TAB>cf" and one line per term, sorted by df descending, then
-// by term ascending. Terms never hold a tab, a newline or a leading '#'
-// (they are runs of word characters, joined by spaces for n-grams, or
-// prefixed by a field name and ':'). The
+// by term ascending. Word terms never hold a tab, a newline or a
+// backslash (they are runs of word characters, joined by spaces for
+// n-grams, or prefixed by a field name and ':'); with a character analyzer
+// or a token pattern, terms are written with tab, LF, CR and backslash
+// escaped as \t, \n, \r and \\ (the settings line says which). The
 // file order is not the id order: ids are the ascending term order, and
 // ReadTSV renumbers accordingly. Read errors name the file and line:
 // "vocab.tsv:17: df must be a whole number in 0..11314 (the documents), got "x"".

@@ -59,6 +59,8 @@ type fitWorker struct {
 	// not terms, the n-gram tables by n−2, and scratch slices.
 	words           *termTable
 	pairs           []*pairTable
+	grams           *pairTable // character n-grams of up to 7 bytes (countChars)
+	short           []int32    // ASCII n-grams of 1 or 2 bytes: id+1 (countGram)
 	prev, cur2, wid []int32
 	fields          []string
 	tids            []int32 // ids of the current text's terms (count)
@@ -156,7 +158,7 @@ func newFitWorker(s Settings, id int) *fitWorker {
 	if w.tok.nmax > 1 && w.tok.nmin > 1 {
 		w.words = newTermTable(1 << 14)
 	}
-	if w.tok.stop != nil && w.tok.nmax == 1 && w.hash == nil {
+	if w.tok.wordsOnly() && w.hash == nil {
 		for _, sw := range englishStopWords {
 			w.table.add(sw)
 		}
@@ -175,6 +177,9 @@ func (w *fitWorker) process(b *batch, texts []string) {
 	// About one distinct term per 12 bytes of news text, and as many
 	// again for each n-gram length beyond the first.
 	size = size/10*(w.tok.nmax-w.tok.nmin+1) + 16
+	if w.tok.an != nil && w.tok.an.isChar() {
+		size *= 10 // distinct character n-grams: about one per byte
+	}
 	b.worker = w.id
 	b.end = make([]int32, 0, len(texts))
 	b.ids = make([]int32, 0, size)
@@ -194,7 +199,7 @@ func (w *fitWorker) process(b *batch, texts []string) {
 // set back to 0.
 func (w *fitWorker) add(text string) {
 	start := len(w.cur.ids)
-	if w.tok.nmax > 1 || len(text) <= longDocument {
+	if w.tok.nmax > 1 || w.tok.an.whole() || len(text) <= longDocument {
 		w.count(text, true)
 	} else {
 		for i := 0; i < len(text); {
@@ -292,6 +297,10 @@ func (w *fitWorker) count(text string, head bool) {
 	}
 	if w.tok.nmax > 1 {
 		w.countNGrams(text, head)
+		return
+	}
+	if w.tok.an != nil && w.tok.an.isChar() {
+		w.countChars(text)
 		return
 	}
 	var terms []string
@@ -405,6 +414,12 @@ func (w *fitWorker) countNGrams(text string, head bool) {
 			}
 		}
 		prev, cur = cur, prev
+	}
+	if tok.swMax > 0 {
+		w.fields = tok.appendSubwords(uni, w.fields[:0])
+		for _, term := range w.fields {
+			w.addToRow(w.tableID(term))
+		}
 	}
 	if head {
 		w.fields = tok.appendFields(text, w.fields[:0])

@@ -14,7 +14,7 @@ import (
 // Seeds are in testdata/fuzz/FuzzTokenizer.
 func FuzzTokenizer(f *testing.F) {
 	f.Add("Hello, World! don't x² ½ İSTANBUL ΟΔΟΣ")
-	tok := NewTokenizer(DefaultSettings())
+	tok := NewTokenizer(sklearnSettings())
 	f.Fuzz(func(t *testing.T, text string) {
 		terms := tok.Terms(text)
 		for _, term := range terms {

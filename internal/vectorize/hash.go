@@ -271,7 +271,7 @@ func newHashState(s Settings, tok *Tokenizer) *hashState {
 		return nil
 	}
 	x := &hashState{h: h, terms: newTermTable(1 << 14)}
-	if tok.stop != nil && tok.nmax == 1 {
+	if tok.wordsOnly() {
 		x.stop = true
 		for _, sw := range englishStopWords {
 			x.terms.add(sw)

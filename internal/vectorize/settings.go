@@ -57,6 +57,10 @@ type Settings struct {
 	// (BucketName). Pruning and weighting then act on buckets. 0: no
 	// hashing.
 	HashBits int `json:"hash_bits,omitempty"`
+	// Analysis chooses the analyzer (words, character n-grams, subwords,
+	// CJK bigrams, Unicode normalisation); see analyzer.go. Its fields
+	// are written inline, and only when set.
+	Analysis
 }
 
 // headersRemoved reports whether Remove names headers.
@@ -70,7 +74,8 @@ func (s Settings) headersRemoved() bool {
 }
 
 // DefaultSettings returns the tokenizer settings that match scikit-learn's
-// CountVectorizer defaults, with count weighting.
+// CountVectorizer defaults, with count weighting, and CJK bigrams (which
+// change nothing in text without Han, Kana, Hangul or Thai).
 func DefaultSettings() Settings {
 	return Settings{
 		Lowercase: true,
@@ -80,6 +85,7 @@ func DefaultSettings() Settings {
 		MaxDF:     1.0,
 		Weighting: "count",
 		Norm:      "none",
+		Analysis:  Analysis{CJKBigrams: true},
 	}
 }
 
@@ -121,6 +127,9 @@ func (s Settings) Validate() error {
 		return err
 	}
 	if _, err := ParseFields(s.Fields); err != nil {
+		return err
+	}
+	if err := s.Analysis.validate(s); err != nil {
 		return err
 	}
 	switch s.Weighting {

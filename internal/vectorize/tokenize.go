@@ -53,6 +53,10 @@ type Tokenizer struct {
 	nmin, nmax int
 	fields     []Field
 
+	an           *analyzer // nil: the word scanner alone (see analyzer.go)
+	cjk          bool      // CJK bigrams in the word scanner (see cjk.go)
+	swMin, swMax int       // subwords (0: none)
+
 	arena []byte // lowered tokens and n-grams of the current document
 
 	// Bit masks of the current document, one bit per byte (see scan).
@@ -72,7 +76,8 @@ type Tokenizer struct {
 // terms: what is left of a post after its header is body, whatever it
 // looks like.
 func NewTokenizer(s Settings) *Tokenizer {
-	t := &Tokenizer{lower: s.Lowercase, nmin: max(s.NGramMin, 1), nmax: max(s.NGramMax, s.NGramMin, 1)}
+	t := &Tokenizer{lower: s.Lowercase, nmin: max(s.NGramMin, 1), nmax: max(s.NGramMax, s.NGramMin, 1),
+		an: newAnalyzer(s.Analysis), cjk: s.CJKBigrams && !s.isChar(), swMin: s.SubwordMin, swMax: s.SubwordMax}
 	if !s.headersRemoved() {
 		t.fields, _ = ParseFields(s.Fields)
 	}
@@ -110,6 +115,9 @@ func (t *Tokenizer) Terms(text string) []string { return t.terms(text, true) }
 func (t *Tokenizer) terms(text string, head bool) []string {
 	uni := t.unigrams(text)
 	if t.nmax == 1 {
+		if t.swMax > 0 {
+			uni = t.appendSubwords(uni[:len(uni):len(uni)], uni)
+		}
 		if head {
 			uni = t.appendFields(text, uni)
 		}
@@ -131,6 +139,9 @@ func (t *Tokenizer) terms(text string, head bool) []string {
 			}
 			terms = append(terms, t.arenaString(start))
 		}
+	}
+	if t.swMax > 0 {
+		terms = t.appendSubwords(uni, terms)
 	}
 	if head {
 		terms = t.appendFields(text, terms)
@@ -172,6 +183,11 @@ func (t *Tokenizer) words(text string, head bool) []string {
 	return t.uni
 }
 
+// wordsOnly reports whether the terms are the words alone (unigrams,
+// stop words, no subwords), so that a caller may drop stop words by their
+// ids after tokenizing with words.
+func (t *Tokenizer) wordsOnly() bool { return t.stop != nil && t.nmax == 1 && t.swMax == 0 }
+
 // Each calls fn with each term of text, in the order of Terms. A term is
 // valid only during the call: clone it (strings.Clone) to keep it.
 func (t *Tokenizer) Each(text string, fn func(term string)) {
@@ -190,7 +206,9 @@ func (t *Tokenizer) arenaString(start int) string {
 	return unsafe.String(&t.arena[start], len(t.arena)-start)
 }
 
-// tokens appends the tokens of s to dst and returns it. A token is a
+// tokens appends the tokens of s to dst and returns it: those of the
+// analyzer (analyzer.go) when there is one, else the word scanner's. A
+// word scanner's token is a
 // maximal run of word runes (IsWordRune), lower-cased when t.lower, of at
 // least 2 runes: exactly the matches of (?u)\b\w\w+\b on the lower-cased
 // text.
@@ -207,6 +225,14 @@ func (t *Tokenizer) arenaString(start int) string {
 // letter. Neither loop calls a function on its common path, so neither
 // spills its variables to the stack every token.
 func (t *Tokenizer) tokens(s string, dst []string) []string {
+	if t.an != nil {
+		return t.analyze(s, dst)
+	}
+	return t.scanTokens(s, dst)
+}
+
+// scanTokens is tokens by the word scanner.
+func (t *Tokenizer) scanTokens(s string, dst []string) []string {
 	t.scan(s)
 	wm := t.wordMask
 	starts, ends := t.starts[:0], t.ends[:0]
@@ -290,10 +316,15 @@ func (t *Tokenizer) tokens(s string, dst []string) []string {
 
 // slowRun appends to dst the tokens of the word-byte run s[a:b], which
 // holds a byte ≥ 0x80: it decodes runes, skips those that are not word
-// runes, and lowers the rest with slowToken.
+// runes, and lowers the rest with slowToken. With CJK bigrams, a run of
+// CJK characters ends a token and gives its bigrams (cjkBigrams).
 func (t *Tokenizer) slowRun(s string, a, b int, dst []string) []string {
 	for i := a; i < b; {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if t.cjk && isCJK(r) {
+			dst, i = cjkBigrams(s, i, b, dst)
+			continue
+		}
 		if !IsWordRune(r) {
 			i += size
 			continue
@@ -418,7 +449,7 @@ func (t *Tokenizer) slowToken(s string, start int) (string, int, int) {
 			changed = true
 			break
 		}
-		if !IsWordRune(r) {
+		if !IsWordRune(r) || t.cjk && isCJK(r) {
 			break
 		}
 		runes++

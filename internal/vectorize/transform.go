@@ -41,7 +41,7 @@ func (v *Vocabulary) NewVectorizer() *Vectorizer {
 		tok:   tok,
 		count: make([]uint32, len(v.Terms)),
 		bits:  make([]uint64, (len(v.Terms)+63)/64),
-		words: tok.stop != nil && tok.nmax == 1 && x.noStop && v.Settings.HashBits == 0,
+		words: tok.wordsOnly() && x.noStop && v.Settings.HashBits == 0,
 		hash:  newHasher(v.Settings),
 	}
 }
@@ -55,7 +55,7 @@ func (v *Vocabulary) NewVectorizer() *Vectorizer {
 // cut at white space, so that memory stays bounded by the piece size and
 // the vocabulary, not by the document.
 func (z *Vectorizer) Vectorize(text string) (ind []int32, val []float32) {
-	if z.tok.nmax > 1 || len(text) <= longDocument {
+	if z.tok.nmax > 1 || z.tok.an.whole() || len(text) <= longDocument {
 		ind, val, z.occ = z.piece(text, true, z.ind[:0], z.val[:0], z.occ[:0])
 		z.ind, z.val = ind, val
 		return ind, val

@@ -30,8 +30,13 @@ func WriteTSV(w io.Writer, v *Vocabulary) error {
 	fmt.Fprintf(bw, "%s v%d\n# terms %d\n# documents %d\n# settings %s\nterm\tdf\tcf\n",
 		vocabMagic, vocabFormat, len(v.Terms), v.NDocs, settings)
 	var line []byte
+	esc := v.Settings.escapes()
 	for _, id := range v.Top(0) {
-		line = append(line[:0], v.Terms[id]...)
+		if esc {
+			line = appendEscaped(line[:0], v.Terms[id])
+		} else {
+			line = append(line[:0], v.Terms[id]...)
+		}
 		line = append(line, '\t')
 		line = strconv.AppendInt(line, int64(v.DF[id]), 10)
 		line = append(line, '\t')
@@ -100,6 +105,7 @@ func ReadTSV(r io.Reader, name string) (*Vocabulary, error) {
 				}
 				nTerms = n
 			case strings.HasPrefix(text, "# settings "):
+				s.Analysis = Analysis{} // not recorded: the analyzer of older files
 				dec := json.NewDecoder(strings.NewReader(strings.TrimPrefix(text, "# settings ")))
 				dec.DisallowUnknownFields()
 				if err := dec.Decode(&s); err != nil {
@@ -152,7 +158,13 @@ func ReadTSV(r io.Reader, name string) (*Vocabulary, error) {
 		if err != nil || c < d {
 			return nil, fail("cf must be a whole number ≥ df (%d), got %q", d, line[t2+1:])
 		}
-		terms = append(terms, string(line[:t1]))
+		term := string(line[:t1])
+		if s.escapes() {
+			if term, err = unescapeTerm(term); err != nil {
+				return nil, fail("%v", err)
+			}
+		}
+		terms = append(terms, term)
 		df = append(df, int32(d))
 		cf = append(cf, c)
 		lines = append(lines, int32(lineNo))
@@ -197,4 +209,62 @@ func clip(s string) string {
 		return s[:i] + "…"
 	}
 	return s
+}
+
+// escapes reports whether terms of s may hold a tab, a line break or a
+// backslash (character n-grams and token patterns), which the vocabulary
+// file then writes escaped: "\\t", "\\n", "\\r" and "\\\\". Word terms
+// never hold one, so files of the word analyzer are written as they
+// always were.
+func (s Settings) escapes() bool { return s.Analyzer != "" || s.TokenPattern != "" }
+
+// appendEscaped appends term to b with tab, LF, CR and backslash escaped.
+func appendEscaped(b []byte, term string) []byte {
+	for i := 0; i < len(term); i++ {
+		switch c := term[i]; c {
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\\':
+			b = append(b, '\\', '\\')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// unescapeTerm undoes appendEscaped.
+func unescapeTerm(term string) (string, error) {
+	if !strings.Contains(term, "\\") {
+		return term, nil
+	}
+	b := make([]byte, 0, len(term))
+	for i := 0; i < len(term); i++ {
+		c := term[i]
+		if c != '\\' {
+			b = append(b, c)
+			continue
+		}
+		if i+1 == len(term) {
+			return "", fmt.Errorf("term %q ends with a lone backslash", clip(term))
+		}
+		i++
+		switch term[i] {
+		case 't':
+			b = append(b, '\t')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case '\\':
+			b = append(b, '\\')
+		default:
+			return "", fmt.Errorf("term %q has an unknown escape \\%c", clip(term), term[i])
+		}
+	}
+	return string(b), nil
 }
