@@ -85,12 +85,9 @@ func RemoveApprox(m *model.Model, old, sub *counts.Counts, roundTwo RoundTwo, co
 	if err := Approximate(m); err != nil {
 		return nil, nil, err
 	}
-	rest, err := counts.Subtract(old, sub, countsName, corpusName)
+	rest, err := subtract(old, sub, countsName, corpusName)
 	if err != nil {
 		return nil, nil, err
-	}
-	if len(rest.Classes) < 2 {
-		return nil, nil, fmt.Errorf("%s leaves documents of %d class only: a model needs two", corpusName, len(rest.Classes))
 	}
 	removed, err := roundTwo(m.Vocab)
 	if err != nil {

@@ -112,12 +112,9 @@ func Remove(m *model.Model, old, sub *counts.Counts, countsName, corpusName stri
 	if err := Exact(m); err != nil {
 		return nil, nil, err
 	}
-	rest, err := counts.Subtract(old, sub, countsName, corpusName)
+	rest, err := subtract(old, sub, countsName, corpusName)
 	if err != nil {
 		return nil, nil, err
-	}
-	if len(rest.Classes) < 2 {
-		return nil, nil, fmt.Errorf("%s leaves documents of %d class only: a model needs two", corpusName, len(rest.Classes))
 	}
 	nm, err := Refit(m, rest)
 	if err != nil {
@@ -189,4 +186,17 @@ func minus(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// subtract is the counts of old without those of sub (counts.Subtract),
+// refused when the documents left are of fewer than two classes.
+func subtract(old, sub *counts.Counts, countsName, corpusName string) (*counts.Counts, error) {
+	rest, err := counts.Subtract(old, sub, countsName, corpusName)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest.Classes) < 2 {
+		return nil, fmt.Errorf("%s leaves documents of %d class only: a model needs two", corpusName, len(rest.Classes))
+	}
+	return rest, nil
 }
