@@ -150,8 +150,10 @@ func configString(x any) string {
 // itself (the config file, the cached corpora) or by its tests and
 // scripts, so never reported as unknown.
 var otherEnv = []string{
-	"NBTEXT_CONFIG", "NBTEXT_20NEWS_TARBALL", "NBTEXT_IMDB_TARBALL", "NBTEXT_DATA_DIR",
-	"NBTEXT_PLOT_DIR", "NBTEXT_PLOT_OUT",
+	"NBTEXT_CONFIG", "NBTEXT_DATA_DIR", "NBTEXT_PLOT_DIR", "NBTEXT_PLOT_OUT",
+	// The corpora of the tests (the Makefile's CORPUS_VARS).
+	"NBTEXT_20NEWS_TARBALL", "NBTEXT_IMDB_TARBALL", "NBTEXT_GOEMOTIONS_DIR",
+	"NBTEXT_LDCC_TARBALL", "NBTEXT_TTC_TARBALL", "NBTEXT_LANGDETECT_TARBALL",
 }
 
 // settingsKnown are the settings names of every command: flags by the
