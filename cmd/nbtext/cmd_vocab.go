@@ -1,14 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -20,6 +23,7 @@ type vocabOptions struct {
 	vec     vectorizeOptions
 	output  string
 	top     int
+	tmpDir  string
 	workers int
 }
 
@@ -28,6 +32,7 @@ func (o *vocabOptions) AddFlags(fs *pflag.FlagSet) {
 	o.vec.AddFlags(fs)
 	fs.StringVarP(&o.output, "output", "o", "", "write the vocabulary TSV to this file, or - for stdout (default: stdout, unless --top is given)")
 	fs.IntVar(&o.top, "top", 0, "print the N terms of highest document frequency as a table")
+	fs.StringVar(&o.tmpDir, "tmp-dir", "", "folder for the count tables spilled past a quarter of --mem (default: the system's temporary folder)")
 	fs.IntVar(&o.workers, "workers", 0, "tokenizer goroutines (0: one per core)")
 }
 
@@ -75,8 +80,7 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 		return err
 	}
 	settings.Remove = remove
-	o.corpus.dropTexts = true // only counted
-	c, _, v, _, err := fitCorpus(s, args, &o.corpus, settings, o.vec.softMinDF(), o.workers, o.global.quiet, false)
+	v, docs, classes, runs, err := countVocabulary(s, args, o, settings)
 	if err != nil {
 		return err
 	}
@@ -101,10 +105,56 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 	if o.output != "" && o.output != "-" {
 		where = " -> " + o.output
 	}
+	if runs > 0 {
+		where += fmt.Sprintf(" (%d runs spilled)", runs)
+	}
 	note(s.Err, o.global.quiet, "vocabulary: %d terms from %d documents, %d classes (%.2fs)%s",
-		v.Len(), len(c.Docs), len(c.Labels), time.Since(start).Seconds(), where)
+		v.Len(), docs, classes, time.Since(start).Seconds(), where)
 	return nil
 }
+
+// countVocabulary counts the corpora args as 'nbtext count' does (a
+// counts.Counter that pools the classes: nothing is kept per document, and
+// past a quarter of the runtime's memory limit, see streamCountMem, the
+// tables spill to sorted runs on disk) and returns the vocabulary that
+// settings prune from the counts, with the number of documents and
+// classes, and the runs spilled. It is the vocabulary an in-memory fit of the same documents
+// gives (vectorize.Fit). A default --min-df that keeps no term is relaxed
+// to 1 with a note, as train does, when the corpus can be read again.
+func countVocabulary(s streams, args []string, o *vocabOptions, settings vectorize.Settings) (v *vectorize.Vocabulary, docs, classes, runs int, err error) {
+	opt := counts.Options{Workers: o.workers, VocabOnly: true, Mem: vocabCountMem(), TempDir: o.tmpDir}
+	count := func(settings vectorize.Settings) error {
+		ctr, err := counts.NewCounter(settings, nil, opt)
+		if err != nil {
+			return withCode(exitUsage, err)
+		}
+		defer ctr.Close()
+		if _, docs, err = countInto(s, args, &o.corpus, o.global.quiet, ctr, 1, 1); err != nil {
+			return err
+		}
+		if docs == 0 {
+			return errors.New("no training documents")
+		}
+		var h *counts.Header
+		if v, h, err = ctr.Vocabulary(); err != nil {
+			return err
+		}
+		classes, runs = len(h.Classes), ctr.Runs()
+		return nil
+	}
+	err = count(settings)
+	if errors.Is(err, vectorize.ErrPrunedAll) && o.vec.softMinDF() && settings.MinDF > 1 && !slices.Contains(args, "-") {
+		note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", settings.MinDF)
+		settings.MinDF = 1
+		err = count(settings)
+	}
+	return v, docs, classes, runs, err
+}
+
+// vocabCountMem bounds the count tables of 'nbtext vocab'
+// (counts.Options.Mem): streamCountMem, a variable so that tests can make
+// a small corpus spill.
+var vocabCountMem = streamCountMem
 
 // writeTopTable prints the n terms of highest document frequency.
 func writeTopTable(w io.Writer, v *vectorize.Vocabulary, n int) {

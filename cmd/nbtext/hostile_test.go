@@ -13,6 +13,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // Regressions of the hostile-input audit of the count, merge, ensemble,
@@ -247,4 +248,55 @@ func TestStreamRelaxesDefaultMinDF(t *testing.T) {
 		check(t, r, exitOK, "the default --min-df 2 would keep no term of these documents: using --min-df 1")
 	}
 	check(t, nbtext(t, "", "train", "--stream", "--min-df", "2", data, "-o", filepath.Join(dir, "x.nbm")), exitError, "no terms left after pruning")
+}
+
+// TestVocabCountsBounded: vocab counts as count does (nothing kept per
+// document), its vocabulary is the one an in-memory fit of the same
+// documents gives, and under a small bound its tables spill to runs on
+// disk without changing a byte of the output (item 10).
+func TestVocabCountsBounded(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	var texts []string
+	var labels []int
+	for i := 0; i < 1500; i++ {
+		text := fmt.Sprintf("w%d w%d w%d common x%d y%d", i%97, i%13, i*7919%5003, i, i%251)
+		fmt.Fprintf(&b, "c%d\t%s\n", i%3, text)
+		texts, labels = append(texts, text), append(labels, i%3)
+	}
+	data := writeFile(t, dir, "data.tsv", b.String())
+	settings := vectorize.DefaultSettings()
+	settings.NGramMax, settings.MinDF = 2, 2
+	want, err := vectorize.FitVocabulary(texts, labels, 3, settings, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantTSV bytes.Buffer
+	if err := vectorize.WriteTSV(&wantTSV, want); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"vocab", data, "--ngram", "1,2", "--min-df", "2", "-o", "-"}
+	r := nbtext(t, "", args...)
+	check(t, r, exitOK, "vocabulary: ")
+	if r.out != wantTSV.String() {
+		t.Errorf("vocab differs from the in-memory fit:\n%.300s\nwant\n%.300s", r.out, wantTSV.String())
+	}
+	if strings.Contains(r.err, "spilled") {
+		t.Errorf("spilled without a bound: %s", r.err)
+	}
+	defer func(f func() int64) { vocabCountMem = f }(vocabCountMem)
+	vocabCountMem = func() int64 { return 32 << 10 }
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = nbtext(t, "", append(args, "--tmp-dir", tmp)...)
+	check(t, r, exitOK, "runs spilled")
+	if r.out != wantTSV.String() {
+		t.Errorf("vocab with spilled runs differs from the in-memory fit")
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("%d files left in --tmp-dir", len(left))
+	}
 }

@@ -34,6 +34,10 @@ const (
 // DefaultMaxDocBytes is the largest document accepted by default: 256 MiB.
 const DefaultMaxDocBytes = 256 << 20
 
+// DefaultBytesInFlight returns the default Options.MaxBytesInFlight for
+// documents of at most maxDoc bytes: max(64 MiB, 2·maxDoc).
+func DefaultBytesInFlight(maxDoc int) int64 { return max(64<<20, 2*int64(maxDoc)) }
+
 // Options control framing, decisions and output.
 type Options struct {
 	Input string // one of Inputs; "" is InputLines
@@ -75,6 +79,10 @@ type Options struct {
 	// model ranks the classes by before the softmax (NB: log P(c) + log
 	// P(x|c); logistic regression: the logit; SVM: the margin).
 	Scores bool
+	// MaxBytesInFlight bounds the text of the batches queued, scored and
+	// not yet written (0: DefaultBytesInFlight); a document larger than
+	// the bound passes alone.
+	MaxBytesInFlight int64
 	// Header prints a header line first (TSV only).
 	Header bool
 	// Warn receives one message per document that could not be read (in
@@ -123,8 +131,14 @@ func (o *Options) normalize() error {
 	if o.MaxDocBytes < 0 {
 		return fmt.Errorf("--max-doc-bytes must be ≥ 0, got %d", o.MaxDocBytes)
 	}
+	if o.MaxBytesInFlight < 0 {
+		return fmt.Errorf("bytes in flight must be ≥ 0, got %d", o.MaxBytesInFlight)
+	}
 	if o.MaxDocBytes == 0 {
 		o.MaxDocBytes = DefaultMaxDocBytes
+	}
+	if o.MaxBytesInFlight == 0 {
+		o.MaxBytesInFlight = DefaultBytesInFlight(o.MaxDocBytes)
 	}
 	return nil
 }

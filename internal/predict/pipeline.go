@@ -61,6 +61,7 @@ type batch struct {
 	st    Stats
 	err   error         // a framing error after recs: written after them, then returned
 	done  chan struct{} // receives one value when out is ready (capacity 1, reused)
+	held  int64         // bytes taken from the run's byteBudget
 }
 
 // Predictor scores documents with one model. It is safe for concurrent
@@ -74,6 +75,8 @@ type Predictor struct {
 	// stripping would empty it (see corpus.StripHeader).
 	lineStrip corpus.Remove
 	pool      sync.Pool // *batch
+	// onBudget, when set (tests), receives each run's byte budget.
+	onBudget func(*byteBudget)
 }
 
 // New validates opt against m and returns a Predictor.
@@ -294,6 +297,7 @@ type batcher struct {
 	cur   *batch
 	order chan<- *batch
 	jobs  chan<- *batch
+	bytes *byteBudget
 	n     int // records added so far
 	// labelled are the sources read so far that hold labels.
 	labelled []Labelled
@@ -330,6 +334,11 @@ func (q *batcher) flush() error {
 
 func (q *batcher) send() error {
 	b := q.cur
+	held, ok := q.bytes.acquire(int64(max(b.size, len(b.arena))))
+	if !ok {
+		return context.Canceled // the writer has stopped
+	}
+	b.held = held
 	select {
 	case q.order <- b:
 	case <-q.ctx.Done():
@@ -359,24 +368,31 @@ func (p *Predictor) putBatch(b *batch) {
 	if cap(b.out) > maxScratch {
 		b.out = nil
 	}
-	b.size, b.st, b.err = 0, Stats{}, nil
+	b.size, b.st, b.err, b.held = 0, Stats{}, nil, 0
 	p.pool.Put(b)
 }
 
 // run drives the pipeline: produce frames records into batches on its own
 // goroutine, workers score them, and this goroutine writes them in order.
-// At most 2·Workers batches are in flight, so memory is bounded.
+// At most 2·Workers batches are in flight, and at most
+// Options.MaxBytesInFlight bytes of their text (byteBudget; a batch larger
+// than that passes alone), so memory is bounded in bytes.
 func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher) error) (Stats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	inflight := 2 * p.opt.Workers
 	jobs := make(chan *batch, inflight)
 	order := make(chan *batch, inflight)
+	budget := newByteBudget(p.opt.MaxBytesInFlight)
+	defer budget.close()
+	if p.onBudget != nil {
+		p.onBudget(budget)
+	}
 
 	for i := 0; i < p.opt.Workers; i++ {
 		go p.worker(jobs)
 	}
-	q := &batcher{ctx: ctx, p: p, cur: p.getBatch(), order: order, jobs: jobs}
+	q := &batcher{ctx: ctx, p: p, cur: p.getBatch(), order: order, jobs: jobs, bytes: budget}
 	go func() {
 		defer close(jobs)
 		defer close(order)
@@ -395,7 +411,9 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 	emptyWarned := 0
 	for b := range order {
 		<-b.done
-		if _, err := w.Write(b.out); err != nil {
+		_, err := w.Write(b.out)
+		budget.release(b.held)
+		if err != nil {
 			return st, err
 		}
 		st.add(b.st)
