@@ -75,8 +75,9 @@ documents' sums are the model's, rescaled by each term's new idf over its
 old one (their l2 norms are not recomputed); forget likewise. Bernoulli NB
 counts documents, so it stays exact; centroid is refused. Linear models have
 no counts: their update is a warm start from the old weights on CORPUS (and
---replay, a sample of old documents), over the old vocabulary and classes;
-a new class is an error. Logistic regression trains from the old weights
+--replay, a sample of old documents), over the old vocabulary (terms it
+lacks are ignored); a new class is added after the old ones with zero
+weights and learnt from its documents. Logistic regression trains from the old weights
 for --epochs epochs (sgd) or iterations (lbfgs). SVM and NB-LR take a
 proximal step: each class's problem minimises
 ½‖w - w_old‖² + C Σ squared hinge over CORPUS (and --replay) by dual

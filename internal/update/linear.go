@@ -23,8 +23,10 @@ import (
 // sufficient statistics (the caller adds a replay sample of old documents
 // to texts to hold it near the old ones; the first newDocs of texts are
 // new, the history counts them only). corpusName names the documents in
-// errors. A label m does not have is an error: a linear model's classes
-// are fixed by its weights.
+// errors. A label m does not have is a new class (withClasses): its
+// weights and bias start at 0, so that logistic regression learns them
+// from the documents as from a fresh start, and the SVM's and NB-LR's
+// problem for it is the plain one (w₀ = 0) over the documents given.
 func Linear(m *model.Model, texts, labels []string, newDocs, epochs, workers int, corpusName string, opt Options) (*model.Model, error) {
 	linear := m.Kind == model.LogReg || m.Kind == model.SVM || m.Kind == model.NBLR
 	if !linear || m.MultiLabel || m.Fields != nil {
@@ -33,13 +35,18 @@ func Linear(m *model.Model, texts, labels []string, newDocs, epochs, workers int
 	if len(texts) == 0 {
 		return nil, fmt.Errorf("%s: no documents", corpusName)
 	}
+	var added []string
+	for _, l := range labels {
+		if !slices.Contains(m.Classes, l) && !slices.Contains(added, l) {
+			added = append(added, l)
+		}
+	}
+	slices.Sort(added)
+	orig := m
+	m = withClasses(m, added)
 	y := make([]int, len(labels))
 	for i, l := range labels {
-		c := slices.Index(m.Classes, l)
-		if c < 0 {
-			return nil, fmt.Errorf("%s: class %q is not one of the model's %d: a %s model's classes are fixed by its weights, retrain it to add one", corpusName, l, len(m.Classes), m.Kind)
-		}
-		y[i] = c
+		y[i] = slices.Index(m.Classes, l)
 	}
 	X := train.PrepareWith(m.Vocab, texts, workers)
 	var nm *model.Model
@@ -69,6 +76,28 @@ func Linear(m *model.Model, texts, labels []string, newDocs, epochs, workers int
 		}
 	}
 	nm.Meta = m.Meta
-	record(nm, m, old, model.Step{Op: "update", Docs: int64(newDocs), Total: old + int64(newDocs), Date: opt.Date, Source: opt.Source}, opt)
+	record(nm, orig, old, model.Step{Op: "update", Docs: int64(newDocs), Total: old + int64(newDocs), Date: opt.Date, Source: opt.Source, Classes: added}, opt)
 	return nm, nil
+}
+
+// withClasses is m with the classes added after its own, their weights,
+// biases (and document counts, where m keeps them) 0; m itself when none
+// is added.
+func withClasses(m *model.Model, added []string) *model.Model {
+	if len(added) == 0 {
+		return m
+	}
+	nc, nf := len(m.Classes), m.Vocab.Len()
+	wc := nc + len(added)
+	wm := *m
+	wm.Classes = append(slices.Clone(m.Classes), added...)
+	wm.W = make([]float64, nf*wc)
+	for t := range nf {
+		copy(wm.W[t*wc:t*wc+nc], m.W[t*nc:(t+1)*nc])
+	}
+	wm.B = append(slices.Clone(m.B), make([]float64, len(added))...)
+	if len(m.ClassDocs) == nc {
+		wm.ClassDocs = append(slices.Clone(m.ClassDocs), make([]float64, len(added))...)
+	}
+	return &wm
 }
