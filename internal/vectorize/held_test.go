@@ -37,3 +37,23 @@ func TestVectorizerKeepsNoText(t *testing.T) {
 	}
 	runtime.KeepAlive(z)
 }
+
+// TestTermCounterKeepsNoText: the same for the TermCounter of count's
+// first round (a worker's fitWorker and its tokenizer).
+func TestTermCounterKeepsNoText(t *testing.T) {
+	tc := NewTermCounter(DefaultSettings())
+	for _, n := range []int{10, 3 * longDocument / 24} {
+		b := []byte(strings.Repeat("the car engine oil senate ", n))
+		wp := weak.Make(&b[0])
+		text := unsafe.String(&b[0], len(b))
+		if ids, _ := tc.Row(text); len(ids) == 0 {
+			t.Fatalf("%d bytes: no term", len(text))
+		}
+		b, text = nil, ""
+		runtime.GC()
+		if wp.Value() != nil {
+			t.Errorf("a document of %d bytes is still reachable after Row returned", n*26)
+		}
+	}
+	runtime.KeepAlive(tc)
+}
