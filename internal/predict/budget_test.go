@@ -59,9 +59,11 @@ func TestBytesInFlightBounded(t *testing.T) {
 // TestHugeDocumentsHeldOneAtATime: N documents each larger than the byte
 // budget cost a few documents of live heap, not N. After the answers of
 // each huge document the pipeline collects; the heap still live then (the
-// next document being read, with its buffer growing) must stay under four
+// next document being read, in a buffer rounded up to a power of two and
+// growing by doubling, while the reader goes on) must stay under six
 // documents while the input holds eight and four workers each scored one
-// (issue 28, item 7: their tokenizers kept them). Live bytes come from
+// (issue 28, item 7: their tokenizers kept them; it grew from 27 to 70
+// MiB). Live bytes come from
 // runtime/metrics, not RSS. The answers are those of one worker.
 func TestHugeDocumentsHeldOneAtATime(t *testing.T) {
 	s := newSynth(5, 2000)
@@ -106,9 +108,15 @@ func TestHugeDocumentsHeldOneAtATime(t *testing.T) {
 	if len(held) != docs {
 		t.Fatalf("%d collections after %d huge documents", len(held), docs)
 	}
+	t.Logf("live after each document, MiB: %v", func() (m []uint64) {
+		for _, h := range held {
+			m = append(m, h>>20)
+		}
+		return m
+	}())
 	for i, h := range held {
-		if h > 4*docBytes {
-			t.Errorf("after document %d: %d MiB live, want under %d MiB (4 documents)", i+1, h>>20, 4*docBytes>>20)
+		if h > 6*docBytes {
+			t.Errorf("after document %d: %d MiB live, want under %d MiB (6 documents)", i+1, h>>20, 6*docBytes>>20)
 		}
 	}
 }
