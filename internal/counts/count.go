@@ -222,6 +222,9 @@ func (c *Counter) newBatch() *batch {
 // recycle empties the batch b, which its worker is done with, for
 // newBatch.
 func (c *Counter) recycle(b *batch) {
+	// A text longer than the batch is its own copy: a batch waiting in
+	// c.free must not keep it alive (issue 28, item 7).
+	clear(b.texts)
 	b.texts, b.classes, b.size, b.buf = b.texts[:0], b.classes[:0], 0, b.buf[:0]
 	select {
 	case c.free <- b:

@@ -35,8 +35,11 @@ const (
 const DefaultMaxDocBytes = 256 << 20
 
 // DefaultBytesInFlight returns the default Options.MaxBytesInFlight for
-// documents of at most maxDoc bytes: max(64 MiB, 2·maxDoc).
-func DefaultBytesInFlight(maxDoc int) int64 { return max(64<<20, 2*int64(maxDoc)) }
+// documents of at most maxDoc bytes: 64 MiB whatever maxDoc. A document
+// larger than that passes alone, so N huge documents cost about one (the
+// one scored) plus the one being read, not N; batches of ordinary
+// documents (batchBytes each) still keep every worker busy.
+func DefaultBytesInFlight(maxDoc int) int64 { return 64 << 20 }
 
 // Options control framing, decisions and output.
 type Options struct {

@@ -77,6 +77,9 @@ type Predictor struct {
 	pool      sync.Pool // *batch
 	// onBudget, when set (tests), receives each run's byte budget.
 	onBudget func(*byteBudget)
+	// onCollect, when set (tests), is called after the collection that
+	// follows the answers of a huge document.
+	onCollect func()
 }
 
 // New validates opt against m and returns a Predictor.
@@ -440,7 +443,17 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 			}
 			return st, b.err
 		}
+		huge := b.size > maxScratch
 		p.putBatch(b)
+		if huge {
+			// The text of a huge document is garbage now: collect it
+			// before the next one is read, or the heap grows to twice
+			// what is live (GOGC) and N huge documents cost about N.
+			runtime.GC()
+			if p.onCollect != nil {
+				p.onCollect()
+			}
+		}
 		if flusher != nil && len(order) == 0 {
 			if err := flusher.Flush(); err != nil {
 				return st, err

@@ -201,10 +201,12 @@ func (w *fitWorker) add(text string) {
 	start := len(w.cur.ids)
 	if w.tok.nmax > 1 || w.tok.an.whole() || len(text) <= longDocument {
 		w.count(text, true)
+		w.tok.forget() // its tokens alias text: keep no document alive
 	} else {
 		for i := 0; i < len(text); {
 			j := nextPiece(text, i)
 			w.count(text[i:j], i == 0)
+			w.tok.forget()
 			i = j
 		}
 	}

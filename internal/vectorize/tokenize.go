@@ -102,6 +102,16 @@ func EnglishStopWords() []string {
 	return append([]string(nil), englishStopWords[:]...)
 }
 
+// forget drops the tokens of the last document: they are substrings of
+// its text, and a long-lived Tokenizer (one per predict worker) must not
+// keep a huge document alive after it is scored. It costs one store per
+// token the last call kept.
+func (t *Tokenizer) forget() {
+	clear(t.uni)
+	clear(t.fieldWords)
+	clear(t.ngrams)
+}
+
 // Terms returns the terms of text in document order: the unigrams (when
 // NGramMin is 1), then the 2-grams, and so on up to NGramMax, as
 // scikit-learn's _word_ngrams orders them, then the field terms of the

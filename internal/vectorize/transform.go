@@ -58,6 +58,7 @@ func (z *Vectorizer) Vectorize(text string) (ind []int32, val []float32) {
 	if z.tok.nmax > 1 || z.tok.an.whole() || len(text) <= longDocument {
 		ind, val, z.occ = z.piece(text, true, z.ind[:0], z.val[:0], z.occ[:0])
 		z.ind, z.val = ind, val
+		z.tok.forget()
 		return ind, val
 	}
 	ind, val = z.ind[:0], z.val[:0]
@@ -66,6 +67,7 @@ func (z *Vectorizer) Vectorize(text string) (ind []int32, val []float32) {
 		j := nextPiece(text, i)
 		pi, pv, po := z.piece(text[i:j], i == 0, z.ind2[:0], z.val2[:0], z.occ2[:0])
 		z.ind2, z.val2, z.occ2 = pi, pv, po
+		z.tok.forget() // each piece: a shorter next one would not overwrite them all
 		ind, val, occ = mergeRows(ind, occ, pi, po)
 		i = j
 	}
