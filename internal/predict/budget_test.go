@@ -51,7 +51,11 @@ func TestBytesInFlightBounded(t *testing.T) {
 	if used := budgets[0].used; used != 0 {
 		t.Errorf("%d bytes still held after the run", used)
 	}
-	if d := DefaultBytesInFlight(256 << 20); d != 64<<20 {
+	o := Options{MaxDocBytes: 256 << 20}
+	if err := o.normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if d := o.MaxBytesInFlight; d != 64<<20 {
 		t.Errorf("default for 256 MiB documents: %d", d)
 	}
 }

@@ -34,12 +34,12 @@ const (
 // DefaultMaxDocBytes is the largest document accepted by default: 256 MiB.
 const DefaultMaxDocBytes = 256 << 20
 
-// DefaultBytesInFlight returns the default Options.MaxBytesInFlight for
-// documents of at most maxDoc bytes: 64 MiB whatever maxDoc. A document
-// larger than that passes alone, so N huge documents cost about one (the
-// one scored) plus the one being read, not N; batches of ordinary
-// documents (batchBytes each) still keep every worker busy.
-func DefaultBytesInFlight(maxDoc int) int64 { return 64 << 20 }
+// DefaultBytesInFlight is the default Options.MaxBytesInFlight, whatever
+// --max-doc-bytes is. A document larger than it passes alone, so N huge
+// documents cost about one (the one scored) plus the one being read, not
+// N; batches of ordinary documents (batchBytes each) still keep every
+// worker busy.
+const DefaultBytesInFlight = 64 << 20
 
 // Options control framing, decisions and output.
 type Options struct {
@@ -141,7 +141,7 @@ func (o *Options) normalize() error {
 		o.MaxDocBytes = DefaultMaxDocBytes
 	}
 	if o.MaxBytesInFlight == 0 {
-		o.MaxBytesInFlight = DefaultBytesInFlight(o.MaxDocBytes)
+		o.MaxBytesInFlight = DefaultBytesInFlight
 	}
 	return nil
 }
