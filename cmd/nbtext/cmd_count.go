@@ -15,6 +15,7 @@ import (
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -400,7 +401,7 @@ func runTrainStream(s streams, args []string, o *trainOptions) error {
 		// them as logreg's first pass does (spilled, they let the terms
 		// go; counts.Options.Replay). Unhashed, the tables are the
 		// vocabulary's, which the model holds anyway.
-		opt.Mem = streamCountMem()
+		opt.Mem = membudget.CountTables()
 	}
 	ctr, runs, err := streamCounts(s, args, &co, o.global.quiet, settings, opt)
 	if err == nil {

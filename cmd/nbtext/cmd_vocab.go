@@ -13,6 +13,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -115,7 +116,7 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 
 // countVocabulary counts the corpora args as 'nbtext count' does (a
 // counts.Counter that pools the classes: nothing is kept per document, and
-// past a quarter of the runtime's memory limit, see streamCountMem, the
+// past a quarter of the runtime's memory limit, see membudget.CountTables, the
 // tables spill to sorted runs on disk) and returns the vocabulary that
 // settings prune from the counts, with the number of documents and
 // classes, and the runs spilled. It is the vocabulary an in-memory fit of the same documents
@@ -152,9 +153,9 @@ func countVocabulary(s streams, args []string, o *vocabOptions, settings vectori
 }
 
 // vocabCountMem bounds the count tables of 'nbtext vocab'
-// (counts.Options.Mem): streamCountMem, a variable so that tests can make
+// (counts.Options.Mem): membudget.CountTables, a variable so that tests can make
 // a small corpus spill.
-var vocabCountMem = streamCountMem
+var vocabCountMem = membudget.CountTables
 
 // writeTopTable prints the n terms of highest document frequency.
 func writeTopTable(w io.Writer, v *vectorize.Vocabulary, n int) {

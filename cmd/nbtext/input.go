@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -149,7 +150,7 @@ func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Se
 	}
 	restore := func() {}
 	if o.dropTexts {
-		restore = relaxGC()
+		restore = membudget.RelaxGC()
 	}
 	c, seq, err := loadCorpusStream(s, args, o, "train", quiet, fst.Add)
 	restore()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nbtext/nbtext/internal/buildinfo"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -65,7 +66,7 @@ type globalOptions struct {
 func (o *globalOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.config, "config", "", "config file (default: $NBTEXT_CONFIG, else nbtext/config.yaml in the user config dir, e.g. ~/.config, if present)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bars or summaries (on stderr, and train's summary on stdout); warnings stay")
-	fs.StringVar(&o.mem, "mem", "", "soft memory limit of the Go runtime, e.g. 800M or 2G (default: $GOMEMLIMIT, else what ulimit -v leaves)")
+	fs.StringVar(&o.mem, "mem", "", "soft memory limit of the Go runtime, e.g. 800M or 2G (default: $GOMEMLIMIT, else 90% of the cgroup's limit, else what ulimit -v leaves)")
 }
 
 func newRootCmd(s streams) *cobra.Command {
@@ -99,7 +100,10 @@ Unknown config keys and NBTEXT_* variables are named in one warning.
 			if err := checkFlags(cmd); err != nil {
 				return err
 			}
-			return applyMemLimit(g.mem)
+			if err := membudget.Apply(g.mem); err != nil {
+				return withCode(exitUsage, err)
+			}
+			return nil
 		},
 	}
 	root.SetVersionTemplate("{{.Version}}")

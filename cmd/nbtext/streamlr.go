@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -202,7 +202,7 @@ func streamVocabulary(s streams, args []string, co *corpusOptions, o *trainOptio
 		classes, err := streamLabels(s, args, co, o.global.quiet)
 		return vocab, classes, err
 	}
-	ctr, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers, VocabOnly: true, Mem: streamCountMem()})
+	ctr, err := countRound(s, args, co, o.global.quiet, settings, nil, counts.Options{Workers: o.workers, VocabOnly: true, Mem: membudget.CountTables()})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -236,20 +236,6 @@ func streamLabels(s streams, args []string, co *corpusOptions, quiet bool) ([]st
 		return nil, errors.New("no training documents")
 	}
 	return slices.Sorted(maps.Keys(seen)), nil
-}
-
-// streamCountMem bounds the count tables of the first pass of a streamed
-// logistic regression (counts.Options.Mem). With n-grams, logreg's
-// default, the terms counted grow with the corpus: past half of the bound
-// the tables spill to sorted runs on disk, merged at the end, where only
-// the terms min_df and max_df keep are held. It is a quarter of the
-// runtime's memory limit (--mem, GOMEMLIMIT or ulimit -v), at most 512 MiB.
-func streamCountMem() int64 {
-	mem := int64(512 << 20)
-	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
-		mem = min(mem, limit/4)
-	}
-	return max(mem, 16<<20)
 }
 
 // rowCache reads the corpora args again and writes their rows, weighted

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/semisup"
 	"github.com/nbtext/nbtext/internal/train"
@@ -291,9 +292,9 @@ func runTrainEM(s streams, args []string, o *trainOptions, start time.Time) erro
 // documents of c and the unlabelled documents each gives (Nigam et al.
 // fit theirs on all documents): a term seen only in unlabelled documents
 // gets its class weights from EM. The count streams, its tables bounded
-// as train --stream's (streamCountMem).
+// as train --stream's (membudget.CountTables).
 func emVocabulary(c *corpus.Corpus, settings vectorize.Settings, workers int, each func(fn func(text string) error) error) (*vectorize.Vocabulary, error) {
-	ctr, err := counts.NewCounter(settings, nil, counts.Options{Workers: workers, VocabOnly: true, Mem: streamCountMem()})
+	ctr, err := counts.NewCounter(settings, nil, counts.Options{Workers: workers, VocabOnly: true, Mem: membudget.CountTables()})
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
