@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -12,11 +11,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
-	"github.com/nbtext/nbtext/internal/fsutil"
-	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -89,7 +86,7 @@ func (o *countOptions) validate(fs *pflag.FlagSet) error {
 	if o.output == "-" {
 		return usageErrorf("-o -: counts are written to a file (atomically, via a temporary file), not to stdout")
 	}
-	if k, err := model.ParseKind(o.kind); err != nil || !fitsCounts(k) {
+	if k, err := model.ParseKind(o.kind); err != nil || !pipeline.FitsCounts(k) {
 		return usageErrorf("--model must be bernoulli, multinomial, complement or centroid, got %q", o.kind)
 	}
 	if _, _, err := parseShard(o.shard); err != nil {
@@ -176,7 +173,11 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 		return withCode(exitUsage, err)
 	}
 	defer ctr.Close()
-	seq, docs, err := countInto(s, args, &co, o.global.quiet, ctr, i, n)
+	src, err := co.source(s, args, "train", o.global.quiet)
+	if err != nil {
+		return err
+	}
+	seq, docs, err := src.Count(ctr, i, n)
 	if err != nil {
 		return err
 	}
@@ -211,293 +212,6 @@ func orNone(s string) string {
 	return s
 }
 
-// countInto counts shard i of n of the corpora args (none: the cached 20
-// Newsgroups) with ctr, and returns how many documents it saw and
-// counted.
-func countInto(s streams, args []string, co *corpusOptions, quiet bool, ctr *counts.Counter, i, n int) (seq, docs int, err error) {
-	add := func(text, label string) error {
-		if seq%n == i-1 {
-			if err := ctr.Add(text, label); err != nil {
-				return err
-			}
-			docs++
-		}
-		seq++
-		return nil
-	}
-	if err := requireCorpus(args); err != nil {
-		return 0, 0, err
-	}
-	for _, src := range args {
-		if err := countSource(s, src, co, quiet, add); err != nil {
-			return 0, 0, err
-		}
-	}
-	return seq, docs, nil
-}
-
-// countSource reads the corpus src ("20news": the train split of the
-// cached 20 Newsgroups; "-": stdin) and calls add with each document. Every source
-// streams (corpus.Stream), a document at a time, so memory does not grow
-// with the corpus; documents come in corpus.Stream's order, which --shard
-// follows: Read's order for folders and record files, member order for
-// archives. The strings add gets are valid only until it returns
-// (streamCorpus): counts.Counter.Add copies them.
-func countSource(s streams, src string, co *corpusOptions, quiet bool, add func(text, label string) error) error {
-	return streamCorpus(s, []string{src}, co, "train", quiet, func(d corpus.Document) error {
-		if co.onDoc != nil {
-			if err := co.onDoc(d); err != nil {
-				return err
-			}
-		}
-		if err := add(d.Text, d.Label); err != nil {
-			if errors.Is(err, counts.ErrClasses) {
-				return fmt.Errorf("%s: %w", d.ID, err)
-			}
-			return err
-		}
-		return nil
-	})
-}
-
-// runTrainFromCounts is 'nbtext train --from-counts FILE': an NB model
-// fitted from merged counts (train.FitNBCounts).
-func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
-	if len(args) > 0 {
-		return usageErrorf("--from-counts fits from the counts file alone: drop the corpus argument %q", args[0])
-	}
-	start := time.Now()
-	kind, _ := model.ParseKind(o.kind)
-	if !fitsCounts(kind) {
-		return usageErrorf("--from-counts fits naive bayes models (bernoulli, multinomial, complement) and centroid, not %s", kind)
-	}
-	if err := checkOutputs([]string{o.fromCounts}, nil, o.output); err != nil {
-		return err
-	}
-	cs, err := counts.ReadFile(o.fromCounts)
-	if err != nil {
-		return err
-	}
-	stats := func() (*counts.Stats, error) { return cs.Stats(kind == model.Bernoulli) }
-	if err := fitCounts(s, o, kind, cs.Classes, stats, nil, start, "counts do not hold"); err != nil {
-		return fmt.Errorf("%s: %w", o.fromCounts, err)
-	}
-	return nil
-}
-
-// fitsCounts reports whether a model of kind is fitted from counts: the
-// naive bayes models, and centroid, whose class sums are multinomial NB's
-// statistics (train.FitCentroidStats).
-func fitsCounts(kind model.Kind) bool { return kind.IsNB() || kind == model.Centroid }
-
-// fitCounts fits an NB or centroid model of kind from the statistics that stats
-// returns (of counts of classes) with the estimator flags of o, saves it
-// to o.output and prints the summary. why says why --alpha auto cannot be
-// (what does not keep the documents).
-func fitCounts(s streams, o *trainOptions, kind model.Kind, classes []string, stats func() (*counts.Stats, error), fields *train.FieldSpool, start time.Time, why string) error {
-	p, auto, err := o.fit.params(kind, classes, nil)
-	if err != nil {
-		return err
-	}
-	if auto {
-		return usageErrorf("--alpha auto cross-validates on documents, which %s: give --alpha", why)
-	}
-	if fields != nil {
-		o.rec.params(&p, kind)
-	}
-	st, err := stats()
-	if err != nil {
-		return err
-	}
-	// --class-weight balanced needs the class sizes: the documents the
-	// counts' header records.
-	if p.ClassWeights, err = train.ClassWeights(o.fit.classWeight, classes, classSizes(st.Header.ClassDocs)); err != nil {
-		return withCode(exitUsage, err)
-	}
-	var m *model.Model
-	if kind == model.Centroid {
-		m, err = train.FitCentroidStats(st, p)
-	} else {
-		m, err = train.FitNBStats(kind, st, p)
-	}
-	if err != nil {
-		return err
-	}
-	if fields != nil { // mixed naive Bayes, as train.FitWithFields fits it
-		f, err := train.FitFieldsStream(fields, m.Classes, m.Params)
-		if err != nil {
-			return err
-		}
-		if err := train.SetMixedFields(m, f); err != nil {
-			return err
-		}
-	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train"}
-	if err := model.Save(o.output, m); err != nil {
-		return err
-	}
-	writeCountsModel(s.Out, m, st, o.output, p, time.Since(start))
-	return nil
-}
-
-// classSizes returns the documents of each class of counts as the class
-// sizes of train.ClassWeights.
-func classSizes(classDocs []int64) []int {
-	n := make([]int, len(classDocs))
-	for c, d := range classDocs {
-		n[c] = int(d)
-	}
-	return n
-}
-
-// runTrainStream is 'nbtext train --stream': an NB model counted in
-// bounded memory, in-process, as count, merge and train --from-counts
-// would: one pass over the corpus; the weightings that need the document
-// frequencies of the whole corpus count their second round from a row
-// cache written during the first (streamCounts).
-func runTrainStream(s streams, args []string, o *trainOptions) error {
-	start := time.Now()
-	kind, _ := model.ParseKind(o.kind)
-	if kind == model.Categorical || kind == model.Gaussian {
-		return runTrainStreamRecords(s, args, o, kind, start)
-	}
-	if !fitsCounts(kind) {
-		return usageErrorf("--stream trains naive bayes models (bernoulli, multinomial, complement, categorical, gaussian), centroid, logreg, svm and nblr, not %s: train it without --stream", kind)
-	}
-	if _, err := loadInit(o.init, kind, nil, ""); err != nil {
-		return err
-	}
-	co := o.corpus
-	// Mixed naive Bayes: the record fields go to a spool on disk as the
-	// text is counted.
-	fields, err := spoolFields(o, &co, kind)
-	if err != nil {
-		return err
-	}
-	if fields != nil {
-		defer fields.Close()
-	}
-	if o.vocab != "" {
-		// The vocabulary file gives the vocabulary and document
-		// frequencies: one round, counted over it.
-		vocab, err := readVocabFile(o.vocab, &co)
-		if err != nil {
-			return err
-		}
-		ctr, err := countRound(s, args, &co, o.global.quiet, vocab.Settings, vocab, counts.Options{Workers: o.workers})
-		if err != nil {
-			return err
-		}
-		defer ctr.Close()
-		return fitCounter(s, o, kind, ctr, fields, start)
-	}
-	settings, _ := train.Defaults(kind)
-	if settings, err = resolveSettings(settings, nil, &o.vec, &co); err != nil {
-		return err
-	}
-	opt := counts.Options{Workers: o.workers}
-	if settings.HashBits > 0 {
-		// The terms that name the buckets grow with the corpus: bound
-		// them as logreg's first pass does (spilled, they let the terms
-		// go; counts.Options.Replay). Unhashed, the tables are the
-		// vocabulary's, which the model holds anyway.
-		opt.Mem = membudget.CountTables()
-	}
-	ctr, runs, err := streamCounts(s, args, &co, o.global.quiet, settings, opt)
-	if err == nil {
-		defer ctr.Close()
-		err = fitCounter(s, o, kind, ctr, fields, start)
-	}
-	if errors.Is(err, vectorize.ErrPrunedAll) && o.vec.softMinDF() && settings.MinDF > 1 && fields == nil && !slices.Contains(args, "-") {
-		// As in-memory training relaxes a default --min-df that keeps no
-		// term (a corpus of numbers, of unique ids): count again with
-		// --min-df 1. Stdin cannot be read twice, nor the spooled fields.
-		note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", settings.MinDF)
-		settings.MinDF = 1
-		if ctr, runs, err = streamCounts(s, args, &co, o.global.quiet, settings, opt); err == nil {
-			defer ctr.Close()
-			err = fitCounter(s, o, kind, ctr, fields, start)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if runs > 0 {
-		fmt.Fprintf(s.Out, "runs         %d spilled by the count tables (bound %d MiB)\n", runs, opt.Mem>>20)
-	}
-	return nil
-}
-
-// fitCounter fits a model of kind from the statistics of the streamed
-// count ctr, and the record fields of fields when not nil (fitCounts).
-func fitCounter(s streams, o *trainOptions, kind model.Kind, ctr *counts.Counter, fields *train.FieldSpool, start time.Time) error {
-	st, err := ctr.Stats(kind == model.Bernoulli)
-	if err != nil {
-		return err
-	}
-	stats := func() (*counts.Stats, error) { return st, nil }
-	return fitCounts(s, o, kind, st.Classes, stats, fields, start, "--stream does not keep")
-}
-
-// streamCounts counts the corpora args for a model with settings, in
-// one pass: the returned Counter holds round one, or when the weighting
-// NeedsVocab, round two, counted from round one's row cache on disk over
-// the vocabulary of round one (so stdin needs no spooling). It also
-// returns the runs round one spilled under opt.Mem.
-func streamCounts(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, opt counts.Options) (*counts.Counter, int, error) {
-	if !counts.NeedsVocab(settings) {
-		ctr, err := countRound(s, args, co, quiet, settings, nil, opt)
-		if err != nil {
-			return nil, 0, err
-		}
-		return ctr, ctr.Runs(), nil
-	}
-	opt.Replay, opt.VocabOnly = true, true // round one gives the vocabulary only
-	r1, err := countRound(s, args, co, quiet, settings, nil, opt)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer r1.Close()
-	vocab, _, err := r1.Vocabulary()
-	if err != nil {
-		return nil, 0, err
-	}
-	ctr, err := r1.RoundTwo(vocab)
-	return ctr, r1.Runs(), err
-}
-
-// countRound counts the corpora args in a new Counter and returns it, to
-// be read (Stats, Vocabulary, Counts) and closed.
-func countRound(s streams, args []string, co *corpusOptions, quiet bool, settings vectorize.Settings, vocab *vectorize.Vocabulary, opt counts.Options) (*counts.Counter, error) {
-	ctr, err := counts.NewCounter(settings, vocab, opt)
-	if err != nil {
-		return nil, withCode(exitUsage, err)
-	}
-	if _, _, err := countInto(s, args, co, quiet, ctr, 1, 1); err != nil {
-		ctr.Close()
-		return nil, err
-	}
-	return ctr, nil
-}
-
-// spoolStdin copies s.In to a scratch file (unlinked, so that no kill
-// leaves it behind), so that stdin can be read more than once, and returns
-// the spool and a function that sets s.In to a reader of it from its
-// start, to call before each pass: the passes read "-" as stdin, in the
-// format its first bytes show, and errors name stdin and its lines.
-func spoolStdin(s *streams) (*fsutil.Scratch, func(), error) {
-	f, err := fsutil.NewScratch("", "nbtext-stdin-*")
-	if err != nil {
-		return nil, nil, fmt.Errorf("spool stdin: %w", err)
-	}
-	n, err := io.Copy(f, s.In)
-	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("spool stdin to %s: %w", f.Name(), err)
-	}
-	return f, func() { s.In = io.NewSectionReader(f, 0, n) }, nil
-}
-
 // validateFromCounts rejects the train flags that --from-counts makes
 // meaningless: the counts fix the vectorizer settings and the documents.
 func (o *trainOptions) validateFromCounts(fs *pflag.FlagSet) error {
@@ -505,19 +219,21 @@ func (o *trainOptions) validateFromCounts(fs *pflag.FlagSet) error {
 	return checkFixedFlags(fs, names, "--from-counts", "the counts file fixes the documents and the vectorizer settings, so pass such flags to 'nbtext count'")
 }
 
-// writeCountsModel prints the summary of a model fitted from counts.
-func writeCountsModel(w io.Writer, m *model.Model, cs *counts.Stats, out string, p model.Params, d time.Duration) {
-	fmt.Fprintf(w, "model        %s -> %s (from counts)\n", m.Kind, out)
-	fmt.Fprintf(w, "documents    %d\n", cs.Documents())
-	fmt.Fprintf(w, "classes      %d\n", len(cs.Classes))
-	fmt.Fprintf(w, "vocabulary   %d terms (of %d counted)\n", m.Vocab.Len(), cs.Counted)
-	if m.Kind.IsNB() {
-		fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
+// resolveSettings returns the vectorizer settings of a command: those of
+// a file (fixed, with what --remove stripped then), or defs with the
+// vectorizer flags vec applied; and co's --remove setting in them.
+func resolveSettings(defs vectorize.Settings, fixed *vectorize.Settings, vec *vectorizeOptions, co *corpusOptions) (vectorize.Settings, error) {
+	s := defs
+	if fixed != nil {
+		s = *fixed
+		co.remove = s.Remove
+	} else if err := vec.apply(&s); err != nil {
+		return s, err
 	}
-	if p.Temperature > 0 {
-		fmt.Fprintf(w, "temperature  %.4g (given)\n", p.Temperature)
-	} else {
-		fmt.Fprintf(w, "temperature  1 (calibration needs the documents: give --temperature)\n")
+	remove, err := co.removeSetting()
+	if err != nil {
+		return s, err
 	}
-	fmt.Fprintf(w, "seconds      %.2f\n", d.Seconds())
+	s.Remove = remove
+	return s, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -9,12 +8,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
-
-	"github.com/nbtext/nbtext/internal/fsutil"
 )
 
 // fitOptions are the estimator flags shared by train and eval --cv.
@@ -363,26 +360,6 @@ func indexOf(xs []string, x string) int {
 	return -1
 }
 
-// readVocabFile reads the vocabulary file of --vocab (written by 'nbtext
-// vocab'), whose settings the corpus co is read with: it is stripped as
-// it was for the vocabulary.
-func readVocabFile(path string, co *corpusOptions) (*vectorize.Vocabulary, error) {
-	f, err := fsutil.OpenRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	vocab, err := vectorize.ReadTSV(f, path)
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	if _, err := corpus.ParseRemove(vocab.Settings.Remove); err != nil {
-		return nil, fmt.Errorf("%s: remove setting: %w", path, err)
-	}
-	co.remove = vocab.Settings.Remove
-	return vocab, nil
-}
-
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
 	keep := ""
@@ -396,209 +373,95 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		// --auto prints its leaderboard, a result, even with -q.
 		return runTrainAuto(s, args, o, time.Now())
 	}
-	if o.global.quiet {
-		s.Out = io.Discard // the summary is all train prints
+	plan, err := o.plan(s, args, keep)
+	if err != nil {
+		return err
+	}
+	rep, err := pipeline.Run(plan)
+	if err != nil {
+		return err
+	}
+	if !o.global.quiet {
+		rep.Write(s.Out) // the summary is all train prints
+	}
+	return nil
+}
+
+// plan returns the training run the flags of o ask for on the corpora
+// args, keeping the counts in keep when it is not empty.
+func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Plan, error) {
+	kind, _ := model.ParseKind(o.kind)
+	p := o.basePlan(s)
+	p.Kind, p.Vectorizer, p.VocabFile, p.SoftMinDF = kind, o.vec.apply, o.vocab, o.vec.softMinDF()
+	p.Params = func(classes []string, sizes []int) (model.Params, bool, error) {
+		p, auto, err := o.fit.params(kind, classes, sizes)
+		if err == nil {
+			o.rec.params(&p, kind)
+		}
+		return p, auto, err
+	}
+	p.Tune = o.fit.alpha == "auto" || o.fit.c == "auto"
+	p.Folds, p.Fields, p.MultiLabel, p.TuneThresholds = o.folds, o.rec.spec(), o.ml.multi, o.ml.tune
+	p.Init, p.KeepCounts, p.PerClass, p.Seed = o.init, keep, o.unl.perClass, o.fit.seed
+	p.StreamBuffer = o.buffer
+	p.Stream = pipeline.StreamNever
+	if o.stream {
+		p.Stream = pipeline.StreamAlways
 	}
 	if o.fromCounts != "" {
-		return runTrainFromCounts(s, args, o)
-	}
-	if o.unl.on() {
-		return runTrainEM(s, args, o, time.Now())
-	}
-	if o.stream {
-		switch k, _ := model.ParseKind(o.kind); k {
-		case model.LogReg:
-			return runTrainStreamLogReg(s, args, o)
-		case model.SVM, model.NBLR:
-			return runTrainStreamDual(s, args, o, k)
+		if len(args) > 0 {
+			return nil, usageErrorf("--from-counts fits from the counts file alone: drop the corpus argument %q", args[0])
 		}
-		return runTrainStream(s, args, o)
+		if !pipeline.FitsCounts(kind) {
+			return nil, usageErrorf("--from-counts fits naive bayes models (bernoulli, multinomial, complement) and centroid, not %s", kind)
+		}
+		p.FromCounts = o.fromCounts
+		return p, checkOutputs([]string{o.fromCounts}, nil, o.output)
 	}
-	start := time.Now()
-	kind, _ := model.ParseKind(o.kind)
-	settings, _ := train.Defaults(kind)
-	var vocab *vectorize.Vocabulary
 	co := o.corpus
 	o.rec.apply(&co, kind)
 	o.ml.apply(&co)
-	if o.vocab != "" {
-		var err error
-		if vocab, err = readVocabFile(o.vocab, &co); err != nil {
-			return err
+	var err error
+	if p.Source, err = co.source(s, args, "train", o.global.quiet); err != nil {
+		return nil, err
+	}
+	if o.unl.on() {
+		if err := checkOutputs(nil, o.unl.paths, o.output); err != nil {
+			return nil, err
 		}
-		settings = vocab.Settings
-	} else if err := o.vec.apply(&settings); err != nil {
-		return err
-	}
-	init, err := loadInit(o.init, kind, vocab, o.vocab)
-	if err != nil {
-		return err
-	}
-	if init != nil {
-		vocab, settings = init.Vocab, init.Vocab.Settings
-		co.remove = settings.Remove
-	}
-	remove, err := co.removeSetting()
-	if err != nil {
-		return err
-	}
-	settings.Remove = remove
-	var (
-		c *corpus.Corpus
-		y []int
-		X *vectorize.Matrix
-	)
-	if vocab != nil {
-		vocab.Settings.Remove = settings.Remove
-		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
-			return err
+		if p.Unlabeled, err = o.unl.plan(s, &co, o.global.quiet); err != nil {
+			return nil, err
 		}
-		o.unl.sample(c, o.fit.seed)
-		y = c.LabelIDs()
-		X = train.PrepareWith(vocab, c.Texts(), o.workers)
-	} else if kind.RecordOnly() { // no text
-		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
-			return err
-		}
-		o.unl.sample(c, o.fit.seed)
-		y = c.LabelIDs()
-	} else if o.unl.perClass > 0 {
-		// The sample is drawn from the whole corpus, then vectorized.
-		if c, err = loadCorpus(s, args, &co, "train", o.global.quiet); err != nil {
-			return err
-		}
-		o.unl.sample(c, o.fit.seed)
-		y = c.LabelIDs()
-		if vocab, X, err = train.Prepare(c.Texts(), y, len(c.Labels), settings, o.workers, nil); err != nil {
-			return err
-		}
-	} else {
-		// The texts are tokenized as they are read; only a supervised
-		// selection tuned inside each fold (below) reads them again.
-		co.dropTexts = (settings.Select == "" || (o.fit.alpha != "auto" && o.fit.c != "auto")) && !o.keepCounts
-		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, o.vec.softMinDF(), o.workers, o.global.quiet, true); err != nil {
-			return err
-		}
-		vocab.Weight(X)
+		p.Unlabeled.AlphaGiven, p.Unlabeled.BetaGiven = o.fit.changed("alpha"), o.fit.changed("beta")
 	}
-	p, auto, err := o.fit.params(kind, c.Labels, train.ClassSizes(y, len(c.Labels)))
-	if err != nil {
-		return err
-	}
-	if init != nil {
-		if err := train.SameClasses(init.Classes, c.Labels, o.init, "the corpus"); err != nil {
-			return err
-		}
-	}
-	o.rec.params(&p, kind)
-	if o.ml.multi {
-		if auto {
-			return usageErrorf("--alpha auto and --C auto do not apply to --multi-label")
-		}
-		return trainMultiLabel(s, o, kind, c, X, vocab, p, start)
-	}
-	var recs *train.Records
-	if spec := o.rec.spec(); !spec.Empty() {
-		if recs, err = records(c, spec); err != nil {
-			return err
-		}
-	}
-	if w := train.DegenerateWarning(kind, p); w != "" {
-		fmt.Fprintf(s.Err, "nbtext: warning: %s\n", w)
-	}
-	if auto {
-		topt := train.TuneOptions{
-			Folds: o.folds, Seed: uint64(p.Seed), Fit: train.Options{Workers: o.workers},
-			Progress: progress(s.Err, o.global.quiet, "cross-validating"),
-		}
-		var t *train.Tuning
-		if settings.Select != "" && o.vocab == "" {
-			// Supervised selection must be redone inside each fold.
-			t, err = train.Tune(kind, c.Texts(), y, c.Labels, settings, p, topt)
-		} else {
-			t, err = train.TuneMatrix(kind, X, y, c.Labels, vocab, p, topt)
-		}
-		if err != nil {
-			return err
-		}
-		writeTuning(s.Out, t)
-		p = t.Apply(p)
-	}
-	if X != nil {
-		// Vectorized and tuned on, the texts are dropped before a large
-		// model's arrays are allocated: only the labels are read below.
-		train.ReleaseBeforeFit(kind, X.Cols, len(c.Labels), c.DropTexts)
-	}
-	m, cal, err := train.FitWithFields(kind, X, y, c.Labels, vocab, p, train.Options{
-		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting"), Init: init,
-	}, recs)
-	if err != nil {
-		return err
-	}
-	if err := saveModel(s.Out, o, m, X, recs, y, len(c.Docs), p, cal, start); err != nil {
-		return err
-	}
-	if o.keepCounts {
-		return keepCounts(s.Out, c, m, keep, o.workers)
-	}
-	return nil
+	return p, nil
 }
 
-// saveModel records who made m, writes it to o.output and prints its
-// summary on w, with its accuracy on its training rows X and record fields
-// recs (nil without fields; labels y), computed while the file is written.
+// basePlan returns the plan's settings that every run of train shares:
+// where the model goes and what it records, and how the run reports.
+func (o *trainOptions) basePlan(s streams) *pipeline.Plan {
+	quiet := o.global.quiet
+	return &pipeline.Plan{
+		Output:   o.output,
+		Meta:     model.Meta{Version: buildVersion(), CreatedBy: "nbtext train", Input: o.corpus.inputNames()},
+		Workers:  o.workers,
+		Summary:  !quiet,
+		Progress: func(phase string) func(done, total int) { return progress(s.Err, quiet, phase) },
+		Note:     func(msg string) { note(s.Err, quiet, "%s", msg) },
+		Warn:     func(msg string) { note(s.Err, false, "%s", msg) },
+	}
+}
+
+// saveModel writes m, fitted in memory (by the --auto search) on the
+// rows X and record fields recs of docs documents with labels y, to
+// o.output and prints its summary on w (pipeline.SaveFitted).
 func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix, recs *train.Records, y []int, docs int, p model.Params, cal *train.Calibration, start time.Time) error {
-	// Not the command line: the same data and settings give the same bytes.
-	m.Meta.Version, m.Meta.CreatedBy = buildVersion(), "nbtext train"
-	m.Meta.Input = o.corpus.inputNames()
-	kind := m.Kind
-	if w == io.Discard {
-		// -q: no summary, so the training rows need not be scored.
-		return model.Save(o.output, m)
-	}
-	accc := make(chan float64, 1)
-	go func() { accc <- train.AccuracyRecords(m, X, recs, y, o.workers) }()
-	if err := model.Save(o.output, m); err != nil {
+	plan := o.basePlan(streams{Err: io.Discard})
+	plan.Summary = w != io.Discard
+	rep, err := pipeline.SaveFitted(plan, m, X, recs, y, docs, p, cal, start)
+	if err != nil {
 		return err
 	}
-	acc := <-accc
-	fmt.Fprintf(w, "model        %s -> %s\n", kind, o.output)
-	fmt.Fprintf(w, "documents    %d\n", docs)
-	fmt.Fprintf(w, "classes      %d\n", len(m.Classes))
-	fmt.Fprintf(w, "vocabulary   %d terms\n", m.NumTerms())
-	if m.Fields != nil {
-		fmt.Fprintf(w, "fields       %d categorical, %d numeric\n", len(m.Fields.Categorical), len(m.Fields.Numeric))
-	}
-	switch {
-	case kind == model.LogReg:
-		fmt.Fprintf(w, "C            %g (%s, %s)\n", p.C, p.Penalty, p.Solver)
-	case kind == model.SVM || kind == model.NBLR:
-		fmt.Fprintf(w, "C            %g\n", p.C)
-	case kind.IsNB():
-		fmt.Fprintf(w, "alpha        %g\n", p.Alpha)
-	}
-	switch {
-	case cal != nil && cal.Skipped != "":
-		fmt.Fprintf(w, "temperature  1 (calibration skipped: %s)\n", cal.Skipped)
-	case cal != nil:
-		fmt.Fprintf(w, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
-	case p.Temperature > 0 && kind != model.LogReg:
-		fmt.Fprintf(w, "temperature  %.4g (given)\n", p.Temperature)
-	}
-	fmt.Fprintf(w, "train acc    %.4f\n", acc)
-	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
+	rep.Write(w)
 	return nil
-}
-
-// writeTuning prints the cross-validated score of every candidate.
-func writeTuning(w io.Writer, t *train.Tuning) {
-	fmt.Fprintf(w, "%d-fold cross-validation on the training data:\n", t.Folds)
-	fmt.Fprintf(w, "  %-8s  %-8s  %s\n", t.Param, "accuracy", "std")
-	for i, c := range t.Candidates {
-		mark := ""
-		if i == t.Best {
-			mark = "  <- chosen"
-		}
-		fmt.Fprintf(w, "  %-8g  %.4f    %.4f%s\n", c.Value, c.Mean, c.Std, mark)
-	}
 }

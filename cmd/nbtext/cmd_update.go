@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -13,11 +12,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/update"
-	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // updateOptions are the flags of 'nbtext update' and 'nbtext forget'.
@@ -212,43 +210,15 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	if err := update.CheckCounts(m, old, modelPath, countsIn); err != nil {
 		return err
 	}
-	ctr, err := countRound(s, []string{src}, &co, o.global.quiet, m.Vocab.Settings, nil, counts.Options{Workers: o.workers, Replay: approx})
+	corpusSrc, err := co.source(s, []string{src}, "train", o.global.quiet)
 	if err != nil {
 		return err
 	}
-	defer ctr.Close()
-	delta, err := ctr.Counts()
-	if err != nil {
-		return fmt.Errorf("%s: %w", src, err)
-	}
-	if len(delta.Classes) == 0 {
-		return fmt.Errorf("%s: no documents", src)
-	}
-	var (
-		nm     *model.Model
-		merged *counts.Counts
-	)
-	roundTwo := func(v *vectorize.Vocabulary) (*counts.Counts, error) {
-		c2, err := ctr.RoundTwo(v)
-		if err != nil {
-			return nil, err
-		}
-		defer c2.Close()
-		return c2.Counts()
-	}
-	switch {
-	case approx && o.forget:
-		nm, merged, err = update.RemoveApprox(m, old, delta, roundTwo, countsIn, src, opt)
-	case approx:
-		nm, merged, err = update.AddApprox(m, old, delta, roundTwo, countsIn, src, opt)
-	case o.forget:
-		nm, merged, err = update.Remove(m, old, delta, countsIn, src, opt)
-	default:
-		nm, merged, err = update.Add(m, old, delta, countsIn, src, opt)
-	}
+	up, err := pipeline.Update(m, old, corpusSrc, o.forget, countsIn, src, opt, o.workers)
 	if err != nil {
 		return err
 	}
+	nm, merged := up.Model, up.Counts
 	nm.Meta.Version = buildVersion()
 	if err := model.Save(o.output, nm); err != nil {
 		return err
@@ -268,7 +238,7 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 		verb, sign = "forgotten", "-"
 	}
 	fmt.Fprintf(w, "model        %s, %s -> %s (counts %s)\n", nm.Kind, verb, o.output, countsOut)
-	fmt.Fprintf(w, "documents    %d %s%d = %d\n", old.Documents(), sign, delta.Documents(), merged.Documents())
+	fmt.Fprintf(w, "documents    %d %s%d = %d\n", up.Old, sign, up.Delta, merged.Documents())
 	fmt.Fprintf(w, "classes      %d\n", len(nm.Classes))
 	fmt.Fprintf(w, "vocabulary   %d terms (of %d counted)\n", nm.Vocab.Len(), merged.Len())
 	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
@@ -284,28 +254,20 @@ func runUpdateLinear(s streams, m *model.Model, args []string, o *updateOptions,
 	if err := checkOutputs(args[1:], []string{args[0], o.replay}, o.output); err != nil {
 		return err
 	}
-	var texts, labels []string
-	read := func(src string) error {
-		c, err := loadCorpus(s, []string{src}, co, "train", o.global.quiet)
+	src, err := co.source(s, args[1:2], "train", o.global.quiet)
+	if err != nil {
+		return err
+	}
+	var replay *pipeline.Source
+	if o.replay != "" {
+		r, err := co.source(s, []string{o.replay}, "train", o.global.quiet)
 		if err != nil {
 			return err
 		}
-		for _, d := range c.Docs {
-			texts, labels = append(texts, d.Text), append(labels, d.Label)
-		}
-		return nil
-	}
-	if err := read(args[1]); err != nil {
-		return err
-	}
-	n := len(texts)
-	if o.replay != "" {
-		if err := read(o.replay); err != nil {
-			return err
-		}
+		replay = &r
 		opt.Source += " + replay " + o.replay
 	}
-	nm, err := update.Linear(m, texts, labels, n, o.epochs, o.workers, args[1], opt)
+	nm, n, replayed, err := pipeline.UpdateLinear(m, src, replay, o.epochs, o.workers, args[1], opt)
 	if err != nil {
 		return err
 	}
@@ -317,7 +279,7 @@ func runUpdateLinear(s streams, m *model.Model, args []string, o *updateOptions,
 		return nil
 	}
 	fmt.Fprintf(s.Out, "model        %s, warm start -> %s (not exact: see docs/updating.md)\n", nm.Kind, o.output)
-	fmt.Fprintf(s.Out, "documents    %d new, %d replayed\n", n, len(texts)-n)
+	fmt.Fprintf(s.Out, "documents    %d new, %d replayed\n", n, replayed)
 	fmt.Fprintf(s.Out, "classes      %d\n", len(nm.Classes))
 	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil
@@ -328,7 +290,7 @@ func runUpdateLinear(s streams, m *model.Model, args []string, o *updateOptions,
 // vocabulary is pruned from its own corpus, in memory.
 func (o *trainOptions) validateKeepCounts(kind model.Kind) error {
 	switch {
-	case !fitsCounts(kind):
+	case !pipeline.FitsCounts(kind):
 		return usageErrorf("--keep-counts keeps the counts of naive bayes and centroid models, not %s (its update is a warm start: see 'nbtext update --help')", kind)
 	case o.fromCounts != "":
 		return usageErrorf("--keep-counts: with --from-counts the counts are kept already: give that file to 'nbtext update --counts'")
@@ -343,27 +305,5 @@ func (o *trainOptions) validateKeepCounts(kind model.Kind) error {
 	case !o.rec.spec().Empty():
 		return usageErrorf("--keep-counts keeps the counts of text: record fields cannot be updated")
 	}
-	return nil
-}
-
-// keepCounts counts the documents of c with the settings of m, the model
-// train fitted on them, and writes the counts to path (train
-// --keep-counts).
-func keepCounts(w io.Writer, c *corpus.Corpus, m *model.Model, path string, workers int) error {
-	ctr, err := counts.NewCounter(m.Vocab.Settings, nil, counts.Options{Workers: workers})
-	if err != nil {
-		return err
-	}
-	defer ctr.Close()
-	for _, d := range c.Docs {
-		if err := ctr.Add(d.Text, d.Label); err != nil {
-			return err
-		}
-	}
-	h, err := ctr.WriteFile(path)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "counts       %d documents -> %s\n", h.Documents(), path)
 	return nil
 }

@@ -130,7 +130,11 @@ func countVocabulary(s streams, args []string, o *vocabOptions, settings vectori
 			return withCode(exitUsage, err)
 		}
 		defer ctr.Close()
-		if _, docs, err = countInto(s, args, &o.corpus, o.global.quiet, ctr, 1, 1); err != nil {
+		src, err := o.corpus.source(s, args, "train", o.global.quiet)
+		if err != nil {
+			return err
+		}
+		if _, docs, err = src.Count(ctr, 1, 1); err != nil {
 			return err
 		}
 		if docs == 0 {

@@ -39,12 +39,6 @@ type corpusOptions struct {
 	multiLabel  bool
 	labelSep    string
 	defaultText []string
-	// dropTexts: the command needs the texts only as they are read
-	// (corpus.Options.DropTexts).
-	dropTexts bool
-	// onDoc, when set, sees every document countSource streams, before
-	// its text is counted (train --stream spools record fields).
-	onDoc func(d corpus.Document) error
 	// namedByModel: the label and text names came from a model file
 	// (useModelNames), as if given.
 	namedByModel bool
@@ -132,8 +126,7 @@ func (o *corpusOptions) options() (corpus.Options, error) {
 	}
 	opts := corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes,
 		LabelPrefix: o.labelPrefix, Header: o.header, MaxDocBytes: o.maxDocBytes,
-		ExtraFields: o.extra, MultiLabel: o.multiLabel, LabelSep: o.labelSep, TextFields: o.defaultText,
-		DropTexts: o.dropTexts}
+		ExtraFields: o.extra, MultiLabel: o.multiLabel, LabelSep: o.labelSep, TextFields: o.defaultText}
 	if o.fs != nil && o.fs.Lookup("label-field") != nil {
 		switch {
 		case strings.TrimSpace(o.labelPrefix) == "":

@@ -1,24 +1,18 @@
 package main
 
 import (
-	"fmt"
-	"slices"
-	"time"
-
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/model"
-	"github.com/nbtext/nbtext/internal/train"
-	"github.com/nbtext/nbtext/internal/vectorize"
+	"github.com/nbtext/nbtext/internal/pipeline"
 )
 
 // defaultLabelThreshold is the probability a label of a multi-label model
 // without stored thresholds (a file written before
 // train.DefaultLabelThreshold) needs to be predicted, unless --threshold
 // says otherwise.
-const defaultLabelThreshold = 0.5
+const defaultLabelThreshold = pipeline.DefaultLabelThreshold
 
 // multiLabelOptions are the multi-label flags of train and eval.
 type multiLabelOptions struct {
@@ -68,98 +62,6 @@ func (o *multiLabelOptions) apply(co *corpusOptions) {
 	}
 }
 
-// labelSets returns each document's labels (its Label when the reader
-// gave no Labels) and the sorted set of all of them.
-func labelSets(c *corpus.Corpus) (sets [][]string, labels []string) {
-	seen := map[string]bool{}
-	sets = make([][]string, len(c.Docs))
-	for i, d := range c.Docs {
-		sets[i] = d.Labels
-		if sets[i] == nil && d.Label != "" {
-			sets[i] = []string{d.Label}
-		}
-		for _, l := range sets[i] {
-			if !seen[l] {
-				seen[l] = true
-				labels = append(labels, l)
-			}
-		}
-	}
-	slices.Sort(labels)
-	return sets, labels
-}
-
-// trainMultiLabel is the end of 'nbtext train --multi-label': one binary
-// model per label over the shared vocabulary (train.FitMultiLabel), saved
-// in one file, with each label's tuned threshold when --tune-thresholds
-// says so (train.TuneThresholds).
-func trainMultiLabel(s streams, o *trainOptions, kind model.Kind, c *corpus.Corpus, X *vectorize.Matrix, vocab *vectorize.Vocabulary, p model.Params, start time.Time) error {
-	sets, labels := labelSets(c)
-	if len(labels) < 2 {
-		return fmt.Errorf("--multi-label needs at least two labels, got %d", len(labels))
-	}
-	Y, _ := eval.MapLabelSets(labels, sets)
-	m, err := train.FitMultiLabel(kind, X, Y, labels, vocab, p, train.Options{
-		Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "fitting labels"),
-	})
-	if err != nil {
-		return err
-	}
-	if o.ml.tune {
-		t, err := train.TuneThresholds(kind, X, Y, labels, vocab, p, train.Options{
-			Workers: o.workers, Progress: progress(s.Err, o.global.quiet, "tuning thresholds (folds)"),
-		})
-		if err != nil {
-			return err
-		}
-		m.Params.LabelThresholds = t
-	} else {
-		m.Params.LabelThresholds = slices.Repeat([]float64{train.DefaultLabelThreshold}, len(labels))
-	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext train", Input: o.corpus.inputNames()}
-	if err := model.Save(o.output, m); err != nil {
-		return err
-	}
-	pred, probs := eval.PredictLabels(m, X, m.Thresholds(defaultLabelThreshold, false), 0, o.workers)
-	rep, err := eval.EvaluateMultiLabel(labels, Y, pred, probs, 1, nil)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(s.Out, "model        %s, multi-label (one-vs-rest) -> %s\n", kind, o.output)
-	fmt.Fprintf(s.Out, "documents    %d\n", len(c.Docs))
-	fmt.Fprintf(s.Out, "labels       %d\n", len(labels))
-	fmt.Fprintf(s.Out, "vocabulary   %d terms\n", vocab.Len())
-	if t := m.Params.LabelThresholds; o.ml.tune {
-		fmt.Fprintf(s.Out, "thresholds   tuned per label, %.2f to %.2f\n", slices.Min(t), slices.Max(t))
-		if n := rareLabels(Y, len(labels)); n > 0 {
-			fmt.Fprintf(s.Out, "             %d labels on fewer than %d documents share the threshold tuned on all labels\n", n, train.MinTunePositives)
-		}
-	} else {
-		fmt.Fprintf(s.Out, "thresholds   %.2f for every label (the default; --tune-thresholds tunes one per label)\n", train.DefaultLabelThreshold)
-	}
-	fmt.Fprintf(s.Out, "train micro F1 %.4f\n", rep.MicroF1)
-	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
-	return nil
-}
-
-// rareLabels counts the labels of ids [0, L) on fewer than
-// train.MinTunePositives of the label sets Y.
-func rareLabels(Y [][]int, L int) int {
-	count := make([]int, L)
-	for _, ls := range Y {
-		for _, l := range ls {
-			count[l]++
-		}
-	}
-	n := 0
-	for _, c := range count {
-		if c < train.MinTunePositives {
-			n++
-		}
-	}
-	return n
-}
-
 // runEvalMultiLabel is 'nbtext eval' of a multi-label model (m, or the
 // model file -m when m is nil) on a corpus whose records carry label sets.
 func runEvalMultiLabel(s streams, args []string, o *evalOptions, m *model.Model) error {
@@ -195,7 +97,7 @@ func runEvalMultiLabel(s streams, args []string, o *evalOptions, m *model.Model)
 	if err != nil {
 		return err
 	}
-	sets, _ := labelSets(c)
+	sets, _ := pipeline.LabelSets(c)
 	k := max(o.topK, 1)
 	threshold, given := o.ml.threshold, o.ml.fs.Changed("threshold")
 	texts := c.Texts()

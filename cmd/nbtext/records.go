@@ -1,15 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/train"
 )
 
@@ -135,37 +134,9 @@ func (o *recordOptions) params(p *model.Params, kind model.Kind) {
 	}
 }
 
-// records returns the record fields of the documents of c, for the fields
-// of spec; a numeric value that does not parse is an error naming the
-// document and the field.
-func records(c *corpus.Corpus, spec train.FieldSpec) (*train.Records, error) {
-	f := &model.Fields{}
-	for _, n := range spec.Categorical {
-		f.Categorical = append(f.Categorical, model.CategoricalField{Name: n})
-	}
-	for _, n := range spec.Numeric {
-		f.Numeric = append(f.Numeric, model.NumericField{Name: n})
-	}
-	return fieldRecords(c, f, spec)
-}
-
-// fieldRecords converts the raw fields of c's documents by f's layout.
-func fieldRecords(c *corpus.Corpus, f *model.Fields, spec train.FieldSpec) (*train.Records, error) {
-	r := &train.Records{Spec: spec, Recs: make([]model.Record, len(c.Docs))}
-	for i, d := range c.Docs {
-		rec, err := f.Record(d.Fields)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", d.ID, err)
-		}
-		r.Recs[i] = rec
-	}
-	return r, nil
-}
-
-// modelRecords returns the records of c's documents for the fields of m.
-func modelRecords(c *corpus.Corpus, m *model.Model) (*train.Records, error) {
-	return fieldRecords(c, m.Fields, fieldSpec(m.Fields))
-}
+// records returns the record fields of the documents of c, for the
+// fields of spec (pipeline.Records).
+var records = pipeline.Records
 
 // runEvalRecords is eval of a model with record fields (m, or the model
 // file -m when m is nil): the corpus is read with the model's fields,
@@ -184,7 +155,7 @@ func runEvalRecords(s streams, args []string, o *evalOptions, m *model.Model) er
 	}
 	spec := o.rec.spec()
 	if spec.Empty() {
-		spec = fieldSpec(m.Fields)
+		spec = pipeline.FieldSpec(m.Fields)
 	}
 	if names := append(slices.Clone(spec.Categorical), spec.Numeric...); !slices.Equal(sortedCopy(names), sortedCopy(m.Fields.Names())) {
 		return usageErrorf("%s has the fields %s, not %s", o.model, strings.Join(m.Fields.Names(), ", "), strings.Join(names, ", "))
@@ -219,7 +190,7 @@ func runEvalRecords(s streams, args []string, o *evalOptions, m *model.Model) er
 	if err != nil {
 		return err
 	}
-	r, err := modelRecords(c, m)
+	r, err := pipeline.ModelRecords(c, m)
 	if err != nil {
 		return err
 	}
@@ -234,7 +205,7 @@ func runEvalRecords(s streams, args []string, o *evalOptions, m *model.Model) er
 	}
 	var oldScores *eval.Scores
 	if old != nil {
-		or, err := modelRecords(c, old)
+		or, err := pipeline.ModelRecords(c, old)
 		if err != nil {
 			return err
 		}
@@ -246,18 +217,6 @@ func runEvalRecords(s streams, args []string, o *evalOptions, m *model.Model) er
 		oldScores = &sc
 	}
 	return finishEval(s, o, rep, oldScores)
-}
-
-// fieldSpec returns the names of f's fields as a train.FieldSpec.
-func fieldSpec(f *model.Fields) train.FieldSpec {
-	var spec train.FieldSpec
-	for _, c := range f.Categorical {
-		spec.Categorical = append(spec.Categorical, c.Name)
-	}
-	for _, n := range f.Numeric {
-		spec.Numeric = append(spec.Numeric, n.Name)
-	}
-	return spec
 }
 
 func sortedCopy(xs []string) []string {

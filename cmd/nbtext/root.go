@@ -9,6 +9,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/buildinfo"
 	"github.com/nbtext/nbtext/internal/membudget"
+	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -181,9 +182,10 @@ func run(ctx context.Context, args []string, s streams) (code int) {
 	}
 	code = exitError
 	var ce *codedError
+	var ue *pipeline.UsageError
 	if errors.As(err, &ce) {
 		code = ce.code
-	} else if isCobraUsageError(err) {
+	} else if errors.As(err, &ue) || isCobraUsageError(err) {
 		code = exitUsage
 	}
 	msg := err.Error()

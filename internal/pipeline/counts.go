@@ -1,0 +1,229 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/membudget"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// FitsCounts reports whether a model of kind is fitted from counts: the
+// naive bayes models, and centroid, whose class sums are multinomial NB's
+// statistics (train.FitCentroidStats).
+func FitsCounts(kind model.Kind) bool { return kind.IsNB() || kind == model.Centroid }
+
+// fromCounts is the run of FromCounts: an NB or centroid model fitted
+// from merged counts (train.FitNBStats).
+func (r *run) fromCounts() error {
+	kind := r.Kind
+	if !FitsCounts(kind) {
+		return usagef("--from-counts fits naive bayes models (bernoulli, multinomial, complement) and centroid, not %s", kind)
+	}
+	cs, err := counts.ReadFile(r.FromCounts)
+	if err != nil {
+		return err
+	}
+	stats := func() (*counts.Stats, error) { return cs.Stats(kind == model.Bernoulli) }
+	if err := r.fitCounts(cs.Classes, stats, nil, "counts do not hold"); err != nil {
+		return fmt.Errorf("%s: %w", r.FromCounts, err)
+	}
+	return nil
+}
+
+// fitCounts fits an NB or centroid model from the statistics that stats
+// returns (of counts of classes), and the record fields of fields when
+// not nil (mixed naive Bayes), saves it and fills the report. why says
+// why --alpha auto cannot be (what does not keep the documents).
+func (r *run) fitCounts(classes []string, stats func() (*counts.Stats, error), fields *train.FieldSpool, why string) error {
+	kind := r.Kind
+	p, auto, err := r.params(classes, nil)
+	if err != nil {
+		return err
+	}
+	if auto {
+		return usagef("--alpha auto cross-validates on documents, which %s: give --alpha", why)
+	}
+	st, err := stats()
+	if err != nil {
+		return err
+	}
+	// --class-weight balanced needs the class sizes: the documents the
+	// counts' header records.
+	if p.ClassWeights, err = train.ClassWeights(p.ClassWeight, classes, classSizes(st.Header.ClassDocs)); err != nil {
+		return usage(err)
+	}
+	var m *model.Model
+	if kind == model.Centroid {
+		m, err = train.FitCentroidStats(st, p)
+	} else {
+		m, err = train.FitNBStats(kind, st, p)
+	}
+	if err != nil {
+		return err
+	}
+	if fields != nil { // mixed naive Bayes, as train.FitWithFields fits it
+		f, err := train.FitFieldsStream(fields, m.Classes, m.Params)
+		if err != nil {
+			return err
+		}
+		if err := train.SetMixedFields(m, f); err != nil {
+			return err
+		}
+	}
+	m.Meta = model.Meta{}
+	if err := r.save(m, false); err != nil {
+		return err
+	}
+	r.rep.Model, r.rep.Documents, r.rep.Params, r.rep.Counted = m, int(st.Documents()), p, st.Counted
+	return nil
+}
+
+// classSizes returns the documents of each class of counts as the class
+// sizes of train.ClassWeights.
+func classSizes(classDocs []int64) []int {
+	n := make([]int, len(classDocs))
+	for c, d := range classDocs {
+		n[c] = int(d)
+	}
+	return n
+}
+
+// streamNB is the streamed run of an NB or centroid model: counted in
+// bounded memory, in-process, as count, merge and train --from-counts
+// would: one pass over the corpus; the weightings that need the document
+// frequencies of the whole corpus count their second round from a row
+// cache written during the first (streamCounts).
+func (r *run) streamNB() error {
+	kind := r.Kind
+	if kind == model.Categorical || kind == model.Gaussian {
+		return r.streamRecords()
+	}
+	if !FitsCounts(kind) {
+		return usagef("--stream trains naive bayes models (bernoulli, multinomial, complement, categorical, gaussian), centroid, logreg, svm and nblr, not %s: train it without --stream", kind)
+	}
+	if _, err := LoadInit(r.Init, kind, nil, ""); err != nil {
+		return err
+	}
+	src := r.Source
+	// Mixed naive Bayes: the record fields go to a spool on disk as the
+	// text is counted.
+	fields, onDoc, err := r.spoolFields()
+	if err != nil {
+		return err
+	}
+	if fields != nil {
+		defer fields.Close()
+	}
+	if r.VocabFile != "" {
+		// The vocabulary file gives the vocabulary and document
+		// frequencies: one round, counted over it.
+		vocab, err := ReadVocabFile(r.VocabFile)
+		if err != nil {
+			return err
+		}
+		if _, src, err = r.fixedSettings(vocab.Settings); err != nil {
+			return err
+		}
+		ctr, err := countRound(&src, onDoc, vocab.Settings, vocab, counts.Options{Workers: r.Workers})
+		if err != nil {
+			return err
+		}
+		defer ctr.Close()
+		return r.fitCounter(ctr, fields)
+	}
+	defs, _ := train.Defaults(kind)
+	settings, err := r.settings(defs)
+	if err != nil {
+		return err
+	}
+	opt := counts.Options{Workers: r.Workers}
+	if settings.HashBits > 0 {
+		// The terms that name the buckets grow with the corpus: bound
+		// them as logreg's first pass does (spilled, they let the terms
+		// go; counts.Options.Replay). Unhashed, the tables are the
+		// vocabulary's, which the model holds anyway.
+		opt.Mem = membudget.CountTables()
+	}
+	ctr, runs, err := streamCounts(&src, onDoc, settings, opt)
+	if err == nil {
+		defer ctr.Close()
+		err = r.fitCounter(ctr, fields)
+	}
+	if errors.Is(err, vectorize.ErrPrunedAll) && r.SoftMinDF && settings.MinDF > 1 && fields == nil && !src.readsStdin() {
+		// As the in-memory run relaxes a default min_df that keeps no
+		// term (a corpus of numbers, of unique ids): count again with
+		// min_df 1. Stdin cannot be read twice, nor the spooled fields.
+		r.warn("nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", settings.MinDF)
+		settings.MinDF = 1
+		if ctr, runs, err = streamCounts(&src, onDoc, settings, opt); err == nil {
+			defer ctr.Close()
+			err = r.fitCounter(ctr, fields)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	r.rep.Runs, r.rep.RunsBound = runs, opt.Mem
+	return nil
+}
+
+// fitCounter fits the model from the statistics of the streamed count
+// ctr, and the record fields of fields when not nil (fitCounts).
+func (r *run) fitCounter(ctr *counts.Counter, fields *train.FieldSpool) error {
+	st, err := ctr.Stats(r.Kind == model.Bernoulli)
+	if err != nil {
+		return err
+	}
+	stats := func() (*counts.Stats, error) { return st, nil }
+	return r.fitCounts(st.Classes, stats, fields, "--stream does not keep")
+}
+
+// streamCounts counts the documents of src for a model with settings, in
+// one pass: the returned Counter holds round one, or when the weighting
+// NeedsVocab, round two, counted from round one's row cache on disk over
+// the vocabulary of round one (so stdin needs no spooling). It also
+// returns the runs round one spilled under opt.Mem.
+func streamCounts(src *Source, onDoc docFunc, settings vectorize.Settings, opt counts.Options) (*counts.Counter, int, error) {
+	if !counts.NeedsVocab(settings) {
+		ctr, err := countRound(src, onDoc, settings, nil, opt)
+		if err != nil {
+			return nil, 0, err
+		}
+		return ctr, ctr.Runs(), nil
+	}
+	opt.Replay, opt.VocabOnly = true, true // round one gives the vocabulary only
+	r1, err := countRound(src, onDoc, settings, nil, opt)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer r1.Close()
+	vocab, _, err := r1.Vocabulary()
+	if err != nil {
+		return nil, 0, err
+	}
+	ctr, err := r1.RoundTwo(vocab)
+	return ctr, r1.Runs(), err
+}
+
+// CountRound counts the documents of src with settings (over vocab, for
+// a round two) in a new Counter and returns it, to be read (Stats,
+// Vocabulary, Counts) and closed.
+func CountRound(src *Source, settings vectorize.Settings, vocab *vectorize.Vocabulary, opt counts.Options) (*counts.Counter, error) {
+	return countRound(src, nil, settings, vocab, opt)
+}
+
+func countRound(src *Source, onDoc docFunc, settings vectorize.Settings, vocab *vectorize.Vocabulary, opt counts.Options) (*counts.Counter, error) {
+	ctr, err := counts.NewCounter(settings, vocab, opt)
+	if err != nil {
+		return nil, usage(err)
+	}
+	if err := src.Each(onDoc, ctr.Add); err != nil {
+		ctr.Close()
+		return nil, err
+	}
+	return ctr, nil
+}

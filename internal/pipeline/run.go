@@ -1,0 +1,56 @@
+package pipeline
+
+import (
+	"time"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// Run carries out the plan: it chooses the strategy (from counts with
+// FromCounts; semi-supervised EM with Unlabeled; streamed or in memory
+// as Stream says, see choose), fits the model, writes it to Output and
+// returns the report of the run.
+func Run(p *Plan) (*Report, error) {
+	r := &run{Plan: p, start: time.Now(), rep: &Report{Output: p.Output}}
+	err := r.dispatch()
+	if err != nil {
+		return nil, err
+	}
+	r.rep.Duration = time.Since(r.start)
+	return r.rep, nil
+}
+
+func (r *run) dispatch() error {
+	switch {
+	case r.FromCounts != "":
+		r.rep.Strategy = FromCounts
+		return r.fromCounts()
+	case r.Unlabeled != nil:
+		return r.em()
+	}
+	if r.Stream != StreamAlways {
+		return r.inMemory()
+	}
+	r.rep.Strategy = Streamed
+	switch r.Kind {
+	case model.LogReg, model.SVM, model.NBLR:
+		return r.streamLinear()
+	}
+	return r.streamNB()
+}
+
+// SaveFitted writes m, fitted in memory on the rows X and record fields
+// recs (nil without fields) of docs documents with labels y, to
+// p.Output, and returns its report (with the training accuracy when
+// p.Summary). It is the end of a run whose fit another package made (the
+// --auto search).
+func SaveFitted(p *Plan, m *model.Model, X *vectorize.Matrix, recs *train.Records, y []int, docs int, params model.Params, cal *train.Calibration, start time.Time) (*Report, error) {
+	r := &run{Plan: p, start: start, rep: &Report{Output: p.Output}}
+	if err := r.saveFitted(m, X, recs, y, docs, params, cal); err != nil {
+		return nil, err
+	}
+	r.rep.Duration = time.Since(start)
+	return r.rep, nil
+}
