@@ -175,7 +175,9 @@ func (r *runner) runRung(alive []*Candidate, upto int, end float64, keep []*Cand
 			case <-finished:
 				break wait
 			case <-tick.C:
-				if r.m.now() > r.limit-r.reserve() {
+				// Not before a first job has kept its scores: a
+				// search returns a scored candidate.
+				if r.m.now() > r.limit-r.reserve() && r.jobs() > 0 {
 					r.mu.Lock()
 					r.abandoned = true
 					r.mu.Unlock()
@@ -204,7 +206,17 @@ var errAbandoned = errors.New("job abandoned at the deadline")
 // admitted: jobs are admitted in their fixed order, so what the budget
 // admits depends on no clock.
 func (r *runner) admit(jb job, end float64) bool {
-	if !r.bounded() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	first := r.admitted == 0
+	if !r.bounded() || first {
+		// The first job, the strongest kind's default on the first
+		// split, starts whatever the budget: a search returns a scored
+		// candidate.
+		r.admitted++
+		if r.evals != nil {
+			r.evals.claim(r.jobFits(jb))
+		}
 		return true
 	}
 	if r.evals != nil {
@@ -216,10 +228,9 @@ func (r *runner) admit(jb job, end float64) bool {
 			return false
 		}
 		r.evals.claim(n)
+		r.admitted++
 		return true
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	c := jb.cands[0]
 	expect, seen := r.jobTime[jobKey(c)]
 	if !seen {
@@ -230,7 +241,11 @@ func (r *runner) admit(jb job, end float64) bool {
 	}
 	reserve := r.reserveLocked()
 	now := r.m.now()
-	return now+expect < end && now+expect+reserve < r.limit
+	ok := now+expect < end && now+expect+reserve < r.limit
+	if ok {
+		r.admitted++
+	}
+	return ok
 }
 
 // jobFits returns the fits jb makes: one per candidate, but one for all

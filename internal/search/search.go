@@ -117,12 +117,13 @@ type Result struct {
 
 // Skipped is what a search left out for lack of budget.
 type Skipped struct {
-	// Defaults lists the default settings not scored on the decision
-	// splits ("svm: 1 of 5 splits").
+	// Defaults lists the default settings not scored on every split
+	// ("svm: 1 of 5 splits").
 	Defaults []string `json:"defaults,omitempty"`
-	// Unscored counts, by model kind, the candidates rung 0 never reached
-	// (a follower, a value of a grid raced after its pilot, is not
-	// counted: it was left out by the race, not by the budget).
+	// Unscored counts, by model kind, the candidates rung 0 never reached:
+	// the pilots never scored and their followers (the values of a grid
+	// raced after its pilot). A follower of a pilot that lost the race is
+	// not counted: the race left it out, not the budget.
 	Unscored map[string]int `json:"unscored,omitempty"`
 	// Unconfirmed lists the race's leaders that could not be scored on
 	// the decision splits, and so could not be chosen.
@@ -389,8 +390,8 @@ func (r *runner) decisionSplits(defaults []*Candidate, nd, raced int, leaders []
 func (r *runner) skipped(defaults, pilots, leaders []*Candidate, n int) Skipped {
 	var s Skipped
 	for _, c := range defaults {
-		if k := r.scored(c); k < n {
-			s.Defaults = append(s.Defaults, fmt.Sprintf("%s: %d of %d splits", c.Spec.Kind, k, n))
+		if k := r.scored(c); k < len(r.splits) {
+			s.Defaults = append(s.Defaults, fmt.Sprintf("%s: %d of %d splits", c.Spec.Kind, k, len(r.splits)))
 		}
 	}
 	for _, c := range pilots {
@@ -611,15 +612,16 @@ type runner struct {
 	candFit []float64 // per candidate, its longest fit and scoring on one split with the split's preparation
 	// toks holds the tokenizations, built on first use and dropped when a
 	// rung needs them not; floors, the lowest min_df each one serves.
-	toks    map[vectorize.Settings]*tokenization
-	floors  map[vectorize.Settings]int
-	jobTime map[[2]int]float64             // longest job seen per (kind, n-gram max), seconds
-	fitTime map[[2]int]float64             // longest fit of one candidate on one split, seconds
-	tokTime map[[2]int]float64             // tokenizing all documents, seconds
-	tokSecs map[vectorize.Settings]float64 // the same, per tokenization (tokKey)
-	perCost float64                        // longest job seen per unit of candidate cost
-	leader  *Candidate                     // the best candidate so far, whose final fit the reserve covers
-	jobsRun int                            // jobs whose scores were kept
+	toks     map[vectorize.Settings]*tokenization
+	floors   map[vectorize.Settings]int
+	jobTime  map[[2]int]float64             // longest job seen per (kind, n-gram max), seconds
+	fitTime  map[[2]int]float64             // longest fit of one candidate on one split, seconds
+	tokTime  map[[2]int]float64             // tokenizing all documents, seconds
+	tokSecs  map[vectorize.Settings]float64 // the same, per tokenization (tokKey)
+	perCost  float64                        // longest job seen per unit of candidate cost
+	leader   *Candidate                     // the best candidate so far, whose final fit the reserve covers
+	jobsRun  int                            // jobs whose scores were kept
+	admitted int                            // jobs admitted to start (admit)
 	// abandoned is set when the search stopped waiting for its jobs: the
 	// jobs still running then keep no scores.
 	abandoned bool
