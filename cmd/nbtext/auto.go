@@ -19,7 +19,7 @@ import (
 type autoOptions struct {
 	fs     *pflag.FlagSet
 	on     bool
-	budget time.Duration
+	budget string
 	metric string
 	valid  string // train only
 	board  string // train only: table or json
@@ -29,8 +29,8 @@ type autoOptions struct {
 
 func (o *autoOptions) AddFlags(fs *pflag.FlagSet, train bool) {
 	o.fs = fs
-	fs.BoolVar(&o.on, "auto", false, "search model kind × preprocessing × α/C by cross-validation on the training data (see the README)")
-	fs.DurationVar(&o.budget, "budget", 60*time.Second, "--auto: time budget of the whole run")
+	fs.BoolVar(&o.on, "auto", false, "search model kind × preprocessing × α/C by cross-validation on the training data, the kinds' defaults first (see docs/auto.md)")
+	fs.StringVar(&o.budget, "budget", "60s", "--auto: budget of the whole run: wall time (60s), process CPU time (cpu:60s) or candidate evaluations (evals:40, the same model on any machine)")
 	fs.StringVar(&o.metric, "metric", search.Accuracy, "--auto: what the search optimises: accuracy, macro_f1 or log_loss")
 	fs.IntVar(&o.ensemble, "ensemble", search.DefaultEnsembleRounds, "--auto: rounds of the ensemble selection over the best candidates (0: the best single one)")
 	if train {
@@ -53,8 +53,8 @@ func (o *autoOptions) validate() error {
 	if !o.on {
 		return nil
 	}
-	if o.budget <= 0 {
-		return usageErrorf("--budget must be > 0, got %v", o.budget)
+	if _, err := search.ParseBudget(o.budget); err != nil {
+		return usageErrorf("--budget: %v", err)
 	}
 	if !search.ValidMetric(o.metric) {
 		return usageErrorf("--metric must be accuracy, macro_f1 or log_loss, got %q", o.metric)
@@ -77,22 +77,22 @@ func (o *autoOptions) validate() error {
 	return nil
 }
 
-// space returns the search space for texts: DefaultSpace, with the Subject
-// field terms when the texts have mail headers, narrowed to kind when
-// --model was given.
-func (o *autoOptions) space(texts []string, kindFlag string) search.Space {
-	sp := search.DefaultSpace(search.HasMailHeaders(texts))
+// options returns the search's options: its budget counted from start.
+func (o *autoOptions) options(seed int64, workers int, start time.Time) search.Options {
+	b, _ := search.ParseBudget(o.budget) // validated
+	return search.Options{
+		Seed: uint64(seed), Metric: o.metric, Budget: b, Spent: b.Spent(start),
+		Workers: workers, EnsembleRounds: o.ensemble,
+	}
+}
+
+// kind returns the kind --model narrows the search to, or 0.
+func (o *autoOptions) kind(kindFlag string) model.Kind {
 	if f := o.fs.Lookup("model"); f != nil && f.Changed {
 		kind, _ := model.ParseKind(kindFlag)
-		var ks []search.KindSpace
-		for _, k := range sp.Kinds {
-			if k.Kind == kind {
-				ks = append(ks, k)
-			}
-		}
-		sp.Kinds = ks
+		return kind
 	}
-	return sp
+	return 0
 }
 
 // runTrainAuto is 'nbtext train --auto': search, fit the chosen candidate on
@@ -102,8 +102,12 @@ func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) er
 	if err != nil {
 		return err
 	}
-	texts, y := c.Texts(), c.LabelIDs()
-	var valid *search.Split
+	req := search.Request{
+		Texts: c.Texts(), Y: c.LabelIDs(), Classes: c.Labels, Kind: o.auto.kind(o.kind), Remove: remove,
+		Options: o.auto.options(o.fit.seed, o.workers, start),
+	}
+	req.Folds = o.folds
+	req.Progress = progress(s.Err, o.global.quiet, "searching")
 	if o.auto.valid != "" {
 		vo := o.corpus
 		vo.split = ""
@@ -111,81 +115,56 @@ func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) er
 		if err != nil {
 			return err
 		}
-		vy := make([]int, len(vc.Docs))
-		for i, d := range vc.Docs {
-			if vy[i] = indexOf(c.Labels, d.Label); vy[i] < 0 {
+		req.ValidTexts = vc.Texts()
+		for _, d := range vc.Docs {
+			id := indexOf(c.Labels, d.Label)
+			if id < 0 {
 				return fmt.Errorf("%s: label %q is not a class of the training corpus", o.auto.valid, d.Label)
 			}
+			req.ValidY = append(req.ValidY, id)
 		}
-		valid = &search.Split{}
-		for i := range texts {
-			valid.Train = append(valid.Train, i)
-		}
-		for i := range vy {
-			valid.Held = append(valid.Held, len(texts)+i)
-		}
-		texts, y = append(texts, vc.Texts()...), append(y, vy...)
 	}
-	sp := o.auto.space(texts, o.kind)
-	res, err := search.Run(texts, y, c.Labels, sp, remove, valid, search.Options{
-		Folds: o.folds, Seed: uint64(o.fit.seed), Metric: o.auto.metric,
-		Deadline: start.Add(o.auto.budget), Workers: o.workers,
-		Progress:       progress(s.Err, o.global.quiet, "searching"),
-		EnsembleRounds: o.auto.ensemble,
-	})
+	t, err := search.Train(req)
 	if err != nil {
 		return err
 	}
+	res := t.Result
 	summary := s.Out // the fitted model's summary
 	if o.auto.board == "json" {
 		if err := res.WriteJSON(s.Out); err != nil {
 			return err
 		}
 		summary = s.Err
-		if o.global.quiet {
-			summary = io.Discard
-		}
 	} else {
 		if err := res.WriteTable(s.Out, 15); err != nil {
 			return err
 		}
-		if o.global.quiet {
-			summary = io.Discard
-		} else {
+		if !o.global.quiet {
 			fmt.Fprintln(s.Out)
 		}
 	}
-	best := res.Best()
-	if valid != nil {
-		texts, y = texts[:len(valid.Train)], y[:len(valid.Train)]
+	if o.global.quiet {
+		summary = io.Discard
 	}
-	if res.Ensemble != nil && res.Ensemble.Used {
-		return saveEnsemble(summary, o, res, texts, y, c.Labels, start)
+	if t.X == nil { // an ensemble, or the single model it fell back to
+		return saveEnsemble(summary, o, t, len(req.Texts), len(c.Labels), start)
 	}
-	m, X, cal, err := search.Fit(texts, y, c.Labels, best, o.workers)
-	if err != nil {
-		return err
-	}
-	if m.Meta.Auto, err = res.Summary(); err != nil {
-		return err
-	}
-	fmt.Fprintf(summary, "chosen       %s\n", best.Describe())
-	return saveModel(summary, o, m, X, nil, y, len(c.Docs), best.Spec.Params, cal, start)
+	fmt.Fprintf(summary, "chosen       %s\n", res.Best().Describe())
+	return saveModel(summary, o, t.Model, t.X, nil, req.Y, len(c.Docs), res.Best().Spec.Params, t.Calibration, start)
 }
 
 // runCVAuto is 'nbtext eval --cv K --auto': nested cross-validation of the
 // search.
 func runCVAuto(s streams, args []string, o *evalOptions) error {
+	start := time.Now()
 	c, remove, err := loadSearchCorpus(s, args, &o.corpus, o.global.quiet)
 	if err != nil {
 		return err
 	}
 	texts := c.Texts()
-	sp := o.auto.space(texts, o.model)
-	res, searches, err := search.NestedCV(texts, c.LabelIDs(), c.Labels, sp, remove, o.cv, uint64(o.fit.seed), search.Options{
-		Folds: train.DefaultFolds, Seed: uint64(o.fit.seed), Metric: o.auto.metric,
-		Deadline: time.Now().Add(o.auto.budget), Workers: o.workers, EnsembleRounds: o.auto.ensemble,
-	}, o.topK)
+	opt := o.auto.options(o.fit.seed, o.workers, start)
+	opt.Folds = train.DefaultFolds
+	res, searches, err := search.NestedCV(texts, c.LabelIDs(), c.Labels, search.SpaceFor(texts, o.auto.kind(o.model)), remove, o.cv, uint64(o.fit.seed), opt, o.topK)
 	if err != nil {
 		return err
 	}
@@ -214,21 +193,16 @@ func loadSearchCorpus(s streams, args []string, co *corpusOptions, quiet bool) (
 	return c, remove, err
 }
 
-// saveEnsemble fits the members of the ensemble the search chose on the
-// whole corpus and saves it (or, when their refit would overrun the budget,
-// the best single candidate) with the search's summary.
-func saveEnsemble(w io.Writer, o *trainOptions, res *search.Result, texts []string, y []int, classes []string, start time.Time) error {
-	m, err := search.FitEnsemble(texts, y, classes, res, o.workers, start.Add(o.auto.budget))
-	if err != nil {
-		return err
-	}
-	if m.Meta.Auto, err = res.Summary(); err != nil {
-		return err
-	}
+// saveEnsemble saves the ensemble the search chose (or, when its refit
+// would have overrun the budget, the best single candidate) and prints its
+// summary.
+func saveEnsemble(w io.Writer, o *trainOptions, t *search.Trained, docs, classes int, start time.Time) error {
+	m := t.Model
 	m.Meta.Version, m.Meta.CreatedBy = buildVersion(), "nbtext train"
 	if err := model.Save(o.output, m); err != nil {
 		return err
 	}
+	res := t.Result
 	e := res.Ensemble
 	if !e.Used {
 		fmt.Fprintf(w, "ensemble     dropped (%s)\n", e.Why)
@@ -237,8 +211,8 @@ func saveEnsemble(w io.Writer, o *trainOptions, res *search.Result, texts []stri
 		fmt.Fprintf(w, "chosen       ensemble of %d (%s %.4f on held-out documents, best single %.4f)\n", len(e.Members), res.Metric, e.Score, e.Single)
 	}
 	fmt.Fprintf(w, "model        %s -> %s\n", m.Kind, o.output)
-	fmt.Fprintf(w, "documents    %d\n", len(texts))
-	fmt.Fprintf(w, "classes      %d\n", len(classes))
+	fmt.Fprintf(w, "documents    %d\n", docs)
+	fmt.Fprintf(w, "classes      %d\n", classes)
 	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
 	return nil
 }

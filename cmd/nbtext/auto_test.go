@@ -35,7 +35,7 @@ func TestTrainAuto(t *testing.T) {
 	out := filepath.Join(dir, "m.nbm")
 	r := nbtext(t, "", "train", corpus, "--auto", "--budget", "1m", "--folds", "3", "-o", out)
 	check(t, r, 0)
-	for _, want := range []string{"search: 476 candidates", "rung 0:", "rank  model", "chosen ", "model        "} {
+	for _, want := range []string{"search: 482 candidates", "defaults: 6 scored on 3 split(s)", "multinomial *", "rung 0:", "rank  model", "chosen ", "model        "} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("output lacks %q:\n%s", want, r.out)
 		}
@@ -84,8 +84,8 @@ func TestTrainAuto(t *testing.T) {
 	if board.Ensemble == nil || board.Ensemble.Rounds != 25 || board.Ensemble.Library < 2 {
 		t.Errorf("--leaderboard json: ensemble %+v, want the selection of 25 rounds", board.Ensemble)
 	}
-	if board.Candidates != 80 { // 64 on words, 16 on char_wb 2-4
-		t.Errorf("--model complement: %d candidates, want 80", board.Candidates)
+	if board.Candidates != 81 { // 64 on words, 16 on char_wb 2-4, its default (fields=subject:2)
+		t.Errorf("--model complement: %d candidates, want 81", board.Candidates)
 	}
 }
 

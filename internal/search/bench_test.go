@@ -29,13 +29,13 @@ func BenchmarkSearchBudget(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
 		res, err := Run(texts, y, c.Labels, DefaultSpace(HasMailHeaders(texts)), "", nil,
-			Options{Seed: 1, Deadline: start.Add(budget), EnsembleRounds: DefaultEnsembleRounds})
+			Options{Seed: 1, Budget: Budget{Amount: budget.Seconds()}, EnsembleRounds: DefaultEnsembleRounds})
 		if err != nil {
 			b.Fatal(err)
 		}
 		members := 1
 		if res.Ensemble.Used {
-			m, err := FitEnsemble(texts, y, c.Labels, res, 0, start.Add(budget))
+			m, err := FitEnsemble(texts, y, c.Labels, res, 0)
 			if err != nil {
 				b.Fatal(err)
 			}

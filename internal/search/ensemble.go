@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
@@ -63,6 +62,10 @@ type Ensemble struct {
 	// held-out documents, Single that of the best single candidate.
 	Score  float64 `json:"score"`
 	Single float64 `json:"single"`
+	// Default is the metric of the best default setting on the same
+	// documents (nil when it was not scored on all of them): the ensemble
+	// is used only when it scores at least as well.
+	Default *float64 `json:"default,omitempty"`
 	// LogLoss and SingleLogLoss are the log-losses of the same
 	// probabilities, the selection's objective (SelectEnsemble).
 	LogLoss       float64 `json:"log_loss"`
@@ -157,6 +160,12 @@ func (r *runner) buildEnsemble(res *Result, deciding int) {
 	}
 	e.Docs = len(y)
 	C := len(r.classes)
+	// The best default, when outside the library, is scored on the same
+	// documents: the ensemble must beat it too.
+	var defProbs []float32
+	if bd := res.BestDefault(); bd != nil && !slices.Contains(lib, bd.cand) && r.hasOOF(bd.cand, n) {
+		defProbs, _ = r.oofProbs(bd.cand, n, y)
+	}
 	r.keepOOF(lib)
 	probs := make([][]float32, len(lib))
 	taus := make([]float64, len(lib))
@@ -167,14 +176,27 @@ func (r *runner) buildEnsemble(res *Result, deciding int) {
 		prep[i], fit[i] = r.refitSeconds(c)
 	}
 	avail := math.Inf(1)
-	if !r.opt.Deadline.IsZero() {
-		avail = time.Until(r.opt.Deadline).Seconds() - ensembleMargin*r.opt.Deadline.Sub(r.start).Seconds()
+	if r.bounded() && r.evals == nil {
+		avail = r.limit - r.m.now() - ensembleMargin*r.limit
 	}
 	sel := SelectEnsemble(probs, y, C, r.metric, rounds, func(i int, in []bool) bool {
 		return plannedRefit(lib, prep, fit, in, i) <= avail
 	})
 	counts, score, single := sel.Counts, sel.Score, sel.Single
 	e.Score, e.Single = score, single
+	noDefault := false
+	if bd := res.BestDefault(); bd != nil {
+		p := defProbs
+		if i := slices.Index(lib, bd.cand); i >= 0 {
+			p = probs[i]
+		}
+		if p != nil {
+			v, _ := newProbEval(y, C, r.metric).score(make([]float64, len(y)*C), p, 1)
+			e.Default = &v
+		} else {
+			noDefault = true
+		}
+	}
 	if counts != nil {
 		e.LogLoss, e.SingleLogLoss = sel.LogLoss, sel.SingleLogLoss
 	}
@@ -201,6 +223,10 @@ func (r *runner) buildEnsemble(res *Result, deciding int) {
 		e.Why = "no candidate added to the best single one improved it"
 	case !r.better(score, single):
 		e.Why = "the ensemble did not score better than the best single candidate"
+	case noDefault:
+		e.Why = "the best default was not scored on the same held-out documents"
+	case e.Default != nil && r.better(*e.Default, score):
+		e.Why = "the ensemble did not score as well as the best default"
 	default:
 		e.Used = true
 	}
@@ -225,9 +251,9 @@ func (r *runner) fillLibrary(splits int) error {
 	}
 	r.rank(pool, 1)
 	pool = spread(pool, ensemblePool)
-	var end time.Time
-	if !r.opt.Deadline.IsZero() {
-		end = r.opt.Deadline.Add(-seconds(r.ensembleKeep()))
+	end := r.limit
+	if r.bounded() && r.evals == nil {
+		end -= r.ensembleKeep()
 	}
 	for upto := eta; ; upto *= eta {
 		upto = min(upto, splits)
@@ -270,7 +296,7 @@ func plannedRefit(lib []*Candidate, prep, fit []float64, in []bool, i int) float
 // admit a member beside the search's choice (the leader) of about its
 // cost, twice its planned refit (plannedRefit), beside the margin it keeps.
 func (r *runner) ensembleKeep() float64 {
-	budget := r.opt.Deadline.Sub(r.start).Seconds()
+	budget := r.limit
 	keep := ensembleShare * budget
 	if r.leader != nil {
 		prep, fit := r.refitSeconds(r.leader)

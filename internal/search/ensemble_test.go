@@ -212,7 +212,7 @@ func TestFitEnsembleFileAndPredictions(t *testing.T) {
 		t.Fatal(err)
 	}
 	twoMembers(res)
-	m, err := FitEnsemble(texts, y, classes, res, 1, time.Time{})
+	m, err := FitEnsemble(texts, y, classes, res, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,8 +251,9 @@ func TestFitEnsembleBudgetFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	twoMembers(res)
-	res.Ensemble.Members[1].Fit = 3600 // an hour: past any deadline below
-	m, err := FitEnsemble(texts, y, classes, res, 1, time.Now().Add(time.Minute))
+	res.Ensemble.Members[1].Fit = 3600                      // an hour: past any deadline below
+	res.meter, res.limit = wallMeter{start: time.Now()}, 60 // a minute left
+	m, err := FitEnsemble(texts, y, classes, res, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +271,7 @@ func TestFitEnsembleBudgetFallback(t *testing.T) {
 // on accuracy, so that the test reaches FitEnsemble.
 func TestNestedCVEnsemble(t *testing.T) {
 	texts, y, classes := hardSynth()
-	res, searches, err := NestedCV(texts, y, classes, smallSpace(), "", 3, 1, Options{Folds: 3, Seed: 4, EnsembleRounds: 25}, 0)
+	res, searches, err := NestedCV(texts, y, classes, smallSpace(), "", 3, 2, Options{Folds: 3, Seed: 5, EnsembleRounds: 25}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +394,7 @@ func TestRefitSecondsOwnTime(t *testing.T) {
 	unseen := &Candidate{ID: 2, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
 	start := time.Now()
 	r := &runner{
-		start: start, splits: make([]Split, 5), opt: Options{Deadline: start.Add(100 * time.Second)},
+		m: wallMeter{start: start}, limit: 100, splits: make([]Split, 5),
 		candFit: []float64{1, 4, 0},
 		fitTime: map[[2]int]float64{jobKey(fast): 4},
 		tokTime: map[[2]int]float64{jobKey(fast): 2},
@@ -430,7 +431,7 @@ func TestEnsembleKeep(t *testing.T) {
 	c := &Candidate{ID: 0, Spec: eval.ModelSpec{Kind: model.NBLR, Settings: s}}
 	start := time.Now()
 	r := &runner{
-		start: start, splits: make([]Split, 5), opt: Options{Deadline: start.Add(60 * time.Second)},
+		m: wallMeter{start: start}, limit: 60, splits: make([]Split, 5),
 		candFit: []float64{0.1}, fitTime: map[[2]int]float64{}, tokTime: map[[2]int]float64{},
 		tokSecs: map[vectorize.Settings]float64{tokKey(s): 0.1},
 	}

@@ -39,17 +39,41 @@ const (
 	unseenFactor = 2
 )
 
-// rungDeadline returns when a rung of a bracket that started at start must
-// stop starting jobs: rung 0 may use 55% of the time left, rung 1 80%, and
-// the last rung all of it; a rung that ends early leaves its time to the
-// next.
-func (r *runner) rungDeadline(start time.Time, rung int, last bool) time.Time {
-	if r.opt.Deadline.IsZero() || last {
-		return r.opt.Deadline
+// setBudget sets the search's meter and limit from its options; the search
+// started at start.
+func (r *runner) setBudget(start time.Time) {
+	b := r.opt.Budget
+	r.limit = math.Inf(1)
+	if b.Amount > 0 {
+		r.limit = b.Amount - r.opt.Spent
 	}
-	total := r.opt.Deadline.Sub(start)
+	switch {
+	case r.opt.meter != nil:
+		r.m = r.opt.meter
+	case b.Unit == CPUTime:
+		s, _ := cpuSeconds()
+		r.m = cpuMeter{start: s}
+	case b.Unit == Evaluations:
+		r.evals = &evalMeter{splits: len(r.splits), start: start}
+		r.m = r.evals
+	default:
+		r.m = wallMeter{start: start}
+	}
+}
+
+// bounded reports whether the search has a budget.
+func (r *runner) bounded() bool { return !math.IsInf(r.limit, 1) }
+
+// rungEnd returns the meter's reading at which a rung of a bracket that
+// started at start must stop starting jobs: rung 0 may use 55% of the
+// budget left, rung 1 80%, and the last rung all of it; a rung that ends
+// early leaves its share to the next.
+func (r *runner) rungEnd(start float64, rung int, last bool) float64 {
+	if !r.bounded() || last {
+		return r.limit
+	}
 	share := 1 - math.Pow(0.45, float64(rung+1))
-	return start.Add(time.Duration(share * float64(total)))
+	return start + share*(r.limit-start)
 }
 
 // job is one group of candidates (one kind and preprocessing, several
@@ -66,7 +90,7 @@ type job struct {
 // expected to end before end. It reports whether the deadline stopped it.
 // keep lists candidates beyond alive whose tokenizations the rung keeps
 // (keepTokenizations).
-func (r *runner) runRung(alive []*Candidate, upto int, end time.Time, keep []*Candidate) (cut bool, err error) {
+func (r *runner) runRung(alive []*Candidate, upto int, end float64, keep []*Candidate) (cut bool, err error) {
 	var groups [][]*Candidate
 	at := map[int]int{}
 	for _, c := range alive {
@@ -114,7 +138,7 @@ func (r *runner) runRung(alive []*Candidate, upto int, end time.Time, keep []*Ca
 					return
 				}
 				jb := jobs[next]
-				if !end.IsZero() && !r.fits(jb, end) {
+				if !r.admit(jb, end) {
 					cut = true
 					mu.Unlock()
 					return
@@ -136,12 +160,13 @@ func (r *runner) runRung(alive []*Candidate, upto int, end time.Time, keep []*Ca
 	}
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
-	if r.opt.Deadline.IsZero() {
+	if !r.bounded() || r.evals != nil {
 		<-finished
 	} else {
 		// A job that overruns its estimate is abandoned when the reserve
 		// for the final fit is reached: its goroutine runs on, but its
-		// scores are dropped, and the search returns.
+		// scores are dropped, and the search returns. (An Evaluations
+		// budget admits no job it cannot pay for.)
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
 	wait:
@@ -150,7 +175,9 @@ func (r *runner) runRung(alive []*Candidate, upto int, end time.Time, keep []*Ca
 			case <-finished:
 				break wait
 			case <-tick.C:
-				if time.Now().After(r.opt.Deadline.Add(-seconds(r.reserve()))) {
+				// Not before a first job has kept its scores: a
+				// search returns a scored candidate.
+				if r.m.now() > r.limit-r.reserve() && r.jobs() > 0 {
 					r.mu.Lock()
 					r.abandoned = true
 					r.mu.Unlock()
@@ -170,13 +197,40 @@ func (r *runner) runRung(alive []*Candidate, upto int, end time.Time, keep []*Ca
 // errAbandoned is what a job returns when the search stopped waiting for it.
 var errAbandoned = errors.New("job abandoned at the deadline")
 
-// fits reports whether jb is expected to end before end, and before the
-// search's deadline less the reserve for the final fit. A job's expected
-// time is the longest of its kind and n-gram range so far, or, before one
-// was timed, the longest per unit of cost times its cost.
-func (r *runner) fits(jb job, end time.Time) bool {
+// admit reports whether jb may start: whether it is expected to end
+// before the meter reads end, and before the budget's limit less the
+// reserve for the final fit. A job's expected time is the longest of its
+// kind and n-gram range so far, or, before one was timed, the longest per
+// unit of cost times its cost. Under an Evaluations budget, a job costs
+// its fits (jobFits) over the number of splits, claimed when it is
+// admitted: jobs are admitted in their fixed order, so what the budget
+// admits depends on no clock.
+func (r *runner) admit(jb job, end float64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	first := r.admitted == 0
+	if !r.bounded() || first {
+		// The first job, the strongest kind's default on the first
+		// split, starts whatever the budget: a search returns a scored
+		// candidate.
+		r.admitted++
+		if r.evals != nil {
+			r.evals.claim(r.jobFits(jb))
+		}
+		return true
+	}
+	if r.evals != nil {
+		k := float64(len(r.splits))
+		n := r.jobFits(jb)
+		// In fits, to compare integers: the readings are fits over k.
+		have := math.Floor(min(end, r.limit)*k + 1e-9)
+		if r.evals.now()*k+float64(n) > have {
+			return false
+		}
+		r.evals.claim(n)
+		r.admitted++
+		return true
+	}
 	c := jb.cands[0]
 	expect, seen := r.jobTime[jobKey(c)]
 	if !seen {
@@ -186,8 +240,21 @@ func (r *runner) fits(jb job, end time.Time) bool {
 		return false
 	}
 	reserve := r.reserveLocked()
-	now := time.Now()
-	return now.Add(seconds(expect)).Before(end) && now.Add(seconds(expect+reserve)).Before(r.opt.Deadline)
+	now := r.m.now()
+	ok := now+expect < end && now+expect+reserve < r.limit
+	if ok {
+		r.admitted++
+	}
+	return ok
+}
+
+// jobFits returns the fits jb makes: one per candidate, but one for all
+// the Naive Bayes candidates of a job, which share their counts (runJob).
+func (r *runner) jobFits(jb job) int {
+	if jb.cands[0].Spec.Kind.IsNB() && r.metric != LogLoss {
+		return 1
+	}
+	return len(jb.cands)
 }
 
 // jobs returns the number of jobs whose scores were kept.
@@ -205,7 +272,10 @@ func (r *runner) reserve() float64 {
 }
 
 func (r *runner) reserveLocked() float64 {
-	reserve := reserveShare * r.opt.Deadline.Sub(r.start).Seconds()
+	if r.evals != nil || !r.bounded() {
+		return 0 // the fit of the choice is not an evaluation
+	}
+	reserve := reserveShare * r.limit
 	if r.leader != nil {
 		reserve += finalFitFactor * (r.fitSecondsLocked(r.leader) + r.tokTime[jobKey(r.leader)])
 	}
@@ -280,13 +350,13 @@ func (r *runner) tokenized(s vectorize.Settings) (*eval.Tokenized, float64, erro
 	did := false
 	t.once.Do(func() {
 		did = true
-		start := time.Now()
+		start := r.m.clock()
 		s := s
 		if f, ok := r.floors[key]; ok {
 			s.MinDF = f
 		}
 		t.tk, t.err = eval.Tokenize(r.texts, r.y, len(r.classes), s, r.opt.Workers)
-		t.seconds = time.Since(start).Seconds()
+		t.seconds = r.m.clock() - start
 		r.mu.Lock()
 		if r.tokSecs != nil {
 			r.tokSecs[key] = max(r.tokSecs[key], t.seconds)
@@ -301,7 +371,7 @@ func (r *runner) tokenized(s vectorize.Settings) (*eval.Tokenized, float64, erro
 
 // runJob scores the candidates of jb on its split.
 func (r *runner) runJob(jb job) error {
-	start := time.Now()
+	start := r.m.clock()
 	c0 := jb.cands[0]
 	tk, tokSeconds, err := r.tokenized(c0.Spec.Settings)
 	if err != nil {
@@ -313,13 +383,13 @@ func (r *runner) runJob(jb job) error {
 		return fmt.Errorf("%s: %w", c0.Describe(), err)
 	}
 	ytr, yho := corpus.Pick(r.y, sp.Train), corpus.Pick(r.y, sp.Held)
-	shared := time.Since(start).Seconds()
+	shared := r.m.clock() - start
 	var counted *model.Model // NB: the counts every α shares
 	if c0.Spec.Kind.IsNB() && r.metric != LogLoss {
 		if counted, err = train.FitNB(c0.Spec.Kind, Xtr, ytr, r.classes, vocab, c0.Spec.Params); err != nil {
 			return fmt.Errorf("%s: %w", c0.Describe(), err)
 		}
-		shared = time.Since(start).Seconds()
+		shared = r.m.clock() - start
 	}
 	type result struct {
 		id             int
@@ -329,7 +399,7 @@ func (r *runner) runJob(jb job) error {
 	}
 	var results []result
 	for _, c := range jb.cands {
-		t0 := time.Now()
+		t0 := r.m.clock()
 		var m *model.Model
 		switch {
 		case counted != nil:
@@ -351,10 +421,13 @@ func (r *runner) runJob(jb job) error {
 		if r.opt.EnsembleRounds > 0 {
 			oof = heldOutScores(m, Xho)
 		}
-		own := time.Since(t0).Seconds()
+		if r.opt.afterFit != nil {
+			r.opt.afterFit(c)
+		}
+		own := r.m.clock() - t0
 		results = append(results, result{c.ID, score, own + shared/float64(len(jb.cands)), shared + own, oof})
 	}
-	took := time.Since(start).Seconds() - tokSeconds
+	took := r.m.clock() - start - tokSeconds
 	fit := took
 	if !c0.Spec.Kind.IsNB() {
 		fit /= float64(len(jb.cands))

@@ -15,8 +15,10 @@ import (
 // each outer fold runs the search (Run, with opt's inner folds) on its
 // training part only, fits the chosen candidate there (or the ensemble it
 // chose, when opt.EnsembleRounds asks for one: FitEnsemble), and evaluates it on
-// its held-out part, which the search never saw. With a deadline, each
-// outer fold's search may use an equal share of the time left. It returns
+// its held-out part, which the search never saw. With a time budget, each
+// outer fold's search may use an equal share of the time left; with an
+// Evaluations budget, each fold's search has the whole budget, as the
+// search it estimates would. It returns
 // the outer folds' evaluation and each fold's search.
 func NestedCV(texts []string, y []int, classes []string, space Space, remove string, k int, seed uint64, opt Options, topK int) (*eval.CVResult, []*Result, error) {
 	folds, err := corpus.StratifiedKFold(y, k, seed)
@@ -25,12 +27,14 @@ func NestedCV(texts []string, y []int, classes []string, space Space, remove str
 	}
 	out := make([]eval.Fold, k)
 	searches := make([]*Result, k)
+	outer := &runner{opt: opt, splits: make([]Split, 1)}
+	outer.setBudget(time.Now())
 	for f, held := range folds {
 		rows := corpus.Complement(len(y), held)
 		inner := opt
-		if !opt.Deadline.IsZero() {
-			left := time.Until(opt.Deadline)
-			inner.Deadline = time.Now().Add(left / time.Duration(k-f))
+		if outer.bounded() && outer.evals == nil {
+			inner.Budget.Amount = (outer.limit - outer.m.now()) / float64(k-f)
+			inner.Spent = 0
 		}
 		trTexts, trY := corpus.Pick(texts, rows), corpus.Pick(y, rows)
 		res, err := Run(trTexts, trY, classes, space, remove, nil, inner)
@@ -40,7 +44,7 @@ func NestedCV(texts []string, y []int, classes []string, space Space, remove str
 		searches[f] = res
 		var m *model.Model
 		if res.Ensemble != nil && res.Ensemble.Used {
-			m, err = FitEnsemble(trTexts, trY, classes, res, opt.Workers, inner.Deadline)
+			m, err = FitEnsemble(trTexts, trY, classes, res, opt.Workers)
 		} else {
 			m, _, _, err = Fit(trTexts, trY, classes, res.Best(), opt.Workers)
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
@@ -17,12 +16,12 @@ import (
 // probabilities are calibrated by the temperature fitted on its held-out
 // scores in the search (Member.Temperature; logistic regression keeps its
 // own softmax), so that the members average as the selection averaged
-// them. The best single candidate is fitted first; when deadline is not
-// zero and the next member's expected refit (Member.Prepare, unless a member of equal
+// them. The best single candidate is fitted first; when the budget of
+// the search (in time) is bounded and the next member's expected refit (Member.Prepare, unless a member of equal
 // settings prepared the documents, and Member.Fit, padded by refitFactor) would end past
 // it, the refit stops and FitEnsemble returns that single model, with
 // res.Ensemble.Used cleared and Why saying so.
-func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers int, deadline time.Time) (*model.Model, error) {
+func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers int) (*model.Model, error) {
 	e := res.Ensemble
 	if e == nil || !e.Used || len(e.Members) == 0 {
 		return nil, errors.New("the search chose no ensemble")
@@ -52,7 +51,7 @@ func FitEnsemble(texts []string, y []int, classes []string, res *Result, workers
 			expect += mem.Prepare
 		}
 		expect *= refitFactor
-		if i > 0 && !deadline.IsZero() && time.Now().Add(seconds(expect)).After(deadline) {
+		if i > 0 && expect > res.left() {
 			e.Used = false
 			e.Why = fmt.Sprintf("refitting its %d members was not expected to end within the budget", len(order))
 			return fitted[order[0].Rank], nil

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/nbtext/nbtext/internal/model"
@@ -47,8 +49,10 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// WriteTable writes r for people: how far the racing went, then the first
-// top entries of the leaderboard (all when top ≤ 0).
+// WriteTable writes r for people: the budget and how far the search went,
+// the defaults and the choice, what the budget left out, then the first
+// top entries of the leaderboard (all when top ≤ 0; the defaults marked
+// "*").
 func (r *Result) WriteTable(w io.Writer, top int) error {
 	bw := bufio.NewWriter(w)
 	how := fmt.Sprintf("%d-fold stratified cross-validation (seed %d)", r.Splits, r.Seed)
@@ -56,32 +60,77 @@ func (r *Result) WriteTable(w io.Writer, top int) error {
 		how = "the validation set"
 	}
 	fmt.Fprintf(bw, "search: %d candidates, %d scored on %s, %.1f s, metric %s\n", r.Candidates, r.Scored, how, r.Seconds, r.Metric)
+	if r.Budget != "" {
+		b, _ := ParseBudget(r.Budget)
+		fmt.Fprintf(bw, "  budget %s: %.4g %s spent by the search\n", r.Budget, r.Spent, b.UnitName())
+	}
+	fmt.Fprintf(bw, "  defaults: %d scored on %d split(s), first\n", r.Defaults, r.Decision)
 	if r.Brackets > 1 {
 		fmt.Fprintf(bw, "  %d races, each reaching further into rung 0; the last one:\n", r.Brackets)
 	}
 	for i, g := range r.Rungs {
 		note := ""
 		if g.CutByTime {
-			note = ", cut short by the budget"
+			note = fmt.Sprintf(", cut short by the budget (%d not scored)", g.Entrants-g.Finished)
 		}
 		if g.Deciding {
-			note += ", chosen here"
+			note += ", the race's choice made here"
 		}
 		fmt.Fprintf(bw, "  rung %d: %d of %d candidates scored on %d split(s)%s\n", i, g.Finished, g.Entrants, g.Splits, note)
 	}
+	if len(r.Leaderboard) > 0 {
+		best := r.Leaderboard[0]
+		verdict := "a default"
+		if bd := r.BestDefault(); !best.Default && bd != nil {
+			verdict = fmt.Sprintf("%+.4f over the best default, %s %s=%g", best.Mean-bd.Mean, bd.Kind, bd.Param, bd.Value)
+		} else if !best.Default {
+			verdict = "no default was scored"
+		}
+		fmt.Fprintf(bw, "  chosen on %d split(s): rank 1, %s %.4f (%s)\n", r.Decision, r.Metric, best.Mean, verdict)
+	}
+	r.Skipped.writeTable(bw)
 	bw.WriteByte('\n')
 	n := len(r.Leaderboard)
 	if top > 0 {
 		n = min(n, top)
 	}
-	fmt.Fprintf(bw, "%4s  %-11s  %-70s  %-12s  %5s  %-17s  %7s\n", "rank", "model", "preprocessing", "param", "folds", r.Metric+" ± std", "seconds")
+	fmt.Fprintf(bw, "%4s  %-13s  %-70s  %-12s  %5s  %-17s  %7s\n", "rank", "model", "preprocessing", "param", "folds", r.Metric+" ± std", "seconds")
 	for _, e := range r.Leaderboard[:n] {
-		fmt.Fprintf(bw, "%4d  %-11s  %-70s  %-12s  %5d  %.4f ± %.4f  %7.2f\n", e.Rank, e.Kind, e.Preprocessing,
+		kind := e.Kind
+		if e.Default {
+			kind += " *"
+		}
+		fmt.Fprintf(bw, "%4d  %-13s  %-70s  %-12s  %5d  %.4f ± %.4f  %7.2f\n", e.Rank, kind, e.Preprocessing,
 			fmt.Sprintf("%s=%g", e.Param, e.Value), e.Folds, e.Mean, e.Std, e.Seconds)
 	}
 	if n < len(r.Leaderboard) {
 		fmt.Fprintf(bw, "%s(%d more)\n", strings.Repeat(" ", 6), len(r.Leaderboard)-n)
 	}
+	fmt.Fprintf(bw, "%s* the kind's default setting, as 'nbtext train --model K' fits it\n", strings.Repeat(" ", 6))
 	r.Ensemble.writeTable(bw, r.Metric)
 	return bw.Flush()
+}
+
+// writeTable writes what the budget left out, if anything.
+func (s Skipped) writeTable(w io.Writer) {
+	if len(s.Defaults) == 0 && len(s.Unscored) == 0 && len(s.Unconfirmed) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "  skipped for lack of budget:")
+	if len(s.Defaults) > 0 {
+		fmt.Fprintf(w, "    defaults not scored on every split: %s\n", strings.Join(s.Defaults, ", "))
+	}
+	if len(s.Unscored) > 0 {
+		kinds := slices.Sorted(maps.Keys(s.Unscored))
+		total := 0
+		var parts []string
+		for _, k := range kinds {
+			total += s.Unscored[k]
+			parts = append(parts, fmt.Sprintf("%s %d", k, s.Unscored[k]))
+		}
+		fmt.Fprintf(w, "    %d candidates never scored: %s\n", total, strings.Join(parts, ", "))
+	}
+	for _, u := range s.Unconfirmed {
+		fmt.Fprintf(w, "    a leader of the race not scored on the decision splits: %s\n", u)
+	}
 }

@@ -38,9 +38,12 @@ type Options struct {
 	Seed uint64
 	// Metric is Accuracy (""), MacroF1 or LogLoss.
 	Metric string
-	// Deadline, when not zero, is when the search must have ended, the
-	// final fit included: the search keeps a reserve for it.
-	Deadline time.Time
+	// Budget bounds the search and the fit of its choice (zero Amount: no
+	// bound): the search keeps a reserve for the final fit, in time
+	// budgets. Spent is what of it the caller spent before the search
+	// (Budget.Spent: reading the corpus).
+	Budget Budget
+	Spent  float64
 	// Workers is the number of jobs run at once (0: GOMAXPROCS); each job
 	// fits on one goroutine.
 	Workers int
@@ -52,6 +55,12 @@ type Options struct {
 	// SelectEnsemble) of that many greedy rounds, keeping back time for
 	// refitting its members.
 	EnsembleRounds int
+
+	// meter, when not nil, replaces the budget's own (tests: a fake clock);
+	// afterFit, when not nil, is called after each fit of a candidate on a
+	// split (tests: an artificially slowed machine).
+	meter    meter
+	afterFit func(c *Candidate)
 }
 
 // Split is one train/held-out split of the documents, by index.
@@ -71,6 +80,7 @@ type Entry struct {
 	Std           float64   `json:"std"`     // sample standard deviation over the splits
 	Seconds       float64   `json:"seconds"` // fitting and scoring time, all splits
 	Scores        []float64 `json:"scores"`
+	Default       bool      `json:"default,omitempty"` // the kind's default setting (train --model K)
 	cand          *Candidate
 }
 
@@ -79,18 +89,45 @@ type Result struct {
 	Metric     string  `json:"metric"`
 	Splits     int     `json:"splits"` // folds, or 1 for a validation set
 	Seed       uint64  `json:"seed"`
-	Candidates int     `json:"candidates"` // in the space
-	Scored     int     `json:"scored"`     // scored on at least one split
-	Brackets   int     `json:"brackets"`   // races run, each reaching further in rung 0
-	Rungs      []Rung  `json:"rungs"`      // of the last race
-	Seconds    float64 `json:"seconds"`    // the search, without the final fit
-	// Leaderboard holds every scored candidate, best first: those of the
-	// deciding rung by their mean, then the others by the rung they
-	// reached and their mean there.
+	Budget     string  `json:"budget,omitempty"` // as ParseBudget reads it
+	Spent      float64 `json:"spent"`            // of the budget by the search, in its unit
+	Candidates int     `json:"candidates"`       // in the space
+	Scored     int     `json:"scored"`           // scored on at least one split
+	Brackets   int     `json:"brackets"`         // races run, each reaching further in rung 0
+	Rungs      []Rung  `json:"rungs"`            // of the last race
+	Seconds    float64 `json:"seconds"`          // the search, without the final fit (wall)
+	// Defaults is how many of the kinds' default settings were scored on
+	// the decision splits; Decision is how many splits the choice was
+	// made on (those of the defaults, when any was scored).
+	Defaults int `json:"defaults"`
+	Decision int `json:"decision_splits"`
+	// Leaderboard holds every scored candidate, best first: those scored
+	// on the decision splits by their mean there, then the others by the
+	// splits they scored and their mean there.
 	Leaderboard []Entry `json:"leaderboard"`
-	// Ensemble is the ensemble selection over the candidates of the
-	// deciding rung, when Options.EnsembleRounds asked for one.
+	// Skipped says what the budget left out.
+	Skipped Skipped `json:"skipped"`
+	// Ensemble is the ensemble selection over the best candidates, when
+	// Options.EnsembleRounds asked for one.
 	Ensemble *Ensemble `json:"ensemble,omitempty"`
+
+	meter meter   // the search's, for the fit of its choice
+	limit float64 // what the budget allows the meter to read
+}
+
+// Skipped is what a search left out for lack of budget.
+type Skipped struct {
+	// Defaults lists the default settings not scored on every split
+	// ("svm: 1 of 5 splits").
+	Defaults []string `json:"defaults,omitempty"`
+	// Unscored counts, by model kind, the candidates rung 0 never reached:
+	// the pilots never scored and their followers (the values of a grid
+	// raced after its pilot). A follower of a pilot that lost the race is
+	// not counted: the race left it out, not the budget.
+	Unscored map[string]int `json:"unscored,omitempty"`
+	// Unconfirmed lists the race's leaders that could not be scored on
+	// the decision splits, and so could not be chosen.
+	Unconfirmed []string `json:"unconfirmed,omitempty"`
 }
 
 // Rung says how far one rung of the racing went.
@@ -98,17 +135,52 @@ type Rung struct {
 	Splits    int  `json:"splits"`    // splits scored by the end of the rung
 	Entrants  int  `json:"entrants"`  // candidates promoted to it
 	Finished  int  `json:"finished"`  // candidates that scored all its splits
-	Deciding  bool `json:"deciding"`  // the choice was made here
-	CutByTime bool `json:"cut_short"` // the deadline stopped it
+	Deciding  bool `json:"deciding"`  // the race's choice was made here
+	CutByTime bool `json:"cut_short"` // the budget stopped it
 }
 
 // Best returns the chosen candidate.
 func (r *Result) Best() *Candidate { return r.Leaderboard[0].cand }
 
+// BestDefault returns the leaderboard entry of the best default setting
+// scored on the decision splits, or nil when none was.
+func (r *Result) BestDefault() *Entry {
+	for i, e := range r.Leaderboard {
+		if e.Default && e.Folds == r.Decision {
+			return &r.Leaderboard[i]
+		}
+	}
+	return nil
+}
+
+// left returns what the budget leaves for the fit of the choice, in its
+// unit (+Inf without a bound, and for an Evaluations budget, which counts
+// the search's fits only).
+func (r *Result) left() float64 {
+	if r.meter == nil || math.IsInf(r.limit, 1) {
+		return math.Inf(1)
+	}
+	if _, ok := r.meter.(*evalMeter); ok {
+		return math.Inf(1)
+	}
+	return r.limit - r.meter.now()
+}
+
+// confirmTop is how many of the race's leaders are scored on the decision
+// splits when the race decided on fewer.
+const confirmTop = 3
+
 // Run searches space for the candidate with the best metric on held-out
 // documents: stratified k-fold cross-validation of texts (label ids y, into
 // classes), or, when valid is not empty, the split given (indices into
 // texts). remove is recorded in every candidate's settings.
+//
+// Each kind's default setting (train.Defaults, as 'nbtext train --model K'
+// fits it) is scored first, on every split when the budget allows, and
+// the choice is made on the splits the defaults were scored on: the
+// candidate with the best mean there, among the defaults and the
+// candidates of the race scored on them. The choice is thus never below
+// the best default scored; when the budget runs out, it is that default.
 func Run(texts []string, y []int, classes []string, space Space, remove string, valid *Split, opt Options) (*Result, error) {
 	start := time.Now()
 	if len(texts) != len(y) {
@@ -153,7 +225,7 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 		}
 	}
 	r := &runner{
-		start: start, cands: cands, texts: texts, y: y, classes: classes, splits: splits, metric: metric, opt: opt,
+		cands: cands, texts: texts, y: y, classes: classes, splits: splits, metric: metric, opt: opt,
 		scores:  make([][]float64, len(cands)),
 		seconds: make([]float64, len(cands)),
 		candFit: make([]float64, len(cands)),
@@ -162,6 +234,7 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 		jobTime: map[[2]int]float64{}, fitTime: map[[2]int]float64{}, tokTime: map[[2]int]float64{},
 		tokSecs: map[vectorize.Settings]float64{},
 	}
+	r.setBudget(start)
 	if r.opt.Workers <= 0 {
 		r.opt.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -174,7 +247,21 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 			r.scores[i][j] = math.NaN()
 		}
 	}
-	res := &Result{Metric: metric, Splits: len(splits), Seed: opt.Seed, Candidates: len(cands)}
+	res := &Result{Metric: metric, Splits: len(splits), Seed: opt.Seed, Candidates: len(cands), meter: r.m, limit: r.limit}
+	if opt.Budget.Amount > 0 {
+		res.Budget = opt.Budget.String()
+	}
+	// The defaults first, so that the race is measured against them.
+	var defaults []*Candidate
+	for _, c := range cands {
+		if c.Default {
+			defaults = append(defaults, c)
+		}
+	}
+	nd, err := r.runDefaults(defaults)
+	if err != nil {
+		return nil, err
+	}
 	var pilots []*Candidate // the pilots and the Naive Bayes candidates race first
 	for _, c := range cands {
 		if c.lead == nil {
@@ -186,48 +273,157 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 	// reaching further (the scores already made are kept), until rung 0
 	// covers every pilot or no job fits in the time left.
 	deciding := -1
+	var leaders []*Candidate
 	for bracket := 0; ; bracket++ {
 		before := r.jobs()
-		rungs, d, err := r.race(pilots, time.Now())
+		rungs, d, top, err := r.race(pilots, r.m.now())
 		if err != nil {
 			return nil, err
 		}
 		// The deepest decision stands: a later race that only reached
 		// further into rung 0 decides on fewer splits.
 		if d >= 0 && (deciding < 0 || rungs[d].Splits >= res.Rungs[deciding].Splits) {
-			res.Rungs, deciding = rungs, d
+			res.Rungs, deciding, leaders = rungs, d, top
 		}
 		res.Brackets = bracket + 1
 		if d < 0 || !rungs[0].CutByTime || r.jobs() == before {
 			break
 		}
 	}
-	if deciding < 0 {
-		return nil, errors.New("the budget ran out before any candidate was scored on the first fold: raise --budget")
+	raced := 0
+	if deciding >= 0 {
+		raced = res.Rungs[deciding].Splits
+		res.Rungs[deciding].Deciding = true
 	}
-	if err := r.fillLibrary(res.Rungs[deciding].Splits); err != nil {
+	n, err := r.decisionSplits(defaults, nd, raced, leaders)
+	if err != nil {
 		return nil, err
 	}
-	res.Rungs[deciding].Deciding = true
-	res.Leaderboard = r.leaderboard(cands, res.Rungs[deciding].Splits)
+	if n == 0 {
+		return nil, errors.New("the budget ran out before any candidate was scored on the first fold: raise --budget")
+	}
+	if err := r.fillLibrary(n); err != nil {
+		return nil, err
+	}
+	res.Decision = n
+	res.Leaderboard = r.leaderboard(cands, n)
 	res.Scored = len(res.Leaderboard)
-	r.buildEnsemble(res, res.Rungs[deciding].Splits)
+	res.Skipped = r.skipped(defaults, pilots, leaders, n)
+	for _, e := range res.Leaderboard {
+		if e.Default && e.Folds == n {
+			res.Defaults++
+		}
+	}
+	r.buildEnsemble(res, n)
 	res.Seconds = time.Since(start).Seconds()
+	res.Spent = r.m.now()
 	return res, nil
+}
+
+// runDefaults scores the default settings defs on the splits, a level of
+// the race at a time (the first split, then up to 3^r splits, then all),
+// every default on a level before any goes on, the strongest kinds first
+// (defaultsOrder). It returns the splits of the deepest level every one
+// finished (0 when the budget cut the first).
+func (r *runner) runDefaults(defs []*Candidate) (int, error) {
+	defs = slices.Clone(defs)
+	slices.SortStableFunc(defs, func(a, b *Candidate) int { return defaultRank(a.Spec.Kind) - defaultRank(b.Spec.Kind) })
+	done := 0
+	for upto := 1; len(defs) > 0; upto = min(upto*eta, len(r.splits)) {
+		cut, err := r.runRung(defs, upto, r.limit, nil)
+		if err != nil || cut {
+			return done, err
+		}
+		done = upto
+		if upto == len(r.splits) {
+			break
+		}
+	}
+	return done, nil
+}
+
+// decisionSplits returns the number of splits the choice is made on: those
+// every scored default was scored on (nd; 1 when the budget cut the first
+// level, the defaults that scored it), extended to the race's deciding
+// rung's (raced) when the budget lets the defaults catch up; without a
+// scored default, raced. When the race decided on fewer splits, its
+// leaders are scored on the rest, best first, while the budget lasts.
+func (r *runner) decisionSplits(defaults []*Candidate, nd, raced int, leaders []*Candidate) (int, error) {
+	var scored []*Candidate
+	for _, c := range defaults {
+		if r.scored(c) >= max(nd, 1) {
+			scored = append(scored, c)
+		}
+	}
+	if len(scored) == 0 {
+		return raced, nil
+	}
+	n := max(nd, 1)
+	if raced > n {
+		if _, err := r.runRung(scored, raced, r.limit, nil); err != nil {
+			return 0, err
+		}
+		n = raced
+		for _, c := range scored {
+			n = min(n, r.scored(c))
+		}
+	}
+	if raced < n {
+		var top []*Candidate
+		for _, c := range leaders {
+			if !c.Default && len(top) < confirmTop {
+				top = append(top, c)
+			}
+		}
+		// One leader at a time, so that the best is confirmed first.
+		for _, c := range top {
+			if cut, err := r.runRung([]*Candidate{c}, n, r.limit, nil); cut || err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+// skipped returns what the budget left out of a search that chose on n
+// splits.
+func (r *runner) skipped(defaults, pilots, leaders []*Candidate, n int) Skipped {
+	var s Skipped
+	for _, c := range defaults {
+		if k := r.scored(c); k < len(r.splits) {
+			s.Defaults = append(s.Defaults, fmt.Sprintf("%s: %d of %d splits", c.Spec.Kind, k, len(r.splits)))
+		}
+	}
+	for _, c := range pilots {
+		if r.scored(c) == 0 {
+			if s.Unscored == nil {
+				s.Unscored = map[string]int{}
+			}
+			s.Unscored[c.Spec.Kind.String()] += 1 + len(c.followers)
+		}
+	}
+	for _, c := range leaders {
+		if k := r.scored(c); !c.Default && k < n && len(s.Unconfirmed) < confirmTop {
+			s.Unconfirmed = append(s.Unconfirmed, fmt.Sprintf("%s: %d of %d splits", c.Describe(), k, n))
+		}
+	}
+	return s
 }
 
 // race runs successive halving over pilots from bracketStart: rung r
 // scores the candidates alive on the first min(k, 3^r) splits, and the best
 // third of those that finished go on, each pilot with its followers. It
-// returns the rungs and the deciding one (-1 when rung 0 finished none).
-func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int, error) {
+// returns the rungs, the deciding one (-1 when rung 0 finished none) and
+// the candidates that finished it, best first.
+func (r *runner) race(pilots []*Candidate, bracketStart float64) ([]Rung, int, []*Candidate, error) {
 	var rungs []Rung
 	alive := pilots
 	deciding := -1
+	var top []*Candidate
 	for rung := 0; len(alive) > 0; rung++ {
 		upto := min(len(r.splits), pow(eta, rung))
 		last := upto == len(r.splits)
-		end := r.rungDeadline(bracketStart, rung, last)
+		end := r.rungEnd(bracketStart, rung, last)
 		var cut bool
 		var err error
 		if rung == 0 {
@@ -236,7 +432,7 @@ func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int,
 			cut, err = r.runRung(alive, upto, end, nil)
 		}
 		if err != nil {
-			return nil, -1, err
+			return nil, -1, nil, err
 		}
 		var finished []*Candidate
 		for _, c := range alive {
@@ -251,6 +447,7 @@ func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int,
 		deciding = rung
 		r.rank(finished, upto)
 		r.leader = finished[0]
+		top = finished
 		if last || (len(finished) == 1 && len(finished[0].followers) == 0) {
 			break
 		}
@@ -260,7 +457,7 @@ func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int,
 			alive = append(alive, c.followers...)
 		}
 	}
-	return rungs, deciding, nil
+	return rungs, deciding, top, nil
 }
 
 // runFirstRung runs rung 0 (the first split) in phases: the defaults of
@@ -271,7 +468,7 @@ func (r *runner) race(pilots []*Candidate, bracketStart time.Time) ([]Rung, int,
 // grams, before the others try 1-2 grams, and lead the later rounds, so a
 // budget that cuts rung 0 short has spent it where the leaders are, on any
 // corpus. It reports whether the deadline stopped it.
-func (r *runner) runFirstRung(pilots []*Candidate, end time.Time) (bool, error) {
+func (r *runner) runFirstRung(pilots []*Candidate, end float64) (bool, error) {
 	rest := slices.Clone(pilots)
 	for len(rest) > 0 {
 		n := r.orderPilots(rest)
@@ -392,7 +589,6 @@ func (r *runner) tieTolerance(v float64) float64 {
 
 // runner holds the state of one search.
 type runner struct {
-	start   time.Time
 	cands   []*Candidate
 	texts   []string
 	y       []int
@@ -400,6 +596,12 @@ type runner struct {
 	splits  []Split
 	metric  string
 	opt     Options
+	// m reads what the search spent of its budget; limit is what the
+	// budget allows it to read (+Inf: no bound); evals is m when the
+	// budget counts evaluations.
+	m     meter
+	limit float64
+	evals *evalMeter
 
 	mu     sync.Mutex
 	scores [][]float64 // [candidate][split], NaN until scored
@@ -410,15 +612,16 @@ type runner struct {
 	candFit []float64 // per candidate, its longest fit and scoring on one split with the split's preparation
 	// toks holds the tokenizations, built on first use and dropped when a
 	// rung needs them not; floors, the lowest min_df each one serves.
-	toks    map[vectorize.Settings]*tokenization
-	floors  map[vectorize.Settings]int
-	jobTime map[[2]int]float64             // longest job seen per (kind, n-gram max), seconds
-	fitTime map[[2]int]float64             // longest fit of one candidate on one split, seconds
-	tokTime map[[2]int]float64             // tokenizing all documents, seconds
-	tokSecs map[vectorize.Settings]float64 // the same, per tokenization (tokKey)
-	perCost float64                        // longest job seen per unit of candidate cost
-	leader  *Candidate                     // the best candidate so far, whose final fit the reserve covers
-	jobsRun int                            // jobs whose scores were kept
+	toks     map[vectorize.Settings]*tokenization
+	floors   map[vectorize.Settings]int
+	jobTime  map[[2]int]float64             // longest job seen per (kind, n-gram max), seconds
+	fitTime  map[[2]int]float64             // longest fit of one candidate on one split, seconds
+	tokTime  map[[2]int]float64             // tokenizing all documents, seconds
+	tokSecs  map[vectorize.Settings]float64 // the same, per tokenization (tokKey)
+	perCost  float64                        // longest job seen per unit of candidate cost
+	leader   *Candidate                     // the best candidate so far, whose final fit the reserve covers
+	jobsRun  int                            // jobs whose scores were kept
+	admitted int                            // jobs admitted to start (admit)
 	// abandoned is set when the search stopped waiting for its jobs: the
 	// jobs still running then keep no scores.
 	abandoned bool
@@ -462,9 +665,9 @@ func (r *runner) scored(c *Candidate) int {
 	return k
 }
 
-// leaderboard lists every scored candidate: those that finished the
-// deciding rung (n splits) by their mean, then the others by the number of
-// splits they scored (as many as their last finished rung) and their mean.
+// leaderboard lists every scored candidate: those scored on the decision
+// splits (n) by their mean there (a tie to a default, then to the lower
+// ID), then the others by the number of splits they scored and their mean.
 func (r *runner) leaderboard(cands []*Candidate, n int) []Entry {
 	var out []Entry
 	for _, c := range cands {
@@ -479,7 +682,7 @@ func (r *runner) leaderboard(cands []*Candidate, n int) []Entry {
 		out = append(out, Entry{
 			Kind: c.Spec.Kind.String(), Preprocessing: Preprocessing(c.Spec.Settings),
 			Param: c.Param, Value: c.Value, Folds: k, Mean: m, Std: sd,
-			Seconds: r.seconds[c.ID], Scores: slices.Clone(r.scores[c.ID][:k]), cand: c,
+			Seconds: r.seconds[c.ID], Scores: slices.Clone(r.scores[c.ID][:k]), Default: c.Default, cand: c,
 		})
 	}
 	slices.SortStableFunc(out, func(a, b Entry) int {
@@ -490,6 +693,11 @@ func (r *runner) leaderboard(cands []*Candidate, n int) []Entry {
 		case r.better(a.Mean, b.Mean):
 			return -1
 		case r.better(b.Mean, a.Mean):
+			return 1
+		case a.Default != b.Default: // a tie goes to the default
+			if a.Default {
+				return -1
+			}
 			return 1
 		}
 		return a.cand.ID - b.cand.ID

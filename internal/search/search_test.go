@@ -6,10 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
@@ -87,16 +87,39 @@ func TestCandidatesSpace(t *testing.T) {
 	// char_wb 2-4: unigram settings only (min_df × sublinear × grid),
 	// with no stop word or field dimension.
 	chars := 2*1*4 + 2*(2*2*4) + 2*2*4 + 2*2*len(train.SVMCGrid) + 2*1*len(train.NBLRCGrid)
-	if len(cands) != want+chars {
-		t.Fatalf("%d candidates, want %d", len(cands), want+chars)
+	// Each kind's default setting is a candidate: in the space when it
+	// holds it, else added. With mail headers (the defaults' Subject
+	// field terms), the space lacks logreg's C = 300 and NB-LR's min_df
+	// 3; without, it lacks every default (fields=none).
+	if len(cands) != want+chars+2 {
+		t.Fatalf("%d candidates, want %d", len(cands), want+chars+2)
 	}
-	if n, _ := DefaultSpace(false).Candidates(""); len(n) != want/2+chars {
-		t.Errorf("without mail headers: %d candidates, want %d (no field dimension)", len(n), want/2+chars)
+	if n, _ := DefaultSpace(false).Candidates(""); len(n) != want/2+chars+6 {
+		t.Errorf("without mail headers: %d candidates, want %d (no field dimension, 6 defaults added)", len(n), want/2+chars+6)
 	}
+	defaults := map[model.Kind]int{}
+	for _, c := range cands {
+		if c.Default {
+			defaults[c.Spec.Kind]++
+			s, p := train.Defaults(c.Spec.Kind)
+			if c.Spec.Settings != s || !reflect.DeepEqual(c.Spec.Params, p) {
+				t.Errorf("default %s is not train.Defaults", c.Describe())
+			}
+		}
+	}
+	if len(defaults) != len(sp.Kinds) {
+		t.Errorf("defaults %v, want one of each of the %d kinds", defaults, len(sp.Kinds))
+	}
+	for k, n := range defaults {
+		if n != 1 {
+			t.Errorf("%d defaults of %s", n, k)
+		}
+	}
+	cands = slices.DeleteFunc(cands, func(c *Candidate) bool { return c.round < 0 })
 	pilots, followers := 0, 0
 	for i, c := range cands {
-		if c.ID != i {
-			t.Fatalf("candidate %d has ID %d", i, c.ID)
+		if c.ID != i+2 {
+			t.Fatalf("candidate %d has ID %d, want %d after the 2 added defaults", i, c.ID, i+2)
 		}
 		if i > 0 && (c.round < cands[i-1].round || c.round == cands[i-1].round && c.cost < cands[i-1].cost) {
 			t.Fatalf("candidate %d (%s) races before the one before it: round %d cost %g after round %d cost %g",
@@ -163,6 +186,7 @@ func TestTokenizationFloorsAndRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cands = slices.DeleteFunc(cands, func(c *Candidate) bool { return c.round < 0 }) // the kinds' defaults, outside the space
 	floors := minDFFloors(cands)
 	var uni, tri vectorize.Settings
 	for _, c := range cands {
@@ -176,7 +200,7 @@ func TestTokenizationFloorsAndRelease(t *testing.T) {
 		t.Fatalf("floors %v, want min_df 1 for unigrams and %d for trigrams", floors, trigramMinDF)
 	}
 	texts, y, classes := synth(3, 30, 1, false)
-	r := &runner{texts: texts, y: y, classes: classes, floors: floors, opt: Options{Workers: 1}, toks: map[vectorize.Settings]*tokenization{}}
+	r := &runner{texts: texts, y: y, classes: classes, floors: floors, opt: Options{Workers: 1}, toks: map[vectorize.Settings]*tokenization{}, m: wallMeter{}}
 	for _, s := range []vectorize.Settings{uni, tri} {
 		if _, _, err := r.tokenized(s); err != nil {
 			t.Fatal(err)
@@ -248,9 +272,10 @@ func TestRunDeterministicAndSensible(t *testing.T) {
 	if len(a.Rungs) != 2 || a.Rungs[0].Splits != 1 || a.Rungs[1].Splits != 3 || !a.Rungs[1].Deciding {
 		t.Fatalf("rungs %+v, want splits 1 then 3, deciding in the last", a.Rungs)
 	}
-	// The pilots and NB race first: 2 NB values × 2 n-gram ranges + 2 logreg pilots.
-	if a.Rungs[0].Entrants != 6 {
-		t.Errorf("rung 0 had %d entrants, want 6", a.Rungs[0].Entrants)
+	// The pilots and NB race first: 2 NB values × 2 n-gram ranges + 2
+	// logreg pilots, and the two kinds' defaults (scored before).
+	if a.Rungs[0].Entrants != 8 {
+		t.Errorf("rung 0 had %d entrants, want 8", a.Rungs[0].Entrants)
 	}
 	best := a.Leaderboard[0]
 	if best.Rank != 1 || best.Folds != 3 || best.Mean < 0.8 {
@@ -270,7 +295,7 @@ func TestRunDeterministicAndSensible(t *testing.T) {
 // stripTimes returns r without its timings, which vary between runs.
 func stripTimes(r *Result) Result {
 	s := *r
-	s.Seconds = 0
+	s.Seconds, s.Spent = 0, 0
 	s.Leaderboard = append([]Entry(nil), r.Leaderboard...)
 	for i := range s.Leaderboard {
 		s.Leaderboard[i].Seconds = 0
@@ -295,9 +320,10 @@ func TestRunValidationSplit(t *testing.T) {
 	if res.Splits != 1 || len(res.Rungs) != 1 || res.Leaderboard[0].Folds != 1 {
 		t.Fatalf("validation search: %d splits, rungs %+v", res.Splits, res.Rungs)
 	}
-	// One split: the pilots' followers never race, so 6 candidates.
-	if res.Scored != 6 {
-		t.Errorf("%d candidates scored, want 6", res.Scored)
+	// One split: the pilots' followers never race, so 6 candidates and
+	// the two kinds' defaults.
+	if res.Scored != 8 {
+		t.Errorf("%d candidates scored, want 8", res.Scored)
 	}
 }
 
@@ -317,9 +343,14 @@ func TestRunLogLossLowerIsBetter(t *testing.T) {
 
 func TestRunBudget(t *testing.T) {
 	texts, y, classes := synth(3, 40, 1, false)
-	_, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Folds: 3, Deadline: time.Now().Add(-time.Second)})
-	if err == nil || !strings.Contains(err.Error(), "--budget") {
-		t.Errorf("a deadline already past: err = %v, want the budget named", err)
+	// A budget spent before the search: the first job, the strongest
+	// kind's default on the first split, runs all the same.
+	res, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Folds: 3, Budget: Budget{Amount: 10}, Spent: 11})
+	if err != nil || res.Scored != 1 || !res.Leaderboard[0].Default || res.Leaderboard[0].Kind != "logreg" || res.Decision != 1 {
+		t.Fatalf("a budget already spent: err %v, result %+v; want logreg's default scored on the first split", err, res)
+	}
+	if len(res.Skipped.Defaults) != 2 || res.Skipped.Unscored["multinomial"] == 0 {
+		t.Errorf("a budget already spent: skipped %+v", res.Skipped)
 	}
 	if _, err := Run(texts, y, classes, smallSpace(), "", nil, Options{Metric: "auc"}); err == nil {
 		t.Error("unknown metric: no error")
@@ -390,7 +421,7 @@ func TestOrderPilots(t *testing.T) {
 	}
 	var pilots []*Candidate
 	for _, c := range cands {
-		if c.lead == nil && c.Spec.Settings.NGramMax == 2 {
+		if c.lead == nil && c.Spec.Settings.NGramMax == 2 && !c.Default {
 			pilots = append(pilots, c)
 		}
 	}
