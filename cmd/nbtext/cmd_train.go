@@ -168,9 +168,6 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if o.stream && o.auto.on {
 		return usageErrorf("--auto cross-validates candidate models on documents held in memory: drop --stream")
 	}
-	if o.auto.on && o.ml.multi {
-		return usageErrorf("--auto searches models of one label per document; with --multi-label choose --model (and --tune-thresholds) instead of --auto")
-	}
 	if o.stream && o.ml.multi {
 		return usageErrorf("--stream trains models of one label per document: drop --multi-label")
 	}
@@ -195,6 +192,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.fromCounts != "" {
 		return o.validateFromCounts(fs)
+	}
+	if o.auto.on && o.ml.multi {
+		return o.auto.validateMultiLabel(o.ml.tune)
 	}
 	if o.auto.on {
 		return o.auto.validate()
@@ -368,6 +368,9 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	}
 	if err := checkOutputs(args, []string{o.vocab, o.init}, o.output, keep); err != nil {
 		return err
+	}
+	if o.auto.on && o.ml.multi {
+		return runTrainAutoMultiLabel(s, args, o, time.Now())
 	}
 	if o.auto.on {
 		// --auto prints its leaderboard, a result, even with -q.

@@ -91,7 +91,8 @@ func TestMultiLabelCLI(t *testing.T) {
 		}
 	}
 	check(t, nbtext(t, "", "predict", "-m", m, "--min-labels", "-1"), 2, "--min-labels must be ≥ 0")
-	check(t, nbtext(t, "", "train", tr, "--multi-label", "--auto", "-o", m), 2, "with --multi-label choose --model")
+	check(t, nbtext(t, "", "train", tr, "--multi-label", "--auto", "--metric", "accuracy", "-o", m), 2, "--metric with --auto --multi-label must be micro_f1, macro_f1 or p_at_1")
+	check(t, nbtext(t, "", "train", tr, "--multi-label", "--auto", "--tune-thresholds", "-o", m), 2, "--tune-thresholds with --auto --multi-label")
 	// eval --min-labels 1: every document gets its most probable label
 	// even when no label reaches the threshold.
 	for _, c := range []struct {
@@ -263,5 +264,35 @@ func TestMultiLabelEveryKind(t *testing.T) {
 		if !strings.Contains(r.out, "sport") || !strings.Contains(r.out, "politics") {
 			t.Errorf("%s: predict --top-k 2: %q, want sport and politics", k, r.out)
 		}
+	}
+}
+
+// TestMultiLabelAuto runs train --auto --multi-label with an evaluation
+// budget: it scores the kinds' defaults first, prints the leaderboard
+// with what it skipped, writes a multi-label model that eval reads, and
+// two runs give the same bytes.
+func TestMultiLabelAuto(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	tr, te := multiLabelLines(t, dir, "train.txt", 300, 1), multiLabelLines(t, dir, "test.txt", 100, 2)
+	m1, m2 := filepath.Join(dir, "a.nbm"), filepath.Join(dir, "b.nbm")
+	args := []string{"train", tr, "--multi-label", "--auto", "--budget", "evals:4", "--metric", "macro_f1", "--min-df", "1"}
+	check(t, nbtext(t, "", append(args, "-o", m1)...), 2, "--auto chooses these settings itself")
+	args = args[:len(args)-2]
+	r := nbtext(t, "", append(args, "-o", m1)...)
+	check(t, r, 0)
+	for _, want := range []string{"4 of 28 candidates scored", "by macro_f1", "nblr", "(default)", "skipped for lack of budget (24)", "labels       3"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("train --auto --multi-label output lacks %q:\n%s", want, r.out)
+		}
+	}
+	check(t, nbtext(t, "", append(args, "-o", m2)...), 0)
+	if a, b := readFile(t, m1), readFile(t, m2); a != b {
+		t.Errorf("two runs with an evaluation budget wrote different models")
+	}
+	r = nbtext(t, "", "eval", "-m", m1, te, "--multi-label")
+	check(t, r, 0)
+	if !strings.Contains(r.out, "micro F1") {
+		t.Errorf("eval of the chosen model: %s", r.out)
 	}
 }
