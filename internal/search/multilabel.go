@@ -61,7 +61,7 @@ type MultiLabelRequest struct {
 	// Progress, when not nil, is called after each candidate.
 	Progress func(done, total int)
 
-	meter    meter             // tests: a fake clock
+	meter    meter            // tests: a fake clock
 	afterFit func(c *MLEntry) // tests: a slowed machine
 }
 
