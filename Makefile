@@ -86,7 +86,7 @@ test-banner:
 	 if [ -n "$$p" ]; then echo "$$v=$$p: its integration tests run"; \
 	 else echo "$$v not set (no ../shared copy): its integration tests skip"; fi; done
 
-readme: ## rewrite the README blocks marked <!-- output: nbtext ... --> with the commands' output (make test checks them)
+readme: ## rewrite the blocks of README.md and docs/*.md marked <!-- output: nbtext ... --> with the commands' output (make test checks them)
 	$(GO) test -count=1 -run 'TestREADMEOutputs' ./cmd/nbtext -update
 
 bench: ## run the benchmarks (speed targets) on the real corpus when available

@@ -13,59 +13,134 @@ import (
 // readmePath is the README, from the package's folder.
 var readmePath = filepath.Join("..", "..", "README.md")
 
-// outputMarker opens a README block whose content is the standard output
-// of the command it names: <!-- output: nbtext ARGS --> on the line before
-// a fenced block.
-var outputMarker = regexp.MustCompile("(?m)^<!-- output: nbtext (.*) -->\n```[a-z]*\n((?s:.*?))```\n")
+// outputMarker opens a block whose content is the standard output of the
+// command it names: <!-- output: nbtext ARGS --> (or <!-- output: echo
+// "TEXT" | nbtext ARGS -->, TEXT and a newline on standard input) on the
+// line before a fenced block.
+var outputMarker = regexp.MustCompile("(?m)^<!-- output: (.*) -->\n```[a-z]*\n((?s:.*?))```\n")
 
-// TestREADMEOutputs runs the command of every README block marked
-// <!-- output: nbtext ARGS --> and checks that the block is its standard
-// output, so a figure in the README cannot drift from what the program
-// prints. A command that reads the cached corpus (20news) needs
-// NBTEXT_20NEWS_TARBALL (make test and CI set it); go test ./cmd/nbtext
-// -run TestREADMEOutputs -update rewrites the blocks (make readme does).
-func TestREADMEOutputs(t *testing.T) {
-	b, err := os.ReadFile(readmePath)
+// volatileLine matches the lines of an output that differ from run to
+// run (train's summary line "seconds 1.23"): they are compared by their
+// first word only.
+var volatileLine = regexp.MustCompile(`(?m)^(seconds)\b.*$`)
+
+// outputDocs returns the README and every docs/*.md, from the package's
+// folder: the files whose output blocks TestREADMEOutputs checks.
+func outputDocs(t *testing.T) []string {
+	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(b)
-	blocks := outputMarker.FindAllStringSubmatchIndex(readme, -1)
-	if len(blocks) == 0 {
-		t.Fatal("no <!-- output: nbtext ... --> block in the README")
+	return append([]string{readmePath}, docs...)
+}
+
+// outputCommand splits the command of an output marker into nbtext's
+// arguments and its standard input.
+func outputCommand(cmdline string) (args []string, stdin string, ok bool) {
+	if left, right, piped := strings.Cut(cmdline, " | nbtext "); piped {
+		text, isEcho := strings.CutPrefix(left, "echo ")
+		if !isEcho {
+			return nil, "", false
+		}
+		text = strings.TrimSpace(text)
+		if len(text) >= 2 && (text[0] == '"' || text[0] == '\'') && text[len(text)-1] == text[0] {
+			text = text[1 : len(text)-1]
+		}
+		return strings.Fields(right), text + "\n", true
 	}
+	rest, ok := strings.CutPrefix(cmdline, "nbtext ")
+	return strings.Fields(rest), "", ok
+}
+
+// TestREADMEOutputs runs the command of every block of the README and of
+// docs/*.md marked <!-- output: nbtext ARGS --> and checks that the block
+// is its standard output, so that an example in the documentation cannot
+// drift from what the program prints. The blocks of one file run in
+// order, in one empty folder (testdata/ of the repository linked into
+// it), so that a block can use the model an earlier one wrote, as a
+// reader copying them would. A command that reads the cached corpus
+// (20news) needs NBTEXT_20NEWS_TARBALL (make test and CI set it); without
+// it that block and the later ones of its file are skipped. go test
+// ./cmd/nbtext -run TestREADMEOutputs -update rewrites the blocks (make
+// readme does).
+func TestREADMEOutputs(t *testing.T) {
 	isolate(t)
-	updated, ran := readme, 0
-	for i := len(blocks) - 1; i >= 0; i-- { // from the end: indices stay valid
-		m := blocks[i]
-		cmdline, want := readme[m[2]:m[3]], readme[m[4]:m[5]]
-		args := strings.Fields(cmdline)
-		if containsArg(args, cachedCorpus) && os.Getenv("NBTEXT_20NEWS_TARBALL") == "" {
-			t.Logf("skipped (NBTEXT_20NEWS_TARBALL is not set): nbtext %s", cmdline)
-			continue
-		}
-		ran++
-		r := nbtext(t, "", args...)
-		if r.code != 0 {
-			t.Errorf("nbtext %s: exit %d: %s", cmdline, r.code, r.err)
-			continue
-		}
-		if r.out == want {
-			continue
-		}
-		if golden.Updating() {
-			updated = updated[:m[4]] + r.out + updated[m[5]:]
-			continue
-		}
-		t.Errorf("README block of 'nbtext %s' differs from its output (go test ./cmd/nbtext -run TestREADMEOutputs -update rewrites it):\n--- README\n%s--- output\n%s", cmdline, want, r.out)
+	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if golden.Updating() && updated != readme {
-		if err := os.WriteFile(readmePath, []byte(updated), 0o644); err != nil {
+	paths := outputDocs(t)
+	for i, p := range paths {
+		if paths[i], err = filepath.Abs(p); err != nil {
 			t.Fatal(err)
 		}
 	}
+	blocks, ran := 0, 0
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := string(b)
+		ms := outputMarker.FindAllStringSubmatchIndex(doc, -1)
+		if len(ms) == 0 {
+			continue
+		}
+		blocks += len(ms)
+		dir := t.TempDir()
+		if err := os.Symlink(testdata, filepath.Join(dir, "testdata")); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(dir)
+		name := filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
+		if path == paths[0] {
+			name = "README.md"
+		}
+		outs := make([]*string, len(ms))
+		for i, m := range ms {
+			cmdline, want := doc[m[2]:m[3]], doc[m[4]:m[5]]
+			args, stdin, ok := outputCommand(cmdline)
+			if !ok {
+				t.Errorf("%s: %q: an output block runs nbtext ARGS or echo TEXT | nbtext ARGS", name, cmdline)
+				continue
+			}
+			if containsArg(args, cachedCorpus) && os.Getenv("NBTEXT_20NEWS_TARBALL") == "" {
+				t.Logf("%s: skipped from here on (NBTEXT_20NEWS_TARBALL is not set): %s", name, cmdline)
+				break
+			}
+			ran++
+			r := nbtext(t, stdin, args...)
+			if r.code != 0 {
+				t.Errorf("%s: %s: exit %d: %s", name, cmdline, r.code, r.err)
+				continue
+			}
+			mask := func(s string) string { return volatileLine.ReplaceAllString(s, "$1") }
+			if mask(r.out) == mask(want) {
+				continue
+			}
+			if golden.Updating() {
+				outs[i] = &r.out
+				continue
+			}
+			t.Errorf("%s: the block of '%s' differs from its output (make readme rewrites it):\n--- %s\n%s--- output\n%s", name, cmdline, name, want, r.out)
+		}
+		updated := doc
+		for i := len(ms) - 1; i >= 0; i-- { // from the end: indices stay valid
+			if outs[i] != nil {
+				updated = updated[:ms[i][4]] + *outs[i] + updated[ms[i][5]:]
+			}
+		}
+		if updated != doc {
+			if err := os.WriteFile(path, []byte(updated), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if blocks == 0 {
+		t.Fatal("no <!-- output: nbtext ... --> block in the README or docs/")
+	}
 	if ran == 0 {
-		t.Skip("NBTEXT_20NEWS_TARBALL is not set: no README block could be checked")
+		t.Skip("NBTEXT_20NEWS_TARBALL is not set: no output block could be checked")
 	}
 }
 
