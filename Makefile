@@ -61,7 +61,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 # CGO_ENABLED=0: without cgo no thread gets a C stack and malloc arena, so
-# nbtext starts under an address-space limit (ulimit -v 1G; see README, Memory).
+# nbtext starts under an address-space limit (ulimit -v 1G; see docs/speed.md, Memory).
 build: ## build bin/nbtext
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
 

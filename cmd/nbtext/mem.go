@@ -17,7 +17,7 @@ import (
 // at least a quarter of it, so that the collector works harder before the
 // limit is reached instead of the runtime dying on it; else no limit. A soft limit makes the collector run
 // more often near it; it cannot make a command fit in less memory than its
-// live data (see the README's Memory section).
+// live data (see docs/speed.md, Memory).
 func applyMemLimit(mem string) error {
 	var limit int64 = math.MaxInt64
 	switch {
@@ -45,7 +45,7 @@ func applyMemLimit(mem string) error {
 // heap grow to 3× of it rather than 2× between collections halves their
 // number and their page faults at a peak below that of keeping the texts
 // (train --model multinomial, 20 Newsgroups: 133 MB against 147 MB, 7%
-// less CPU; see the README's Speed section).
+// less CPU; see docs/speed.md).
 const readGCPercent = 200
 
 // relaxGC sets the collector's target to readGCPercent, unless GOGC is set
