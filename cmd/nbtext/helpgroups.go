@@ -90,7 +90,7 @@ var flagGroups = map[string][]string{
 		"addr", "batch-workers", "idle-timeout", "max-batch", "max-body-bytes",
 		"max-concurrent", "max-conns", "max-header-bytes", "queue-wait",
 		"read-header-timeout", "read-timeout", "shutdown-timeout", "watch",
-		"write-timeout",
+		"write-timeout", "serve/max-doc-bytes",
 	},
 	"Output": {
 		"output", "format", "top", "top-k", "threshold", "explain", "all-probs",
