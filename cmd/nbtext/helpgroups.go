@@ -149,10 +149,14 @@ func groupHelp(c *cobra.Command) {
 		groupHelp(sub)
 	}
 	if !c.HasParent() {
-		cobra.AddTemplateFunc("flagSections", flagSections)
 		c.SetUsageTemplate(groupedUsageTemplate)
 	}
 }
+
+// cobra's template functions are one global map: registered once, before
+// any command is built, so that building commands concurrently never
+// writes it.
+func init() { cobra.AddTemplateFunc("flagSections", flagSections) }
 
 // flagSections returns c's flags (its own and those it inherits) as the
 // text of the help's sections, in flagGroupOrder; a flag with no section
