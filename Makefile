@@ -61,7 +61,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 # CGO_ENABLED=0: without cgo no thread gets a C stack and malloc arena, so
-# nbtext starts under an address-space limit (ulimit -v 1G; see README, Memory).
+# nbtext starts under an address-space limit (ulimit -v 1G; see docs/speed.md, Memory).
 build: ## build bin/nbtext
 	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/nbtext
 
@@ -86,7 +86,7 @@ test-banner:
 	 if [ -n "$$p" ]; then echo "$$v=$$p: its integration tests run"; \
 	 else echo "$$v not set (no ../shared copy): its integration tests skip"; fi; done
 
-readme: ## rewrite the README blocks marked <!-- output: nbtext ... --> with the commands' output (make test checks them)
+readme: ## rewrite the blocks of README.md and docs/*.md marked <!-- output: nbtext ... --> with the commands' output (make test checks them)
 	$(GO) test -count=1 -run 'TestREADMEOutputs' ./cmd/nbtext -update
 
 bench: ## run the benchmarks (speed targets) on the real corpus when available

@@ -2,7 +2,7 @@
 # Checks the output of `make demo` (scripts/demo.sh), saved in LOG: every
 # number of step 3 (train accuracy and seconds of each model) is present,
 # and the test-split accuracy of each model in step 4 is the figure of the
-# README's Accuracy table ("20NG defaults"), so neither the demo nor the
+# README's Accuracy table (its 20 Newsgroups column), so neither the demo nor the
 # README can drift unnoticed. CI runs it on the demo it runs (.ci/run).
 #
 # Usage: scripts/check-demo.sh LOG [README]
@@ -24,7 +24,7 @@ for m in bernoulli multinomial complement logreg; do
 	if [ -z "$got" ]; then
 		bad "step 4: no test accuracy for $m"
 	elif [ -z "$want" ]; then
-		bad "README: no '20NG defaults' accuracy for $m in the Accuracy table"
+		bad "README: no 20 Newsgroups accuracy for $m in the Accuracy table"
 	elif [ "$got" != "$want" ]; then
 		bad "step 4: $m test accuracy $got, the README says $want"
 	fi

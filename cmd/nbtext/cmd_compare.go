@@ -197,7 +197,7 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	cfg.Repeats = o.repeats
 	cfg.Seed = uint64(o.seed)
 	cfg.Workers = o.workers
-	cfg.Progress = progress(s.Err, o.global.quiet, "fitting")
+	cfg.Progress = progressIn(s.Err, o.global.quiet, "fitting", "fits") // one per model, size and repeat
 	cfg.Corpus = corpusName(args)
 	res, err := eval.LearningCurve(cfg)
 	if err != nil {

@@ -135,6 +135,7 @@ Unknown config keys and NBTEXT_* variables are named in one warning.
 	root.InitDefaultCompletionCmd()
 	registerCompletions(root)
 	typeArgErrors(root)
+	groupHelp(root)
 	return root
 }
 

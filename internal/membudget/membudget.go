@@ -151,7 +151,7 @@ func CountTables() int64 {
 // heap grow to 3× of it rather than 2× between collections halves their
 // number and their page faults at a peak below that of keeping the texts
 // (train --model multinomial, 20 Newsgroups: 133 MB against 147 MB, 7%
-// less CPU; see the README's Speed section).
+// less CPU; see docs/speed.md).
 const ReadGCPercent = 200
 
 // RelaxGC sets the collector's target to ReadGCPercent, unless GOGC is set

@@ -446,7 +446,7 @@ func Defaults(kind model.Kind) (vectorize.Settings, model.Params) {
 // and 2.41 points (logistic regression, C = 10) on IMDB. So all three
 // take word bigrams: the earlier unigram defaults (C = 0.5; C = 0.01, β
 // = 0.25; C = 10) were kept only for the time and memory of bigrams on
-// 20 Newsgroups (see README.md, "Speed", for what they take now).
+// 20 Newsgroups (see docs/speed.md for what they take now).
 // Measured after this choice, on the test splits (20NG / IMDB, the
 // unigram defaults in brackets): SVM 0.8739 / 0.9073 (0.8775 / 0.8860),
 // NB-LR 0.8675 / 0.9122 (0.8749 / 0.8850), logistic regression 0.8642 /
