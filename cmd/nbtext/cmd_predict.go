@@ -119,6 +119,12 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 			opt.Fields.LabelPrefix = in.LabelPrefix
 		}
 	}
+	if m.Kind.RecordOnly() && m.Fields != nil && len(m.Fields.Names()) > 0 && !o.fs.Changed("text-field") &&
+		(m.Meta.Input == nil || len(m.Meta.Input.TextFields) == 0) {
+		// A record model reads no text: its first field stands in for
+		// the text column, as in train.
+		opt.Fields.Text = m.Fields.Names()[:1]
+	}
 	if m.Fields != nil && opt.Input == predict.InputAuto && (len(args) == 0 || slices.Contains(args, predict.Stdin)) {
 		// Standard input is read as lines unless --input says otherwise.
 		return usageErrorf("%s has record fields: give --input csv, tsv or jsonl for standard input, records with the text and the fields", o.modelPath)

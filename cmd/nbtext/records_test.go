@@ -35,6 +35,29 @@ func TestIrisCV(t *testing.T) {
 		"--label-field", "species", "--categorical-field", "species"), 2, "--model gaussian needs --numeric-field")
 }
 
+// TestPredictRecordModelCSV trains Gaussian NB on the iris fields (no
+// text column) and predicts records without a text column from standard
+// input and from a file: the first field stands in for the text, as in
+// train.
+func TestPredictRecordModelCSV(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	m := filepath.Join(dir, "iris.nbm")
+	check(t, nbtext(t, "", "train", filepath.Join("..", "..", "testdata", "iris.csv"), "--model", "gaussian",
+		"--label-field", "species", "--numeric-field", "sepal_length,sepal_width,petal_length,petal_width", "-q", "-o", m), 0)
+	in := "sepal_length,sepal_width,petal_length,petal_width\n5.1,3.5,1.4,0.2\n6.7,3.0,5.2,2.3\n"
+	r := nbtext(t, in, "predict", "-m", m, "--input", "csv")
+	check(t, r, 0)
+	if r.out != "setosa\nvirginica\n" {
+		t.Errorf("predict on iris records: %q", r.out)
+	}
+	r = nbtext(t, "", "predict", "-m", m, writeFile(t, dir, "x.csv", in))
+	check(t, r, 0)
+	if r.out != "setosa\nvirginica\n" {
+		t.Errorf("predict on an iris file: %q", r.out)
+	}
+}
+
 // ticketsCSV writes a CSV of support tickets whose text says little and
 // whose product field says much about the class.
 func ticketsCSV(t *testing.T, dir, name string, n int, seed uint64) string {
