@@ -110,8 +110,8 @@ func newTrainCmd(g *globalOptions) *cobra.Command {
 parameters, weights; NB models also keep their counts).
 
 CORPUS 20news reads the train split of the cached 20 Newsgroups archive.
-Each model has defaults chosen on held-out parts of that split (see the
-README); --alpha auto and --C auto choose by stratified k-fold
+Each model has defaults chosen on held-out parts of the shared corpora'
+train splits (see docs/models.md and docs/accuracy.md); --alpha auto and --C auto choose by stratified k-fold
 cross-validation on the training data, never on test data.
 
 --auto searches model kind × preprocessing (stop words, n-grams, min_df,
