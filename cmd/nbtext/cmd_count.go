@@ -175,10 +175,16 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 		return withCode(exitUsage, err)
 	}
 	defer ctr.Close()
-	seq, docs, err := countInto(s, args, &co, o.global.quiet, ctr, i, n)
+	rec := counts.NewRecorder() // what was counted, recorded in the file
+	seq, docs, err := countRecorded(s, args, &co, o.global.quiet, ctr, rec, i, n)
 	if err != nil {
 		return err
 	}
+	ins, err := rec.Inputs(i, n)
+	if err != nil {
+		return err
+	}
+	ctr.SetInputs(ins)
 	h, err := ctr.WriteFile(o.output)
 	if err != nil {
 		return err
@@ -214,7 +220,15 @@ func orNone(s string) string {
 // Newsgroups) with ctr, and returns how many documents it saw and
 // counted.
 func countInto(s streams, args []string, co *corpusOptions, quiet bool, ctr *counts.Counter, i, n int) (seq, docs int, err error) {
+	return countRecorded(s, args, co, quiet, ctr, nil, i, n)
+}
+
+// countRecorded is countInto that also records each corpus and all its
+// documents with rec (when not nil), for the counts file to say what it
+// counted.
+func countRecorded(s streams, args []string, co *corpusOptions, quiet bool, ctr *counts.Counter, rec *counts.Recorder, i, n int) (seq, docs int, err error) {
 	add := func(text, label string) error {
+		rec.Add(label, text)
 		if seq%n == i-1 {
 			if err := ctr.Add(text, label); err != nil {
 				return err
@@ -228,6 +242,7 @@ func countInto(s streams, args []string, co *corpusOptions, quiet bool, ctr *cou
 		return 0, 0, err
 	}
 	for _, src := range args {
+		rec.Begin(src)
 		if err := countSource(s, src, co, quiet, add); err != nil {
 			return 0, 0, err
 		}
@@ -276,6 +291,11 @@ func runTrainFromCounts(s streams, args []string, o *trainOptions) error {
 	cs, err := counts.ReadFile(o.fromCounts)
 	if err != nil {
 		return err
+	}
+	if o.expectShards > 0 {
+		if err := cs.CheckShards(o.expectShards); err != nil {
+			return fmt.Errorf("%s: %w", o.fromCounts, err)
+		}
 	}
 	stats := func() (*counts.Stats, error) { return cs.Stats(kind == model.Bernoulli) }
 	if err := fitCounts(s, o, kind, cs.Classes, stats, nil, start, "counts do not hold"); err != nil {
@@ -500,6 +520,9 @@ func spoolStdin(s *streams) (*fsutil.Scratch, func(), error) {
 // validateFromCounts rejects the train flags that --from-counts makes
 // meaningless: the counts fix the vectorizer settings and the documents.
 func (o *trainOptions) validateFromCounts(fs *pflag.FlagSet) error {
+	if fs.Changed("expect-shards") && o.expectShards < 1 {
+		return usageErrorf("--expect-shards must be ≥ 1, got %d", o.expectShards)
+	}
 	names := append(slices.Clone(o.fixed), "vocab", "split", "input-format", "classes", "folds")
 	return checkFixedFlags(fs, names, "--from-counts", "the counts file fixes the documents and the vectorizer settings, so pass such flags to 'nbtext count'")
 }
