@@ -85,7 +85,7 @@ func runMerge(cmd *cobra.Command, args []string, o *mergeOptions) error {
 		return err
 	}
 	if h.Inputs == nil {
-		note(cmd.ErrOrStderr(), o.global.quiet, "nbtext: some parts record no inputs (an older nbtext counted them): the merge cannot refuse documents counted twice, and records no inputs")
+		note(cmd.ErrOrStderr(), o.global.quiet, "nbtext: some parts record no inputs (counted by an older nbtext, or by a tool that does not record them): the merge cannot refuse documents counted twice, and records no inputs")
 	}
 	if o.global.quiet {
 		return nil // as train: the summary is all merge prints

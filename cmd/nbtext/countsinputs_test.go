@@ -58,6 +58,10 @@ func TestCountsKnowTheirInputs(t *testing.T) {
 	}
 	check(t, nbtext(t, "", "train", "--from-counts", mixed, "--model", "bernoulli", "--expect-shards", "2", "-o", m), 1, "record no inputs")
 
+	// One count given the same documents twice, under two names.
+	twin := writeFile(t, dir, "twin.tsv", toyTSV)
+	check(t, nbtext(t, "", "count", tsv, twin, "-o", filepath.Join(dir, "tw.nbc")), 1, "c.tsv and "+twin+" hold the same documents (6, sha256 ", "counted twice")
+
 	// info reads counts files.
 	r = mustRun(t, "info", two)
 	for _, want := range []string{"documents  4", "classes    2", "round      one", "inputs     1 (0 whole, 1 in part)", "shard 1,3/3", "c.tsv"} {

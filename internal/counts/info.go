@@ -112,7 +112,7 @@ func (info *Info) WriteTable(w io.Writer) error {
 	js, _ := json.Marshal(info.Settings)
 	row("settings", "%s", js)
 	if info.Inputs == nil {
-		row("inputs", "not recorded (an older nbtext counted them, or a merge with such counts)")
+		row("inputs", "not recorded (counted by an older nbtext or a tool that does not record them, or merged with such counts)")
 	} else {
 		complete := 0
 		for _, in := range info.Inputs {

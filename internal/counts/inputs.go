@@ -138,6 +138,13 @@ func (r *Recorder) Add(label, text string) {
 // would be counted twice.
 func (r *Recorder) Inputs(i, n int) ([]Input, error) {
 	r.end()
+	seen := map[string]string{}
+	for _, in := range r.inputs {
+		if first, ok := seen[in.key()]; ok {
+			return nil, fmt.Errorf("%s and %s hold the same documents (%d, sha256 %.12s…): they would be counted twice", first, in.Name, in.Docs, in.SHA256)
+		}
+		seen[in.key()] = in.Name
+	}
 	var off int64
 	ins := make([]Input, len(r.inputs))
 	names := make([]string, len(r.inputs))
