@@ -21,6 +21,10 @@ if [ -z "$NBTEXT" ]; then
 	echo "recipes-test: no nbtext on PATH and NBTEXT unset" >&2
 	exit 2
 fi
+case $NBTEXT in
+/*) ;;
+*/*) NBTEXT=$PWD/$NBTEXT ;; # the script works in a scratch folder
+esac
 export NBTEXT
 nbtext() { "$NBTEXT" "$@"; }
 export -f nbtext
