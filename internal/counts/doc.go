@@ -92,6 +92,13 @@
 // have none (nil): they load and merge as before, and a sum with them
 // records none, for it cannot vouch for them.
 //
+// A writer records its inputs with a Recorder (Begin at each input, Add
+// with every document of it, in the shard or not) and
+// Counter.SetInputs(Recorder.Inputs(i, n)) before WriteFile or Counts.
+// Counts of a piece of an input that is not a shard i/N (a run of its
+// documents cut by a memory bound) must record none: a record says which
+// documents of the input the counts hold.
+//
 // # Merging
 //
 // Parts merge if their settings and round-two vocabularies are equal
