@@ -177,10 +177,16 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 	if err != nil {
 		return err
 	}
-	seq, docs, err := src.Count(ctr, i, n)
+	rec := counts.NewRecorder() // what was counted, recorded in the file
+	seq, docs, err := src.CountRecorded(ctr, rec, i, n)
 	if err != nil {
 		return err
 	}
+	ins, err := rec.Inputs(i, n)
+	if err != nil {
+		return err
+	}
+	ctr.SetInputs(ins)
 	h, err := ctr.WriteFile(o.output)
 	if err != nil {
 		return err
@@ -215,6 +221,9 @@ func orNone(s string) string {
 // validateFromCounts rejects the train flags that --from-counts makes
 // meaningless: the counts fix the vectorizer settings and the documents.
 func (o *trainOptions) validateFromCounts(fs *pflag.FlagSet) error {
+	if fs.Changed("expect-shards") && o.expectShards < 1 {
+		return usageErrorf("--expect-shards must be ≥ 1, got %d", o.expectShards)
+	}
 	names := append(slices.Clone(o.fixed), "vocab", "split", "input-format", "classes", "folds")
 	return checkFixedFlags(fs, names, "--from-counts", "the counts file fixes the documents and the vectorizer settings, so pass such flags to 'nbtext count'")
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 )
 
@@ -34,8 +36,8 @@ func (o *infoOptions) Validate() error {
 func newInfoCmd(g *globalOptions) *cobra.Command {
 	o := &infoOptions{}
 	cmd := &cobra.Command{
-		Use:   "info MODEL",
-		Short: "Show what a model file holds: kind, classes, settings, top terms",
+		Use:   "info MODEL|COUNTS",
+		Short: "Show what a model or counts file holds: kind, classes, settings, top terms; documents, inputs, shards",
 		Long: `Show what a model file written by 'nbtext train' holds: its kind, its
 classes with their training documents, the vocabulary size, the tokenizer
 and weighting settings, the training parameters, the nbtext version that
@@ -49,11 +51,18 @@ bandwidth); the one-hot weight of each value, or the weight and
 standardisation of a numeric field (logreg, svm, lda); QDA's class means and
 variances.
 
+Given a counts file ('nbtext count', 'nbtext merge'), info shows its round,
+documents, classes with their documents, terms, settings, and what was
+counted: each input's name, documents, bytes of text and SHA-256, and the
+shards of them (--format json: "documents", "classes", "class_docs",
+"terms", "parts"; --top does not apply).
+
 --format json writes one object with "classes" (the class names in id
 order), "class_docs", "terms", "settings", "params", "top_terms", "fields"
 (when the model has record fields) and the other fields shown in the table.`,
 		Example: `  nbtext info news.nbm
   nbtext info news.nbm --top 20
+  nbtext info all.nbc
   nbtext info news.nbm --format json | jq -r '.classes[]'`,
 		Args:    cobra.ExactArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return withCode(exitUsage, o.Validate()) },
@@ -65,6 +74,24 @@ order), "class_docs", "terms", "settings", "params", "top_terms", "fields"
 
 func runInfo(cmd *cobra.Command, path string, o *infoOptions) error {
 	info, err := model.Inspect(path, o.top)
+	if errors.Is(err, model.ErrNotModel) {
+		return runCountsInfo(cmd, path, o)
+	}
+	if err != nil {
+		return withCode(exitBadModel, err)
+	}
+	if o.format == "json" {
+		return info.WriteJSON(cmd.OutOrStdout())
+	}
+	return info.WriteTable(cmd.OutOrStdout())
+}
+
+// runCountsInfo is 'nbtext info' of a counts file (counts.Inspect).
+func runCountsInfo(cmd *cobra.Command, path string, o *infoOptions) error {
+	info, err := counts.Inspect(path)
+	if errors.Is(err, counts.ErrNotCounts) {
+		return withCode(exitBadModel, fmt.Errorf("%s: neither an nbtext model nor a counts file", path))
+	}
 	if err != nil {
 		return withCode(exitBadModel, err)
 	}

@@ -15,12 +15,14 @@ import (
 
 // mergeOptions are the flags of 'nbtext merge'.
 type mergeOptions struct {
-	global *globalOptions
-	output string
+	global       *globalOptions
+	output       string
+	expectShards int
 }
 
 func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "merged counts file to write (required)")
+	fs.IntVar(&o.expectShards, "expect-shards", 0, "counts: refuse a merge that does not hold every document of its inputs once, as all N shards (count --shard i/N) do; names the missing shards (0: no check)")
 }
 
 func newMergeCmd(g *globalOptions) *cobra.Command {
@@ -36,6 +38,14 @@ each part's checksum, and refuses parts counted with different settings or,
 in round two, over different vocabularies, naming the difference. The
 output is written atomically and only once every part has been read whole.
 
+Counts record what they counted: each input by the SHA-256 of its
+documents (not by its path), and the shards of them. Merge refuses a
+document counted twice, naming the files, the input and the shard: the same
+shard in two parts, a merge and one of its own parts ('merge *.nbc' run
+again with another -o), or overlapping counts of the same input.
+--expect-shards N also refuses a merge that misses shards. 'nbtext info'
+shows what a counts file holds.
+
 Given logistic regression models (of 'train --model logreg', over the same
 vocabulary and classes) instead, merge averages their weights, each model
 weighted by the number of documents it was fitted on: the mixing step of
@@ -43,12 +53,16 @@ iterative parameter mixing, where each shard runs one epoch from the mixed
 model ('train --init MIXED.nbm --epochs 1 SHARD') and the results are
 merged again.`,
 		Example: `  nbtext merge part*.nbc -o all.nbc
+  nbtext merge --expect-shards 8 part*.nbc -o all.nbc
   nbtext merge a.nbc b.nbc -o ab.nbc && nbtext merge ab.nbc cd.nbc -o all.nbc
   nbtext merge shard1.nbm shard2.nbm -o mixed.nbm`,
 		Args: cobra.MinimumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if o.output == "" || o.output == "-" {
 				return usageErrorf("-o ALL.nbc is required (a file: it is written atomically)")
+			}
+			if o.expectShards < 0 {
+				return usageErrorf("--expect-shards must be ≥ 0, got %d", o.expectShards)
 			}
 			return checkOutputs(args, nil, o.output)
 		},
@@ -66,9 +80,12 @@ func runMerge(cmd *cobra.Command, args []string, o *mergeOptions) error {
 		}
 		return mergeModels(cmd, args, o, m0, start)
 	}
-	h, err := counts.MergeFiles(o.output, args)
+	h, err := counts.MergeFilesChecked(o.output, args, o.expectShards)
 	if err != nil {
 		return err
+	}
+	if h.Inputs == nil {
+		note(cmd.ErrOrStderr(), o.global.quiet, "nbtext: some parts record no inputs (counted by an older nbtext, or by a tool that does not record them): the merge cannot refuse documents counted twice, and records no inputs")
 	}
 	if o.global.quiet {
 		return nil // as train: the summary is all merge prints

@@ -67,12 +67,13 @@ type trainOptions struct {
 	workers int
 	// fromCounts is a counts file to fit from, stream counts in bounded
 	// memory (cmd_count.go).
-	fromCounts string
-	stream     bool
-	auto       autoOptions
-	unl        unlabeledOptions // --per-class and semi-supervised EM (unlabeled.go)
-	buffer     int              // rows --stream --model logreg shuffles together
-	init       string
+	fromCounts   string
+	expectShards int // --from-counts: check the counts cover N shards
+	stream       bool
+	auto         autoOptions
+	unl          unlabeledOptions // --per-class and semi-supervised EM (unlabeled.go)
+	buffer       int              // rows --stream --model logreg shuffles together
+	init         string
 	// keepCounts writes the round-one counts beside the model
 	// (cmd_update.go).
 	keepCounts bool
@@ -92,6 +93,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required)")
 	fs.IntVar(&o.workers, "workers", 0, "goroutines for tokenizing and gradients (0: one per core)")
 	fs.StringVar(&o.fromCounts, "from-counts", "", "fit a naive bayes or centroid model from a counts file ('nbtext count', 'nbtext merge') instead of a corpus")
+	fs.IntVar(&o.expectShards, "expect-shards", 0, "with --from-counts: refuse counts that do not hold every document of their inputs once, as the merge of all N shards (count --shard i/N) does; names the missing shards")
 	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg, svm, nblr --stream: rows read (and shuffled, logreg) together per block (memory grows with it)")
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
 	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
@@ -192,6 +194,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.fromCounts != "" {
 		return o.validateFromCounts(fs)
+	}
+	if fs.Changed("expect-shards") {
+		return usageErrorf("--expect-shards checks the counts of --from-counts: give --from-counts")
 	}
 	if o.auto.on && o.ml.multi {
 		return o.auto.validateMultiLabel(o.ml.tune)
@@ -418,7 +423,7 @@ func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Pl
 		if !pipeline.FitsCounts(kind) {
 			return nil, usageErrorf("--from-counts fits naive bayes models (bernoulli, multinomial, complement) and centroid, not %s", kind)
 		}
-		p.FromCounts = o.fromCounts
+		p.FromCounts, p.ExpectShards = o.fromCounts, o.expectShards
 		return p, checkOutputs([]string{o.fromCounts}, nil, o.output)
 	}
 	co := o.corpus

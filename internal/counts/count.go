@@ -96,6 +96,7 @@ type Counter struct {
 
 	freeing   sync.WaitGroup // the release of a replayed row cache (RoundTwo)
 	collected bool           // feed collected the garbage of the tables
+	record    []Input        // what was counted (SetInputs), for the header written
 }
 
 // MaxClasses bounds the classes a Counter counts. Its tables hold, for
@@ -501,6 +502,7 @@ func (c *Counter) Counts() (*Counts, error) {
 		return nil, err
 	}
 	defer m.close()
+	m.h.Inputs = c.record
 	dst := newMemSink(*m.h)
 	if err := m.into(dst); err != nil {
 		return nil, err
@@ -524,6 +526,7 @@ func (c *Counter) WriteFile(path string) (*Header, error) {
 		return nil, err
 	}
 	defer m.close()
+	m.h.Inputs = c.record
 	err = fsutil.WriteFile(path, m.write)
 	c.stop()
 	return m.h, err

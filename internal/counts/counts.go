@@ -29,6 +29,10 @@ type Header struct {
 	// distinct; ClassDocs[c] ≥ 1 is the number of documents of class c.
 	Classes   []string `json:"classes"`
 	ClassDocs []int64  `json:"class_docs"`
+	// Inputs record what was counted: each input, by content, and the
+	// shards of it (see inputs.go), ordered by digest; nil in counts of
+	// older nbtext, and in sums with such counts, which cannot say.
+	Inputs []Input `json:"inputs,omitempty"`
 }
 
 // Weighted reports whether the cells carry weighted sums (round two).

@@ -64,6 +64,41 @@
 // The in-memory training of NB (train.FitNB) sums weighted values the same
 // way, so a model fitted from counts equals one fitted in memory.
 //
+// # What was counted
+//
+// A counts file records its inputs (Header.Inputs, inputs.go): each
+// input (a CORPUS argument of 'nbtext count') by the SHA-256 of its
+// documents as read, in order (label and text, each after its length as a
+// varint), their number and the bytes of their texts, the path as given
+// (for people: the same documents under another path, in another format
+// or compressed are the same input), and the shards of it held: i/Of for
+// each i in Shards, the documents k (from 0) with k mod Of = i-1. 'count
+// INPUTS --shard i/N' takes the inputs as one sequence, so an input that
+// starts at document s of it holds shard ((i-1-s) mod N)+1 of N. Digests
+// cover every document of an input, in the shard or not, so every shard
+// of it names it alike; stdin is an input too ("-"). Inputs are ordered
+// by digest; each input's Shards are kept modulo their least period, so
+// that the merge of all N shards of an input records it as 1/1, as one
+// count does, and merged shards are the bytes of one count. When names
+// differ (paths on other machines), the least one is kept.
+//
+// A merge unites the shards of each input and refuses a document counted
+// twice, naming both files, the input and the shard: the same shard in
+// two parts, a merge with one of its own parts, overlapping shard specs
+// (1/2 and 1/3 share shard 1/6), an input counted alone and in a list.
+// Header.CheckShards ('--expect-shards N') refuses counts that miss
+// documents of their inputs, naming the missing shards. Counts written
+// before inputs were recorded, or by a writer that does not record them,
+// have none (nil): they load and merge as before, and a sum with them
+// records none, for it cannot vouch for them.
+//
+// A writer records its inputs with a Recorder (Begin at each input, Add
+// with every document of it, in the shard or not) and
+// Counter.SetInputs(Recorder.Inputs(i, n)) before WriteFile or Counts.
+// Counts of a piece of an input that is not a shard i/N (a run of its
+// documents cut by a memory bound) must record none: a record says which
+// documents of the input the counts hold.
+//
 // # Merging
 //
 // Parts merge if their settings and round-two vocabularies are equal
@@ -119,7 +154,10 @@
 //	8       4     format version (uint32), 1; 2 with feature hashing
 //	12      4     header length H (uint32), ≤ 64 MiB
 //	16      H     header: JSON {"settings": {...}, "vocab": "hex sha-256"
-//	              (round two only), "classes": [...], "class_docs": [...]}
+//	              (round two only), "classes": [...], "class_docs": [...],
+//	              "inputs": [{"name", "sha256", "docs", "bytes", "of",
+//	              "shards": [...]}, ...] (absent in older files: see What
+//	              was counted)}
 //	16+H    ...   terms, ascending, each:
 //	                varint  term length L (1 ≤ L ≤ 1 MiB), then L bytes (UTF-8)
 //	                varint  cells K (1 ≤ K ≤ classes)
@@ -144,8 +182,14 @@
 // depend on the grouping, the counts never do. Parts of different
 // hash_bits, or hashed and not, refuse to merge (settings differ).
 //
+// The "inputs" field is additive: older files, which lack it, load as
+// before, and counts without inputs write no such field, so they are the
+// bytes an older nbtext wrote. (An older nbtext refuses a file that has
+// it, as an unknown header field.)
+//
 // A reader checks, in order, the magic number, the version range, the
-// header's size bound and its strict JSON (unknown fields are errors), then
+// header's size bound and its strict JSON (unknown fields are errors), its
+// inputs (digests, sizes, ascending and distinct, shards in range), then
 // each term as it comes (order, bounds, cell classes), then the term count,
 // the checksum and the end of the file; an error names the file and the
 // term. Files are written atomically (internal/fsutil).

@@ -148,6 +148,9 @@ func checkHeader(h *Header) error {
 	if h.Vocab != "" && len(h.Vocab) != 64 {
 		return fmt.Errorf("vocabulary digest %q is not a hex SHA-256", h.Vocab)
 	}
+	if err := checkInputs(h.Inputs); err != nil {
+		return fmt.Errorf("inputs: %w", err)
+	}
 	return nil
 }
 

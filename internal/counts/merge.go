@@ -93,6 +93,7 @@ func MergeHeaders(hs []*Header, names []string) (*Header, [][]int32, error) {
 	out := &Header{Settings: hs[0].Settings, Vocab: hs[0].Vocab, Classes: all, ClassDocs: make([]int64, len(all))}
 	remap := make([][]int32, len(hs))
 	var total int64
+	var err error
 	for i, h := range hs {
 		remap[i] = make([]int32, len(h.Classes))
 		for j, c := range h.Classes {
@@ -104,6 +105,9 @@ func MergeHeaders(hs []*Header, names []string) (*Header, [][]int32, error) {
 			out.ClassDocs[k] += h.ClassDocs[j]
 			total += h.ClassDocs[j]
 		}
+	}
+	if out.Inputs, err = mergeInputs(hs, names); err != nil {
+		return nil, nil, err
 	}
 	return out, remap, nil
 }
@@ -255,8 +259,16 @@ func Merge(parts []*Counts, names []string) (*Counts, error) {
 // MergeFiles merges the counts files paths into out, streaming: it holds
 // one term of each part at a time, whatever their size. out is written
 // atomically and only when every part was read to its end and its
-// checksum matched; it may not be one of the parts.
+// checksum matched; it may not be one of the parts. Parts that would
+// count a document twice are refused (see mergeParts).
 func MergeFiles(out string, paths []string) (*Header, error) {
+	return MergeFilesChecked(out, paths, 0)
+}
+
+// MergeFilesChecked is MergeFiles that, with expect > 0, also refuses a
+// sum that does not cover its inputs as all expect shards do
+// (Header.CheckShards), before it writes anything.
+func MergeFilesChecked(out string, paths []string, expect int) (*Header, error) {
 	if err := fsutil.CheckOutput(out, paths...); err != nil {
 		return nil, err
 	}
@@ -283,6 +295,11 @@ func MergeFiles(out string, paths []string) (*Header, error) {
 	h, remap, err := MergeHeaders(hs, paths)
 	if err != nil {
 		return nil, err
+	}
+	if expect > 0 {
+		if err := h.CheckShards(expect); err != nil {
+			return nil, err
+		}
 	}
 	err = fsutil.WriteFile(out, func(w io.Writer) error {
 		cw, err := newWriter(w, h)

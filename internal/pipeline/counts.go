@@ -27,6 +27,11 @@ func (r *run) fromCounts() error {
 	if err != nil {
 		return err
 	}
+	if r.ExpectShards > 0 {
+		if err := cs.CheckShards(r.ExpectShards); err != nil {
+			return fmt.Errorf("%s: %w", r.FromCounts, err)
+		}
+	}
 	stats := func() (*counts.Stats, error) { return cs.Stats(kind == model.Bernoulli) }
 	if err := r.fitCounts(cs.Classes, stats, nil, "counts do not hold"); err != nil {
 		return fmt.Errorf("%s: %w", r.FromCounts, err)

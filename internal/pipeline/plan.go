@@ -58,6 +58,10 @@ type Plan struct {
 	Init string
 	// FromCounts is a counts file to fit from instead of Source.
 	FromCounts string
+	// ExpectShards, when > 0, makes a run from counts check that they
+	// hold every document of their inputs once, as the merge of all N
+	// shards does (counts.Header.CheckShards).
+	ExpectShards int
 	// KeepCounts, when set, is where the counts of the training documents
 	// are written beside the model (train --keep-counts).
 	KeepCounts string

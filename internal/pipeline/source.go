@@ -89,10 +89,19 @@ func (s *Source) stream(i int, fn func(corpus.Document) error) error {
 // has seen the document. The strings add gets are valid only until it
 // returns: counts.Counter.Add copies them.
 func (s *Source) Each(onDoc docFunc, add func(text, label string) error) error {
+	return s.each(nil, onDoc, add)
+}
+
+// each is Each that calls begin, when not nil, with each corpus's path
+// before its documents.
+func (s *Source) each(begin func(path string), onDoc docFunc, add func(text, label string) error) error {
 	if len(s.Paths) == 0 {
 		return errors.New("no corpus given")
 	}
 	for i := range s.Paths {
+		if begin != nil {
+			begin(s.Paths[i])
+		}
 		err := s.stream(i, func(d corpus.Document) error {
 			if onDoc != nil {
 				if err := onDoc(d); err != nil {
@@ -118,7 +127,19 @@ func (s *Source) Each(onDoc docFunc, add func(text, label string) error) error {
 // i+2n, ... counted from 1) with ctr, and returns how many documents it
 // saw and how many it counted.
 func (s *Source) Count(ctr *counts.Counter, i, n int) (seq, docs int, err error) {
-	err = s.Each(nil, func(text, label string) error {
+	return s.CountRecorded(ctr, nil, i, n)
+}
+
+// CountRecorded is Count that also records each corpus and all its
+// documents with rec (when not nil), for the counts file to say what it
+// counted (counts.Recorder).
+func (s *Source) CountRecorded(ctr *counts.Counter, rec *counts.Recorder, i, n int) (seq, docs int, err error) {
+	var begin func(string)
+	if rec != nil {
+		begin = rec.Begin
+	}
+	err = s.each(begin, nil, func(text, label string) error {
+		rec.Add(label, text)
 		if seq%n == i-1 {
 			if err := ctr.Add(text, label); err != nil {
 				return err

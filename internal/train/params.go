@@ -138,9 +138,13 @@ func DegenerateWarning(kind model.Kind, p model.Params) string {
 }
 
 // MinTemperature and MaxTemperature bound a temperature given on the
-// command line (--temperature): far beyond any calibrated one, and far
-// from where τ·w under- or overflows for weights of ordinary size.
+// command line (--temperature): wide enough for every temperature
+// calibration fits (complement NB's weight-normalized scores are about
+// 1e-5 to 1e-7, so its fitted τ is about 1e5 to 1e7, 1.5e7 on 20
+// Newsgroups), so that a model fitted from counts can be given the
+// in-memory model's τ and be that model bit for bit; and far from where
+// τ·w under- or overflows for weights of ordinary size (|w| ≤ 1e3).
 const (
-	MinTemperature = 1e-6
-	MaxTemperature = 1e6
+	MinTemperature = 1e-30
+	MaxTemperature = 1e30
 )
