@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/train"
@@ -69,6 +70,7 @@ type trainOptions struct {
 	// memory (cmd_count.go).
 	fromCounts string
 	stream     bool
+	noStream   bool
 	auto       autoOptions
 	unl        unlabeledOptions // --per-class and semi-supervised EM (unlabeled.go)
 	buffer     int              // rows --stream --model logreg shuffles together
@@ -95,6 +97,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg, svm, nblr --stream: rows read (and shuffled, logreg) together per block (memory grows with it)")
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
 	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
+	fs.BoolVar(&o.noStream, "no-stream", false, "hold the corpus in memory even where it would not fit the memory budget (--mem) or streaming gives the same model (default: stream when holding the corpus would take more than half the budget, or more than 512 MiB where streaming gives the same model: multinomial NB, logreg --solver sgd, the others with --temperature)")
 	fs.BoolVar(&o.keepCounts, "keep-counts", false, "naive bayes, centroid: also write the counts of every term met (MODEL.nbc beside MODEL), which 'nbtext update' and 'nbtext forget' need to change the model exactly")
 	o.auto.AddFlags(fs, true)
 	o.unl.AddFlags(fs)
@@ -164,6 +167,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	}
 	if o.ml.multi && (!o.rec.spec().Empty() || kind.RecordOnly()) {
 		return usageErrorf("--multi-label takes text models without record fields")
+	}
+	if o.stream && o.noStream {
+		return usageErrorf("--stream and --no-stream: give one")
 	}
 	if o.stream && o.auto.on {
 		return usageErrorf("--auto cross-validates candidate models on documents held in memory: drop --stream")
@@ -404,9 +410,15 @@ func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Pl
 	p.Folds, p.Fields, p.MultiLabel, p.TuneThresholds = o.folds, o.rec.spec(), o.ml.multi, o.ml.tune
 	p.Init, p.KeepCounts, p.PerClass, p.Seed = o.init, keep, o.unl.perClass, o.fit.seed
 	p.StreamBuffer = o.buffer
-	p.Stream = pipeline.StreamNever
-	if o.stream {
+	switch {
+	case o.stream:
 		p.Stream = pipeline.StreamAlways
+	case o.noStream:
+		p.Stream = pipeline.StreamNever
+	}
+	var err error
+	if p.Budget, err = membudget.Resolve(o.global.mem); err != nil {
+		return nil, usageErrorf("%v", err)
 	}
 	if o.fromCounts != "" {
 		if len(args) > 0 {
@@ -421,7 +433,6 @@ func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Pl
 	co := o.corpus
 	o.rec.apply(&co, kind)
 	o.ml.apply(&co)
-	var err error
 	if p.Source, err = co.source(s, args, "train", o.global.quiet); err != nil {
 		return nil, err
 	}
