@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -222,148 +223,42 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// parseAuto parses a float flag that also accepts "auto"; empty keeps def.
-func parseAuto(name, s string, def float64) (v float64, auto bool, err error) {
-	switch s {
-	case "":
-		return def, false, nil
-	case "auto":
-		return def, true, nil
-	}
-	v, err = finite(name, s)
-	if err != nil {
-		return 0, false, usageErrorf("--%s must be a finite number or auto, got %q", name, s)
-	}
-	return v, false, nil
-}
-
-// parsePrior parses --prior: learned, uniform or label=p,...
-func parsePrior(s string) (string, map[string]float64, error) {
-	switch s {
-	case "learned", "uniform":
-		return s, nil, nil
-	}
-	given := map[string]float64{}
-	for _, part := range strings.Split(s, ",") {
-		label, p, ok := strings.Cut(part, "=")
-		if !ok {
-			return "", nil, usageErrorf("--prior must be learned, uniform or label=p,..., got %q", s)
-		}
-		f, err := finite("prior", p)
-		if err != nil || f < 0 {
-			return "", nil, usageErrorf("--prior: %q is not a probability", part)
-		}
-		given[strings.TrimSpace(label)] = f
-	}
-	return "given", given, nil
-}
-
 // changed reports whether the user set the flag (command line, environment
 // or config file).
 func (o *fitOptions) changed(name string) bool { return o.fs.Changed(name) }
 
-// params resolves the training parameters: the model's defaults, overridden
-// by the flags that were set. auto reports --alpha auto or --C auto.
-// sizes (documents per class, train.ClassSizes) gives the weights of
-// --class-weight balanced.
+// params resolves the training parameters: the model's defaults,
+// overridden by the flags that were set (train.ParamSpec.Resolve). auto
+// reports --alpha auto or --C auto. sizes (documents per class,
+// train.ClassSizes) gives the weights of --class-weight balanced.
 func (o *fitOptions) params(kind model.Kind, classes []string, sizes []int) (model.Params, bool, error) {
-	_, p := train.Defaults(kind)
-	auto := false
-	if kind == model.NBLR {
-		if o.alpha == "auto" {
-			return p, false, usageErrorf("--alpha auto: nblr tunes C only (--C auto)")
-		}
-		a, _, err := parseAuto("alpha", o.alpha, p.Alpha)
-		if err != nil {
-			return p, false, err
-		}
-		p.Alpha = a
-		if o.changed("interpolation") {
-			p.Interpolation = o.interp
-		}
+	spec := train.ParamSpec{Alpha: o.alpha, C: o.c, Prior: o.prior, L1Ratio: o.l1Ratio, ClassWeight: o.classWeight}
+	if o.changed("beta") {
+		spec.Beta = &o.beta
 	}
-	if kind.IsNB() {
-		a, isAuto, err := parseAuto("alpha", o.alpha, p.Alpha)
-		if err != nil {
-			return p, false, err
-		}
-		betaFollows := p.Beta == p.Alpha
-		p.Alpha, auto = a, isAuto
-		if kind == model.Bernoulli {
-			switch {
-			case o.changed("beta"):
-				p.Beta = o.beta
-			case betaFollows:
-				p.Beta = p.Alpha
-			}
-		}
-	} else if !kind.Generative() && kind != model.Centroid && !kind.Discriminant() {
-		c, isAuto, err := parseAuto("C", o.c, p.C)
-		if err != nil {
-			return p, false, err
-		}
-		p.C, auto = c, isAuto
-		if o.changed("penalty") && kind == model.LogReg {
-			p.Penalty = o.penalty
-		}
-		if p.Penalty == "elasticnet" {
-			p.L1Ratio = o.l1Ratio
-		}
-		if o.changed("solver") && o.solver != p.Solver && kind == model.LogReg {
-			p.Solver = o.solver
-			p.Epochs = train.DefaultEpochs(p.Solver)
-		}
-		if o.changed("epochs") {
-			p.Epochs = o.epochs
-		}
-		if o.changed("batch-size") && kind == model.LogReg {
-			p.BatchSize = o.batch
-		}
+	if o.changed("interpolation") {
+		spec.Interpolation = &o.interp
+	}
+	if o.changed("penalty") {
+		spec.Penalty = o.penalty
+	}
+	if o.changed("solver") {
+		spec.Solver = o.solver
+	}
+	if o.changed("epochs") {
+		spec.Epochs = &o.epochs
+	}
+	if o.changed("batch-size") {
+		spec.BatchSize = &o.batch
+	}
+	if o.changed("seed") {
+		spec.Seed = &o.seed
 	}
 	if o.changed("temperature") {
-		// Decisions never depend on τ (they are taken from the scores), but
-		// a τ so small that τ·w underflows would zero the weights.
-		if t := o.temperature; t != 0 && !(t >= train.MinTemperature && t <= train.MaxTemperature) {
-			return p, false, usageErrorf("--temperature must be in [%g, %g] or 0 (fitted; 1: no calibration), got %v", train.MinTemperature, train.MaxTemperature, t)
-		}
-		p.Temperature = o.temperature
+		spec.Temperature = &o.temperature
 	}
-	cw, err := train.ClassWeights(o.classWeight, classes, sizes)
-	if err != nil {
-		return p, false, withCode(exitUsage, err)
-	}
-	p.ClassWeight, p.ClassWeights = o.classWeight, cw
-	if o.changed("seed") {
-		p.Seed = o.seed
-	}
-	prior, given, err := parsePrior(o.prior)
-	if err != nil {
-		return p, false, err
-	}
-	p.Prior = prior
-	if given != nil {
-		p.Priors = make([]float64, len(classes))
-		for label, pr := range given {
-			i := indexOf(classes, label)
-			if i < 0 {
-				return p, false, usageErrorf("--prior: unknown class %q (the corpus has %s)", label, strings.Join(classes, ", "))
-			}
-			p.Priors[i] = pr
-		}
-	}
-	if err := train.ValidateParams(kind, p, len(classes)); err != nil {
-		return p, false, withCode(exitUsage, err)
-	}
-	return p, auto, nil
-}
-
-func indexOf(xs []string, x string) int {
-	for i, s := range xs {
-		if s == x {
-			return i
-		}
-	}
-	return -1
+	p, auto, err := spec.Resolve(kind, classes, sizes)
+	return p, auto, withCode(exitUsage, err)
 }
 
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
@@ -476,3 +371,6 @@ func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix
 	rep.Write(w)
 	return nil
 }
+
+// indexOf returns the index of x in xs, or -1.
+func indexOf(xs []string, x string) int { return slices.Index(xs, x) }
