@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,4 +54,34 @@ func TestStreamByDefault(t *testing.T) {
 	r = nbtext(t, string(data), "train", "-", "--mem", "300K", "-o", out("stdin.nbm"))
 	checkOut(t, r, "training     in memory: the size of standard input is unknown")
 	check(t, nbtext(t, "", "train", td, "--stream", "--no-stream", "-o", out("x.nbm")), 2, "--stream and --no-stream")
+}
+
+// TestStreamSameModel: where train streams by default for giving the same
+// model (pipeline's sameModel), --stream and --no-stream write the same
+// bytes.
+func TestStreamSameModel(t *testing.T) {
+	td := filepath.Join("testdata", "pipeline")
+	text, csv := filepath.Join(td, "train.tsv"), filepath.Join(td, "tickets.csv")
+	dir := t.TempDir()
+	vocab := filepath.Join(dir, "v.tsv")
+	check(t, nbtext(t, "", "vocab", text, "--ngram", "1,2", "-q", "-o", vocab), 0)
+	for i, args := range [][]string{
+		{text, "--model", "multinomial"},
+		{text, "--model", "multinomial", "--weighting", "count", "--hash-bits", "12"},
+		{text, "--model", "multinomial", "--vocab", vocab},
+		{text, "--model", "logreg"},
+		{text, "--model", "logreg", "--vocab", vocab, "--class-weight", "balanced"},
+		{text, "--model", "bernoulli", "--temperature", "1"},
+		{text, "--model", "complement", "--temperature", "2"},
+		{text, "--model", "centroid", "--temperature", "1"},
+		{text, "--model", "svm", "--temperature", "1"},
+		{text, "--model", "nblr", "--temperature", "1"},
+		{csv, "--label-field", "team", "--model", "categorical", "--categorical-field", "product"},
+		{csv, "--label-field", "team", "--model", "gaussian", "--numeric-field", "amount"},
+	} {
+		held, streamed := filepath.Join(dir, fmt.Sprintf("%d-held.nbm", i)), filepath.Join(dir, fmt.Sprintf("%d-streamed.nbm", i))
+		check(t, nbtext(t, "", append([]string{"train", "--no-stream", "-q", "-o", held}, args...)...), 0)
+		check(t, nbtext(t, "", append([]string{"train", "--stream", "-q", "-o", streamed}, args...)...), 0)
+		sameFile(t, held, streamed)
+	}
 }

@@ -59,10 +59,16 @@ func (r *run) streamable() (ok bool, why string) {
 // gives (checked by the golden and stream tests): where no temperature is
 // fitted by cross-validation on held-out documents (calibration needs the
 // documents: multinomial NB and logistic regression fit none, the others
-// none when --temperature is given), and logistic regression by SGD. The
+// none when --temperature is given), logistic regression by SGD, and no
+// record fields beside the text. The
 // parameters are resolved without the classes; a setting that needs them
 // (a prior or a weight per label) counts as different.
 func (r *run) sameModel() bool {
+	if !r.Fields.Empty() && !r.Kind.RecordOnly() {
+		// Text with record fields: streamed, the fields are fitted from a
+		// spool (NB) or jointly over the row cache (logreg, svm).
+		return false
+	}
 	p, auto, err := r.params(nil, nil)
 	if err != nil || auto {
 		return false

@@ -83,6 +83,8 @@ func TestChoose(t *testing.T) {
 		{"complement past the quota", Plan{Kind: model.Complement, Budget: budget(16 << 20)}, false, "within half the budget"},
 		{"complement given τ", Plan{Kind: model.Complement, Budget: budget(16 << 20), Params: params(1)}, true, "the same model"},
 		{"complement past half", Plan{Kind: model.Complement, Budget: budget(8 << 20), Params: params(0)}, true, "over half the budget 8.0 MiB (--mem)"},
+		{"text with fields", Plan{Kind: model.Multinomial, Budget: budget(16 << 20), Fields: train.FieldSpec{Categorical: []string{"x"}}}, false, "within half the budget"},
+		{"record fields alone", Plan{Kind: model.Categorical, Budget: budget(16 << 20), Fields: train.FieldSpec{Categorical: []string{"x"}}}, true, "the same model"},
 		{"lda", Plan{Kind: model.LDA, Budget: budget(1 << 20)}, false, "lda is fitted on documents held in memory"},
 		{"tuned", Plan{Kind: model.Multinomial, Budget: budget(1 << 20), Tune: true}, false, "cross-validating"},
 		{"forced", Plan{Kind: model.Multinomial, Budget: budget(1 << 20), Stream: StreamNever}, false, ""},
