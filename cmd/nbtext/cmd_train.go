@@ -2,12 +2,14 @@ package main
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/train"
@@ -70,6 +72,7 @@ type trainOptions struct {
 	fromCounts   string
 	expectShards int // --from-counts: check the counts cover N shards
 	stream       bool
+	noStream     bool
 	auto         autoOptions
 	unl          unlabeledOptions // --per-class and semi-supervised EM (unlabeled.go)
 	buffer       int              // rows --stream --model logreg shuffles together
@@ -96,7 +99,8 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.expectShards, "expect-shards", 0, "with --from-counts: refuse counts that do not hold every document of their inputs once, as the merge of all N shards (count --shard i/N) does; names the missing shards")
 	fs.IntVar(&o.buffer, "stream-buffer", train.DefaultStreamBuffer, "logreg, svm, nblr --stream: rows read (and shuffled, logreg) together per block (memory grows with it)")
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
-	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
+	fs.BoolVar(&o.stream, "stream", false, "always train in bounded memory instead of holding the corpus (by default train streams where holding it would not fit, see --no-stream): naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
+	fs.BoolVar(&o.noStream, "no-stream", false, "hold the corpus in memory even where it would not fit the memory budget (--mem) or streaming gives the same model (default: stream when holding the corpus would take more than half the budget, or more than 512 MiB where streaming gives the same model: multinomial NB, logreg --solver sgd, the others with --temperature)")
 	fs.BoolVar(&o.keepCounts, "keep-counts", false, "naive bayes, centroid: also write the counts of every term met (MODEL.nbc beside MODEL), which 'nbtext update' and 'nbtext forget' need to change the model exactly")
 	o.auto.AddFlags(fs, true)
 	o.unl.AddFlags(fs)
@@ -167,6 +171,9 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	if o.ml.multi && (!o.rec.spec().Empty() || kind.RecordOnly()) {
 		return usageErrorf("--multi-label takes text models without record fields")
 	}
+	if o.stream && o.noStream {
+		return usageErrorf("--stream and --no-stream: give one")
+	}
 	if o.stream && o.auto.on {
 		return usageErrorf("--auto cross-validates candidate models on documents held in memory: drop --stream")
 	}
@@ -221,148 +228,42 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// parseAuto parses a float flag that also accepts "auto"; empty keeps def.
-func parseAuto(name, s string, def float64) (v float64, auto bool, err error) {
-	switch s {
-	case "":
-		return def, false, nil
-	case "auto":
-		return def, true, nil
-	}
-	v, err = finite(name, s)
-	if err != nil {
-		return 0, false, usageErrorf("--%s must be a finite number or auto, got %q", name, s)
-	}
-	return v, false, nil
-}
-
-// parsePrior parses --prior: learned, uniform or label=p,...
-func parsePrior(s string) (string, map[string]float64, error) {
-	switch s {
-	case "learned", "uniform":
-		return s, nil, nil
-	}
-	given := map[string]float64{}
-	for _, part := range strings.Split(s, ",") {
-		label, p, ok := strings.Cut(part, "=")
-		if !ok {
-			return "", nil, usageErrorf("--prior must be learned, uniform or label=p,..., got %q", s)
-		}
-		f, err := finite("prior", p)
-		if err != nil || f < 0 {
-			return "", nil, usageErrorf("--prior: %q is not a probability", part)
-		}
-		given[strings.TrimSpace(label)] = f
-	}
-	return "given", given, nil
-}
-
 // changed reports whether the user set the flag (command line, environment
 // or config file).
 func (o *fitOptions) changed(name string) bool { return o.fs.Changed(name) }
 
-// params resolves the training parameters: the model's defaults, overridden
-// by the flags that were set. auto reports --alpha auto or --C auto.
-// sizes (documents per class, train.ClassSizes) gives the weights of
-// --class-weight balanced.
+// params resolves the training parameters: the model's defaults,
+// overridden by the flags that were set (train.ParamSpec.Resolve). auto
+// reports --alpha auto or --C auto. sizes (documents per class,
+// train.ClassSizes) gives the weights of --class-weight balanced.
 func (o *fitOptions) params(kind model.Kind, classes []string, sizes []int) (model.Params, bool, error) {
-	_, p := train.Defaults(kind)
-	auto := false
-	if kind == model.NBLR {
-		if o.alpha == "auto" {
-			return p, false, usageErrorf("--alpha auto: nblr tunes C only (--C auto)")
-		}
-		a, _, err := parseAuto("alpha", o.alpha, p.Alpha)
-		if err != nil {
-			return p, false, err
-		}
-		p.Alpha = a
-		if o.changed("interpolation") {
-			p.Interpolation = o.interp
-		}
+	spec := train.ParamSpec{Alpha: o.alpha, C: o.c, Prior: o.prior, L1Ratio: o.l1Ratio, ClassWeight: o.classWeight}
+	if o.changed("beta") {
+		spec.Beta = &o.beta
 	}
-	if kind.IsNB() {
-		a, isAuto, err := parseAuto("alpha", o.alpha, p.Alpha)
-		if err != nil {
-			return p, false, err
-		}
-		betaFollows := p.Beta == p.Alpha
-		p.Alpha, auto = a, isAuto
-		if kind == model.Bernoulli {
-			switch {
-			case o.changed("beta"):
-				p.Beta = o.beta
-			case betaFollows:
-				p.Beta = p.Alpha
-			}
-		}
-	} else if !kind.Generative() && kind != model.Centroid && !kind.Discriminant() {
-		c, isAuto, err := parseAuto("C", o.c, p.C)
-		if err != nil {
-			return p, false, err
-		}
-		p.C, auto = c, isAuto
-		if o.changed("penalty") && kind == model.LogReg {
-			p.Penalty = o.penalty
-		}
-		if p.Penalty == "elasticnet" {
-			p.L1Ratio = o.l1Ratio
-		}
-		if o.changed("solver") && o.solver != p.Solver && kind == model.LogReg {
-			p.Solver = o.solver
-			p.Epochs = train.DefaultEpochs(p.Solver)
-		}
-		if o.changed("epochs") {
-			p.Epochs = o.epochs
-		}
-		if o.changed("batch-size") && kind == model.LogReg {
-			p.BatchSize = o.batch
-		}
+	if o.changed("interpolation") {
+		spec.Interpolation = &o.interp
+	}
+	if o.changed("penalty") {
+		spec.Penalty = o.penalty
+	}
+	if o.changed("solver") {
+		spec.Solver = o.solver
+	}
+	if o.changed("epochs") {
+		spec.Epochs = &o.epochs
+	}
+	if o.changed("batch-size") {
+		spec.BatchSize = &o.batch
+	}
+	if o.changed("seed") {
+		spec.Seed = &o.seed
 	}
 	if o.changed("temperature") {
-		// Decisions never depend on τ (they are taken from the scores), but
-		// a τ so small that τ·w underflows would zero the weights.
-		if t := o.temperature; t != 0 && !(t >= train.MinTemperature && t <= train.MaxTemperature) {
-			return p, false, usageErrorf("--temperature must be in [%g, %g] or 0 (fitted; 1: no calibration), got %v", train.MinTemperature, train.MaxTemperature, t)
-		}
-		p.Temperature = o.temperature
+		spec.Temperature = &o.temperature
 	}
-	cw, err := train.ClassWeights(o.classWeight, classes, sizes)
-	if err != nil {
-		return p, false, withCode(exitUsage, err)
-	}
-	p.ClassWeight, p.ClassWeights = o.classWeight, cw
-	if o.changed("seed") {
-		p.Seed = o.seed
-	}
-	prior, given, err := parsePrior(o.prior)
-	if err != nil {
-		return p, false, err
-	}
-	p.Prior = prior
-	if given != nil {
-		p.Priors = make([]float64, len(classes))
-		for label, pr := range given {
-			i := indexOf(classes, label)
-			if i < 0 {
-				return p, false, usageErrorf("--prior: unknown class %q (the corpus has %s)", label, strings.Join(classes, ", "))
-			}
-			p.Priors[i] = pr
-		}
-	}
-	if err := train.ValidateParams(kind, p, len(classes)); err != nil {
-		return p, false, withCode(exitUsage, err)
-	}
-	return p, auto, nil
-}
-
-func indexOf(xs []string, x string) int {
-	for i, s := range xs {
-		if s == x {
-			return i
-		}
-	}
-	return -1
+	p, auto, err := spec.Resolve(kind, classes, sizes)
+	return p, auto, withCode(exitUsage, err)
 }
 
 func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
@@ -412,9 +313,15 @@ func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Pl
 	p.Folds, p.Fields, p.MultiLabel, p.TuneThresholds = o.folds, o.rec.spec(), o.ml.multi, o.ml.tune
 	p.Init, p.KeepCounts, p.PerClass, p.Seed = o.init, keep, o.unl.perClass, o.fit.seed
 	p.StreamBuffer = o.buffer
-	p.Stream = pipeline.StreamNever
-	if o.stream {
+	switch {
+	case o.stream:
 		p.Stream = pipeline.StreamAlways
+	case o.noStream:
+		p.Stream = pipeline.StreamNever
+	}
+	var err error
+	if p.Budget, err = membudget.Resolve(o.global.mem); err != nil {
+		return nil, usageErrorf("%v", err)
 	}
 	if o.fromCounts != "" {
 		if len(args) > 0 {
@@ -429,7 +336,6 @@ func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Pl
 	co := o.corpus
 	o.rec.apply(&co, kind)
 	o.ml.apply(&co)
-	var err error
 	if p.Source, err = co.source(s, args, "train", o.global.quiet); err != nil {
 		return nil, err
 	}
@@ -473,3 +379,6 @@ func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix
 	rep.Write(w)
 	return nil
 }
+
+// indexOf returns the index of x in xs, or -1.
+func indexOf(xs []string, x string) int { return slices.Index(xs, x) }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/membudget"
+	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -81,10 +80,17 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 		return err
 	}
 	settings.Remove = remove
-	v, docs, classes, runs, err := countVocabulary(s, args, o, settings)
+	src, err := o.corpus.source(s, args, "train", o.global.quiet)
 	if err != nil {
 		return err
 	}
+	vc, err := pipeline.CountVocabulary(&src, settings, counts.Options{Workers: o.workers, Mem: vocabCountMem(), TempDir: o.tmpDir}, o.vec.softMinDF(), func(minDF int) {
+		note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", minDF)
+	})
+	if err != nil {
+		return err
+	}
+	v, docs, classes, runs := vc.Vocab, vc.Docs, vc.Classes, vc.Runs
 	switch {
 	case o.output == "-":
 		if err := vectorize.WriteTSV(s.Out, v); err != nil {
@@ -112,48 +118,6 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 	note(s.Err, o.global.quiet, "vocabulary: %d terms from %d documents, %d classes (%.2fs)%s",
 		v.Len(), docs, classes, time.Since(start).Seconds(), where)
 	return nil
-}
-
-// countVocabulary counts the corpora args as 'nbtext count' does (a
-// counts.Counter that pools the classes: nothing is kept per document, and
-// past a quarter of the runtime's memory limit, see membudget.CountTables, the
-// tables spill to sorted runs on disk) and returns the vocabulary that
-// settings prune from the counts, with the number of documents and
-// classes, and the runs spilled. It is the vocabulary an in-memory fit of the same documents
-// gives (vectorize.Fit). A default --min-df that keeps no term is relaxed
-// to 1 with a note, as train does, when the corpus can be read again.
-func countVocabulary(s streams, args []string, o *vocabOptions, settings vectorize.Settings) (v *vectorize.Vocabulary, docs, classes, runs int, err error) {
-	opt := counts.Options{Workers: o.workers, VocabOnly: true, Mem: vocabCountMem(), TempDir: o.tmpDir}
-	count := func(settings vectorize.Settings) error {
-		ctr, err := counts.NewCounter(settings, nil, opt)
-		if err != nil {
-			return withCode(exitUsage, err)
-		}
-		defer ctr.Close()
-		src, err := o.corpus.source(s, args, "train", o.global.quiet)
-		if err != nil {
-			return err
-		}
-		if _, docs, err = src.Count(ctr, 1, 1); err != nil {
-			return err
-		}
-		if docs == 0 {
-			return errors.New("no training documents")
-		}
-		var h *counts.Header
-		if v, h, err = ctr.Vocabulary(); err != nil {
-			return err
-		}
-		classes, runs = len(h.Classes), ctr.Runs()
-		return nil
-	}
-	err = count(settings)
-	if errors.Is(err, vectorize.ErrPrunedAll) && o.vec.softMinDF() && settings.MinDF > 1 && !slices.Contains(args, "-") {
-		note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", settings.MinDF)
-		settings.MinDF = 1
-		err = count(settings)
-	}
-	return v, docs, classes, runs, err
 }
 
 // vocabCountMem bounds the count tables of 'nbtext vocab'

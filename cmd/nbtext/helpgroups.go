@@ -83,7 +83,7 @@ var flagGroups = map[string][]string{
 		"counts", "replay", "no-history", "update/epochs",
 	},
 	"Scale and memory": {
-		"stream", "stream-buffer", "from-counts", "expect-shards", "keep-counts", "tmp-dir",
+		"stream", "no-stream", "stream-buffer", "from-counts", "expect-shards", "keep-counts", "tmp-dir",
 		"shard", "workers",
 	},
 	"Server": {

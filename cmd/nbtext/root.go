@@ -67,7 +67,7 @@ type globalOptions struct {
 func (o *globalOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.config, "config", "", "config file (default: $NBTEXT_CONFIG, else nbtext/config.yaml in the user config dir, e.g. ~/.config, if present)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bars or summaries (on stderr, and train's summary on stdout); warnings stay")
-	fs.StringVar(&o.mem, "mem", "", "soft memory limit of the Go runtime, e.g. 800M or 2G (default: $GOMEMLIMIT, else 90% of the cgroup's limit, else what ulimit -v leaves)")
+	fs.StringVar(&o.mem, "mem", "", "memory budget, e.g. 800M or 2G: the Go runtime's soft limit, and what train weighs the corpus against to stream it (default: $GOMEMLIMIT, else the cgroup's limit (90% as soft limit), else physical memory and ulimit -v)")
 }
 
 func newRootCmd(s streams) *cobra.Command {

@@ -80,7 +80,9 @@ func (r *run) fitCounts(classes []string, stats func() (*counts.Stats, error), f
 		}
 	}
 	m.Meta = model.Meta{}
-	if err := r.save(m, false); err != nil {
+	// A streamed model records the names its corpus gave its label and
+	// text, as one fitted in memory does; counts do not know them.
+	if err := r.save(m, r.FromCounts == ""); err != nil {
 		return err
 	}
 	r.rep.Model, r.rep.Documents, r.rep.Params, r.rep.Counted = m, int(st.Documents()), p, st.Counted

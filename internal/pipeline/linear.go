@@ -51,7 +51,7 @@ func (r *run) streamLinear() error {
 		}
 	}
 	m.Meta = model.Meta{}
-	if err := r.save(m, false); err != nil {
+	if err := r.save(m, true); err != nil {
 		return err
 	}
 	r.rep.Model, r.rep.Documents, r.rep.Params = m, rows.rc.Rows(), rows.p

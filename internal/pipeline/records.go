@@ -107,5 +107,5 @@ func (r *run) streamRecords() error {
 		return err
 	}
 	r.rep.Model, r.rep.Documents, r.rep.Params = m, spool.Len(), p
-	return r.save(m, false)
+	return r.save(m, true)
 }

@@ -186,9 +186,10 @@ func (r *Report) Write(w io.Writer) {
 // writeGivenTemperature prints the temperature of a model fitted without
 // its documents at hand, which calibration needs.
 func (r *Report) writeGivenTemperature(out func(string, ...any)) {
-	if t := r.Params.Temperature; t > 0 {
+	switch t := r.Params.Temperature; {
+	case t > 0:
 		out("temperature  %.4g (given)", t)
-	} else {
+	case calibrated(r.Model.Kind):
 		out("temperature  1 (calibration needs the documents: give --temperature)")
 	}
 }
@@ -217,4 +218,11 @@ func writeWeightChoice(w io.Writer, ch *semisup.Choice) {
 		}
 		fmt.Fprintf(w, "  %-8g  %.4f    %.4f%s\n", sc.Weight, sc.Mean, sc.Std, mark)
 	}
+}
+
+// calibrated reports whether a model of kind held in memory fits a
+// temperature by cross-validation (multinomial NB and logistic regression
+// fit none).
+func calibrated(kind model.Kind) bool {
+	return train.DefaultCalibrate(kind) || kind == model.Centroid || kind == model.SVM || kind == model.NBLR
 }

@@ -9,9 +9,12 @@ import (
 )
 
 // Run carries out the plan: it chooses the strategy (from counts with
-// FromCounts; semi-supervised EM with Unlabeled; streamed or in memory
-// as Stream says, see choose), fits the model, writes it to Output and
-// returns the report of the run.
+// FromCounts; semi-supervised EM, in memory, with Unlabeled; else
+// streamed or in memory as Stream says, and with StreamAuto as choose
+// decides: streamed when the corpus would not fit half the memory budget
+// held in memory, or when streaming gives the same model and holding the
+// corpus would take more than SameModelQuota), fits the model, writes it
+// to Output and returns the report of the run.
 func Run(p *Plan) (*Report, error) {
 	r := &run{Plan: p, start: time.Now(), rep: &Report{Output: p.Output}}
 	err := r.dispatch()
@@ -30,7 +33,9 @@ func (r *run) dispatch() error {
 	case r.Unlabeled != nil:
 		return r.em()
 	}
-	if r.Stream != StreamAlways {
+	stream, why := r.choose()
+	r.rep.Why = why
+	if !stream {
 		return r.inMemory()
 	}
 	r.rep.Strategy = Streamed
