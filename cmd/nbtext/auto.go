@@ -98,6 +98,7 @@ func (o *autoOptions) kind(kindFlag string) model.Kind {
 // runTrainAuto is 'nbtext train --auto': search, fit the chosen candidate on
 // the whole corpus, save it with the search's summary.
 func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) error {
+	o.corpus.holds, o.corpus.mem = "train --auto", o.global.mem
 	c, remove, err := loadSearchCorpus(s, args, &o.corpus, o.global.quiet)
 	if err != nil {
 		return err
@@ -157,6 +158,7 @@ func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) er
 // search.
 func runCVAuto(s streams, args []string, o *evalOptions) error {
 	start := time.Now()
+	o.corpus.holds, o.corpus.mem = "eval --cv --auto", o.global.mem
 	c, remove, err := loadSearchCorpus(s, args, &o.corpus, o.global.quiet)
 	if err != nil {
 		return err

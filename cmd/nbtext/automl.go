@@ -36,6 +36,7 @@ func (o *autoOptions) validateMultiLabel(tune bool) error {
 // one-vs-rest models, fit the chosen one on the whole corpus, save it.
 func runTrainAutoMultiLabel(s streams, args []string, o *trainOptions, start time.Time) error {
 	o.ml.apply(&o.corpus)
+	o.corpus.holds, o.corpus.mem = "train --auto --multi-label", o.global.mem
 	c, remove, err := loadSearchCorpus(s, args, &o.corpus, o.global.quiet)
 	if err != nil {
 		return err

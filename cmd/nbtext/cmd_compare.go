@@ -164,6 +164,7 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 		return err
 	}
 	start := time.Now()
+	o.corpus.holds, o.corpus.mem = "compare", o.global.mem
 	trainSet, testSet, err := o.loadSplits(s, args)
 	if err != nil {
 		return err

@@ -233,6 +233,7 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	if _, err := ls.Wait(); err != nil {
 		return modelError(err)
 	}
+	co.holds, co.mem = "eval", o.global.mem
 	c, seq, readErr := loadCorpusStream(s, args, &co, "test", o.global.quiet, emit)
 	if readErr != nil {
 		return readErr
@@ -390,6 +391,7 @@ func runCV(s streams, args []string, o *evalOptions) error {
 		return err
 	}
 	o.rec.apply(&o.corpus, kind)
+	o.corpus.holds, o.corpus.mem = "eval --cv", o.global.mem
 	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
 	if err != nil {
 		return err

@@ -42,6 +42,10 @@ type corpusOptions struct {
 	// namedByModel: the label and text names came from a model file
 	// (useModelNames), as if given.
 	namedByModel bool
+	// holds, when not empty, names the command that holds every document
+	// in memory (eval --cv, compare, --auto): loadCorpus then refuses a
+	// corpus that would not fit the memory budget mem (--mem).
+	holds, mem string
 }
 
 // inputNames returns the label and text names the user gave (nil when

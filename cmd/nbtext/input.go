@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/pipeline"
 )
 
@@ -98,6 +99,15 @@ func loadCorpusStream(s streams, args []string, o *corpusOptions, defaultSplit s
 	src, err := o.source(s, args, defaultSplit, quiet)
 	if err != nil {
 		return nil, nil, err
+	}
+	if o.holds != "" {
+		b, err := membudget.Resolve(o.mem)
+		if err != nil {
+			return nil, nil, usageErrorf("%v", err)
+		}
+		if err := src.CheckHold(b, o.holds); err != nil {
+			return nil, nil, err
+		}
 	}
 	return src.LoadStream(emit)
 }

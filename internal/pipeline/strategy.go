@@ -193,3 +193,24 @@ func fileSize(path string) int64 {
 	}
 	return n
 }
+
+// CheckHold returns an error when holding every document of s in memory,
+// as a command that cannot stream does (what: "eval --cv", "compare",
+// "train --auto"), would need more than the memory budget, estimated as
+// a run chooses to stream (HoldFactor times the text): a clear refusal
+// that names the flags instead of an out-of-memory kill. Standard input,
+// whose size is unknown, passes.
+func (s *Source) CheckHold(budget membudget.Budget, what string) error {
+	size, known := s.size()
+	if !known || budget.Bytes <= 0 || budget.Bytes == math.MaxInt64 {
+		return nil
+	}
+	need := int64(math.Min(float64(size)*HoldFactor, math.MaxInt64/2))
+	if need <= budget.Bytes {
+		return nil
+	}
+	return fmt.Errorf("%s holds every document in memory: the corpus (%s of text) would need about %s, over the memory budget %s; "+
+		"give it a sample (a smaller corpus, or train --per-class N), train in bounded memory instead (train --stream, then eval -m MODEL on a test split), "+
+		"or raise the budget with --mem if the machine has the memory",
+		what, membudget.Format(size), membudget.Format(need), budget)
+}
