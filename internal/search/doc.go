@@ -29,9 +29,9 @@
 //     scored. When the race decided on fewer splits, its best three are
 //     scored on the rest first (while the budget lasts); when on more,
 //     the defaults are. Out of budget, the best default wins. The first
-//     job (the strongest default on the first split) starts whatever the
-//     budget, and is not abandoned: a search always returns a scored
-//     candidate. An ensemble is used only when it scores at least as well
+//     two jobs (NB-LR's and the SVM's defaults on the first split, one
+//     tokenization: floorJobs) start whatever the budget and are not
+//     abandoned: a search always returns a scored candidate. An ensemble is used only when it scores at least as well
 //     as the best default on its held-out documents too.
 //   - Scoring. Candidates are scored on train/held-out splits of the
 //     training documents: the folds of corpus.StratifiedKFold(y, k, seed),
