@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -145,5 +146,70 @@ func TestEvalCVAuto(t *testing.T) {
 	}
 	if res.Model != "auto (nested)" || res.K != 3 || res.Mean.Accuracy < 0.8 {
 		t.Errorf("nested CV result %+v", res)
+	}
+}
+
+// TestTrainAutoEvalsReproducible: with --budget evals:N and a fixed seed,
+// two runs (one of them on one worker) write the same model and the same
+// leaderboard, timings aside; a malformed budget is a usage error.
+func TestTrainAutoEvalsReproducible(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, dir, "c.tsv", autoTSV(12))
+	var boards []string
+	var models [][]byte
+	for i, workers := range []string{"2", "1"} {
+		out := filepath.Join(dir, fmt.Sprintf("m%d.nbm", i))
+		r := nbtext(t, "", "train", corpus, "--auto", "--budget", "evals:3", "--folds", "3", "--seed", "5",
+			"--workers", workers, "--leaderboard", "json", "-q", "-o", out)
+		check(t, r, 0)
+		var board map[string]any
+		if err := json.Unmarshal([]byte(r.out), &board); err != nil {
+			t.Fatalf("%v\n%s", err, r.out)
+		}
+		if board["budget"] != "evals:3" || board["spent"].(float64) > 3 {
+			t.Errorf("budget %v, spent %v: want evals:3, at most 3", board["budget"], board["spent"])
+		}
+		dropTimes(board)
+		b, _ := json.Marshal(board)
+		boards = append(boards, string(b))
+		m, err := model.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Meta.Auto = nil // holds the timings
+		again := filepath.Join(dir, fmt.Sprintf("again%d.nbm", i))
+		if err := model.Save(again, m); err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, readBytes(t, again))
+	}
+	if boards[0] != boards[1] {
+		t.Errorf("two runs with evals:3 and seed 5 differ:\n%s\n%s", boards[0], boards[1])
+	}
+	if !bytes.Equal(models[0], models[1]) {
+		t.Error("two runs with evals:3 and seed 5 wrote different models")
+	}
+	for _, bad := range []string{"evals:0", "cpu:soon", "fast"} {
+		r := nbtext(t, "", "train", corpus, "--auto", "--budget", bad, "-o", filepath.Join(dir, "x.nbm"))
+		check(t, r, 2, "--budget")
+	}
+}
+
+// dropTimes deletes the timings from a decoded JSON value.
+func dropTimes(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if strings.HasSuffix(k, "seconds") {
+				delete(v, k)
+			} else {
+				dropTimes(x)
+			}
+		}
+	case []any:
+		for _, x := range v {
+			dropTimes(x)
+		}
 	}
 }

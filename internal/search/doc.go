@@ -16,6 +16,23 @@
 //     mail headers (HasMailHeaders). Word trigrams are searched for the
 //     linear kinds only (KindSpace.MaxNGram caps the Naive Bayes kinds at
 //     bigrams), with min_df 2 or more.
+//   - Defaults first. Each kind's default setting (train.Defaults, as
+//     'nbtext train --model K' fits it; Candidate.Default) is a candidate,
+//     the space's own when it holds it, else added (addDefaults). Before
+//     the race, the defaults are scored a level at a time (the first
+//     split, then 3, then all), every default on a level before any goes
+//     on, the strongest kinds first (defaultsOrder: NB-LR, SVM, logistic
+//     regression, then the Naive Bayes kinds). The choice is made on the
+//     splits n every scored default reached (Result.Decision): the
+//     candidate with the best mean over those n splits among all scored on
+//     them, ties to a default, so it is never below the best default
+//     scored. When the race decided on fewer splits, its best three are
+//     scored on the rest first (while the budget lasts); when on more,
+//     the defaults are. Out of budget, the best default wins. The first
+//     two jobs (NB-LR's and the SVM's defaults on the first split, one
+//     tokenization: floorJobs) start whatever the budget and are not
+//     abandoned: a search always returns a scored candidate. An ensemble is used only when it scores at least as well
+//     as the best default on its held-out documents too.
 //   - Scoring. Candidates are scored on train/held-out splits of the
 //     training documents: the folds of corpus.StratifiedKFold(y, k, seed),
 //     or one split given by the caller (a validation set). Each split refits
@@ -37,15 +54,23 @@
 //     differ only in α share their counts, so an α grid costs about one fit;
 //     a kind fitted by optimisation races its default value first (its
 //     pilot), and the other values of its grid join when the pilot goes on.
-//   - Budget. Options.Deadline bounds the search: no job (one kind and
-//     preprocessing on one fold) starts unless its expected time, measured
-//     on earlier jobs of the same kind and n-gram range, ends before the
-//     deadline less a reserve for the final fit (measured on the leading
-//     candidate's own fits: a kind's C grid spans solver times several
-//     times apart). A rung cut short by the
-//     deadline ends the race there: the choice is made among the
-//     candidates of the last rung that finished at least one. Rung 0 may
-//     use 55% of the time left, rung 1 80%; when the later rungs end early,
+//   - Budget. Options.Budget bounds the search, in wall seconds, in CPU
+//     seconds of the process (getrusage: a loaded machine does the same
+//     work, more slowly) or in evaluations (Unit; ParseBudget reads
+//     "60s", "cpu:60s", "evals:40"). A meter reads what was spent
+//     (Options.Spent before the search). Under a time budget no job (one
+//     kind and preprocessing on one fold) starts unless its expected time,
+//     measured on earlier jobs of the same kind and n-gram range in the
+//     budget's own seconds, ends before the limit less a reserve for the
+//     final fit (measured on the leading candidate's own fits: a kind's C
+//     grid spans solver times several times apart). Under an Evaluations
+//     budget a job costs its fits over k (one fit per candidate, one for
+//     a Naive Bayes α grid, which shares its counts), claimed when it is
+//     admitted in the jobs' fixed order, and the fit of the choice costs
+//     nothing: what the budget admits depends on no clock, so the same
+//     seed gives the same model on any machine. A rung cut short by the
+//     budget ends the race there. Rung 0 may use 55% of the budget left,
+//     rung 1 80%; when the later rungs end early,
 //     another race starts, its rung 0 going on where the last one stopped
 //     (scores are kept), until rung 0 covers every candidate or no job fits.
 //   - Memory. One tokenization of the documents serves every candidate
@@ -94,15 +119,16 @@
 //     member would overrun the deadline.
 //     The model is a model.Ensemble.
 //   - Determinism. The folds, the candidate order, SGD seeds and tie-breaks
-//     (the earlier candidate in the space's order) depend on the seed only:
-//     two searches that score the same candidates choose the same one. What
-//     a budget lets in depends on the speed of the machine.
+//     (a default, then the earlier candidate in the space's order) depend
+//     on the seed only: two searches that score the same candidates choose
+//     the same one. What a time budget lets in depends on the speed and
+//     load of the machine; what an Evaluations budget lets in does not.
 //
 // # What search does not do
 //
 // It does not read corpora, print, or write files: the caller (cmd/nbtext)
-// reads the documents, fits the chosen candidate (Fit) or ensemble
-// (FitEnsemble) and writes the
+// reads the documents, calls Train (the search and the fit of its choice:
+// Fit, or FitEnsemble for an ensemble) or NestedCV, and writes the
 // leaderboard (Result.WriteTable, Result.WriteJSON) and the model.
 //
 // # References

@@ -177,7 +177,7 @@ func (r *runner) runRung(alive []*Candidate, upto int, end float64, keep []*Cand
 			case <-tick.C:
 				// Not before a first job has kept its scores: a
 				// search returns a scored candidate.
-				if r.m.now() > r.limit-r.reserve() && r.jobs() > 0 {
+				if r.m.now() > r.limit-r.reserve() && r.jobs() >= r.floor {
 					r.mu.Lock()
 					r.abandoned = true
 					r.mu.Unlock()
@@ -208,11 +208,10 @@ var errAbandoned = errors.New("job abandoned at the deadline")
 func (r *runner) admit(jb job, end float64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	first := r.admitted == 0
-	if !r.bounded() || first {
-		// The first job, the strongest kind's default on the first
-		// split, starts whatever the budget: a search returns a scored
-		// candidate.
+	if !r.bounded() || r.admitted < r.floor {
+		// The first jobs, the strongest kinds' defaults on the first
+		// split (floorJobs), start whatever the budget: a search
+		// returns the better of them at least.
 		r.admitted++
 		if r.evals != nil {
 			r.evals.claim(r.jobFits(jb))
@@ -235,6 +234,15 @@ func (r *runner) admit(jb job, end float64) bool {
 	expect, seen := r.jobTime[jobKey(c)]
 	if !seen {
 		expect = unseenFactor * r.perCost * c.cost
+	}
+	// Tokenizing the documents, unless a tokenization serves the job: as
+	// long as it took, or, before it was timed, the longest one so far.
+	if t, ok := r.toks[tokKey(c.Spec.Settings)]; !ok || t.tk == nil {
+		if tok, ok := r.tokSecs[tokKey(c.Spec.Settings)]; ok {
+			expect += tok
+		} else {
+			expect += unseenFactor * r.maxTok
+		}
 	}
 	if r.abandoned {
 		return false
@@ -383,13 +391,13 @@ func (r *runner) runJob(jb job) error {
 		return fmt.Errorf("%s: %w", c0.Describe(), err)
 	}
 	ytr, yho := corpus.Pick(r.y, sp.Train), corpus.Pick(r.y, sp.Held)
-	shared := r.m.clock() - start
-	var counted *model.Model // NB: the counts every α shares
+	shared := r.m.clock() - start - tokSeconds // a candidate's fit does not count the tokenizing
+	var counted *model.Model                   // NB: the counts every α shares
 	if c0.Spec.Kind.IsNB() && r.metric != LogLoss {
 		if counted, err = train.FitNB(c0.Spec.Kind, Xtr, ytr, r.classes, vocab, c0.Spec.Params); err != nil {
 			return fmt.Errorf("%s: %w", c0.Describe(), err)
 		}
-		shared = r.m.clock() - start
+		shared = r.m.clock() - start - tokSeconds
 	}
 	type result struct {
 		id             int
@@ -453,7 +461,8 @@ func (r *runner) runJob(jb job) error {
 	r.jobTime[key] = max(r.jobTime[key], took)
 	r.fitTime[key] = max(r.fitTime[key], fit)
 	r.tokTime[key] = max(r.tokTime[key], tokSeconds)
-	r.perCost = max(r.perCost, (took+tokSeconds)/c0.cost) // a job of an unseen key tokenizes too
+	r.perCost = max(r.perCost, took/c0.cost)
+	r.maxTok = max(r.maxTok, tokSeconds)
 	if jb.split == 0 {
 		for _, c := range jb.cands {
 			if r.leader == nil || r.better(r.scores[c.ID][0], r.scores[r.leader.ID][0]) {

@@ -166,6 +166,13 @@ func (r *Result) left() float64 {
 	return r.limit - r.meter.now()
 }
 
+// floorJobs is how many jobs start whatever the budget, and are not
+// abandoned: the first split of the first defaults in defaultsOrder, NB-LR
+// and the SVM, which lead on every corpus measured and share one
+// tokenization (so the second costs a fit). A budget too short for them
+// is overrun, rather than return an unscored model or none.
+const floorJobs = 2
+
 // confirmTop is how many of the race's leaders are scored on the decision
 // splits when the race decided on fewer.
 const confirmTop = 3
@@ -258,6 +265,7 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 			defaults = append(defaults, c)
 		}
 	}
+	r.floor = min(floorJobs, len(defaults))
 	nd, err := r.runDefaults(defaults)
 	if err != nil {
 		return nil, err
@@ -622,6 +630,8 @@ type runner struct {
 	leader   *Candidate                     // the best candidate so far, whose final fit the reserve covers
 	jobsRun  int                            // jobs whose scores were kept
 	admitted int                            // jobs admitted to start (admit)
+	floor    int                            // the jobs that start whatever the budget (floorJobs)
+	maxTok   float64                        // the longest tokenization so far, seconds
 	// abandoned is set when the search stopped waiting for its jobs: the
 	// jobs still running then keep no scores.
 	abandoned bool
