@@ -110,9 +110,7 @@ func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) er
 	req.Folds = o.folds
 	req.Progress = progress(s.Err, o.global.quiet, "searching")
 	if o.auto.valid != "" {
-		vo := o.corpus
-		vo.split = ""
-		vc, err := loadCorpus(s, []string{o.auto.valid}, &vo, "test", true)
+		vc, err := loadValid(s, o)
 		if err != nil {
 			return err
 		}
@@ -182,6 +180,14 @@ func runCVAuto(s streams, args []string, o *evalOptions) error {
 		return err
 	}
 	return applyGates(s, o, res.Scores(), nil)
+}
+
+// loadValid reads the corpus of --valid, whole (no split), with the
+// reader options of the training corpus.
+func loadValid(s streams, o *trainOptions) (*corpus.Corpus, error) {
+	vo := o.corpus
+	vo.split = ""
+	return loadCorpus(s, []string{o.auto.valid}, &vo, "test", true)
 }
 
 // loadSearchCorpus reads the corpus to search on (default: the train split)

@@ -53,9 +53,7 @@ func runTrainAutoMultiLabel(s streams, args []string, o *trainOptions, start tim
 		Progress: progress(s.Err, o.global.quiet, "searching"),
 	}
 	if o.auto.valid != "" {
-		vo := o.corpus
-		vo.split = ""
-		vc, err := loadCorpus(s, []string{o.auto.valid}, &vo, "test", true)
+		vc, err := loadValid(s, o)
 		if err != nil {
 			return err
 		}
