@@ -456,6 +456,90 @@ func (t *Tokenizer) charWBText(p string) (string, []int32) {
 	return t.arenaString(start), offs
 }
 
+// asciiPySpace marks the ASCII bytes that are white space to Python
+// (isPySpace).
+var asciiPySpace = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isPySpace(rune(c))
+	}
+	return t
+}()
+
+// wbWords lays out the words of p in the arena as charWBText does, " w1
+// w2 … wk ", but without rune offsets, for Fit's counting
+// (fitWorker.countChars): it returns the text and leaves in t.starts and
+// t.ends the byte offsets of each word's first byte and of the space
+// after it, the start complemented (^start, negative) when the word holds
+// a byte ≥ 0x80.
+func (t *Tokenizer) wbWords(p string) string {
+	start := len(t.arena)
+	arena := slices.Grow(t.arena, len(p)+10)
+	starts, ends := t.starts[:0], t.ends[:0]
+	lower := t.lower
+	inWord, high := false, false
+	for i := 0; i < len(p); {
+		c := p[i]
+		size := 1
+		if c < utf8.RuneSelf {
+			if asciiPySpace[c] {
+				if inWord {
+					if high {
+						starts[len(starts)-1] = ^starts[len(starts)-1]
+					}
+					ends = append(ends, int32(len(arena)-start))
+					arena = append(arena, ' ')
+					inWord = false
+				}
+				i++
+				continue
+			}
+			if lower {
+				c = lowerASCII[c]
+			}
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(p[i:])
+			if isPySpace(r) {
+				if inWord {
+					if high {
+						starts[len(starts)-1] = ^starts[len(starts)-1]
+					}
+					ends = append(ends, int32(len(arena)-start))
+					arena = append(arena, ' ')
+					inWord = false
+				}
+				i += size
+				continue
+			}
+		}
+		if !inWord {
+			if len(arena) == start {
+				arena = append(arena, ' ')
+			}
+			starts = append(starts, int32(len(arena)-start))
+			inWord, high = true, false
+		}
+		if size == 1 {
+			high = high || c >= utf8.RuneSelf
+			arena = append(arena, c)
+		} else {
+			high = true
+			arena = append(arena, p[i:i+size]...)
+		}
+		i += size
+	}
+	if inWord {
+		if high {
+			starts[len(starts)-1] = ^starts[len(starts)-1]
+		}
+		ends = append(ends, int32(len(arena)-start))
+		arena = append(arena, ' ')
+	}
+	t.arena = slices.Grow(arena, 8)
+	t.starts, t.ends = starts, ends
+	return t.arenaString(start)
+}
+
 // match appends the matches of the token pattern in p to dst (the first
 // group's when the pattern has one), without empty ones.
 func (z *analyzer) match(p string, dst []string) []string {

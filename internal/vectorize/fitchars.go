@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"encoding/binary"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/prefault"
@@ -64,25 +65,48 @@ func (w *fitWorker) countChars(text string, head bool) {
 		w.flushGrams()
 		return
 	}
-	t, offs := tok.charWBText(p)
-	for k, ws := range tok.starts {
-		a := int(ws) - 1               // the padding space before the word
-		wl := int(tok.ends[k]) + 1 - a // the padded word's runes
-		if lo, hi := int(offs[a]), int(offs[a+wl]); hi-lo == wl && isASCII(t[lo:hi]) {
-			w.countASCIIWord(t, lo, hi)
-			continue
-		}
-		for n := z.cmin; n <= z.cmax; n++ {
-			w.countGram(t, int(offs[a]), int(offs[a+min(n, wl)]))
-			if n >= wl {
-				break
-			}
-			for o := 1; o+n <= wl; o++ {
-				w.countGram(t, int(offs[a+o]), int(offs[a+o+n]))
-			}
+	t := tok.wbWords(p)
+	for k, a := range tok.starts {
+		b := int(tok.ends[k]) + 1 // past the padding space after the word
+		if a >= 0 {
+			w.countASCIIWord(t, int(a)-1, b)
+		} else {
+			w.countWord(t, int(^a)-1, b)
 		}
 	}
 	w.flushGrams()
+}
+
+// countWord counts the char_wb n-grams of the padded word t[a:b] as
+// charWBNGrams lists them: for n from CharMin to CharMax, its n-grams by
+// position; a padded word of n characters or fewer gives itself once, and
+// no longer n-grams.
+func (w *fitWorker) countWord(t string, a, b int) {
+	z := w.tok.an
+	for n := z.cmin; n <= z.cmax; n++ {
+		e, k := a, 0 // the end of the n-gram at a, and its runes
+		for ; k < n && e < b; k++ {
+			e += runeLen(t, e)
+		}
+		w.countGram(t, a, e)
+		if e == b {
+			return // the whole padded word, once
+		}
+		for s := a + runeLen(t, a); e < b; s += runeLen(t, s) {
+			e += runeLen(t, e)
+			w.countGram(t, s, e)
+		}
+	}
+}
+
+// runeLen returns the bytes of the rune at t[i], as utf8.DecodeRune
+// reads it (1 for a byte that starts no valid rune).
+func runeLen(t string, i int) int {
+	if t[i] < utf8.RuneSelf {
+		return 1
+	}
+	_, size := utf8.DecodeRuneInString(t[i:])
+	return size
 }
 
 // countASCIIWord counts the char_wb n-grams of the padded word t[a:b], all

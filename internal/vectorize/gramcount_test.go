@@ -213,3 +213,26 @@ func TestGramCountsMatchEveryGram(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGramCounts checks countChars against refCountChars (see
+// TestGramCountsMatchEveryGram) on any two documents and range: the same
+// rows, counts and local ids.
+func FuzzGramCounts(f *testing.F) {
+	f.Add("Hello  wörld\t\tİΣ 日本語 a", "x\xffy HELLO", uint8(1), uint8(2), true)
+	f.Add("ab ab", "", uint8(3), uint8(3), false)
+	f.Fuzz(func(t *testing.T, a, b string, lo, span uint8, lower bool) {
+		cmin := int(lo)%MaxCharNGram + 1
+		cmax := min(cmin+int(span)%4, MaxCharNGram)
+		for _, kind := range []string{"char_wb", "char"} {
+			s := charSettings(kind, cmin, cmax)
+			s.Lowercase = lower
+			got, gotTerms := gramRows(t, s, []string{a, b, a}, false, true)
+			want, wantTerms := gramRows(t, s, []string{a, b, a}, true, false)
+			if !slices.Equal(gotTerms, wantTerms) || !slices.Equal(got.end, want.end) ||
+				!slices.Equal(got.ids, want.ids) || !slices.Equal(got.vals, want.vals) {
+				t.Fatalf("%s %d,%d: rows %v %v %v terms %q, want %v %v %v %q", kind, cmin, cmax,
+					got.end, got.ids, got.vals, gotTerms, want.end, want.ids, want.vals, wantTerms)
+			}
+		}
+	})
+}
