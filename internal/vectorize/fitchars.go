@@ -10,25 +10,28 @@ import (
 
 // This file holds Fit's counting of character n-grams (Analysis.Analyzer
 // char and char_wb), by hash rather than by string: every n-gram is a
-// window of the text the tokenizer lays out (charText, charWBText), and one
-// of at most 7 bytes, nearly all of them, is looked up by its bytes packed
-// with its length into a uint64 key: one 8-byte load, a mask and a probe of
-// a gramTable, with no string made and no bytes compared; an ASCII one of
-// 1 or 2 bytes, by direct index. A gram's text is copied once, when the
-// worker first meets it. Longer grams go through the term table by their
-// text. The terms, and so the vocabulary, are those of Tokenizer.Terms
-// (TestCharVocabularyMatchesScikitLearn).
+// window of the text the tokenizer lays out (charText; for char_wb,
+// wbWords), and one of at most 7 bytes, nearly all of them, is looked up
+// by its bytes packed with its length into a uint64 key: one 8-byte load,
+// a mask and a probe of a gramTable, with no string made and no bytes
+// compared; an ASCII one of 1 or 2 bytes, by direct index. In an all-ASCII
+// char_wb word (countASCIIWord) characters are bytes, so the windows need
+// no rune offsets and the first probe is inline. A gram's text is copied
+// once, when the worker first meets it. Longer grams go through the term
+// table by their text. The terms, and so the vocabulary, are those of
+// Tokenizer.Terms (TestCharVocabularyMatchesScikitLearn).
 //
 // A document's n-grams are counted where they are looked up, in their
 // gramTable slot or short entry, and those counts move to the worker's
-// seen entries once per document (flushGrams): a text of n bytes has about
-// 3n n-grams of 1-3 characters but only a few hundred distinct ones, and a
-// seen entry read per n-gram, in an array of some 40,000 terms (450 KiB
-// with a TermCounter's totals), was a third of the counting time (IMDB
-// train split, perf). A gram's first occurrence in the document still
-// appends its id to the row there and then, so rows, their order and the
-// local ids are those of counting every n-gram in w.seen as it is met
-// (TestGramCountsMatchEveryGram).
+// seen entries once per distinct gram and document (flushGrams): a text
+// of n bytes has about 3n n-grams of 1-3 characters but only a few
+// hundred distinct ones, and reading a seen entry per n-gram (40,000
+// terms, 450 KiB with a TermCounter's totals) was a third of the samples
+// of the per-gram function before (IMDB train split, perf). A gram's
+// first occurrence in the document still appends its id to the row there
+// and then, so rows, their order and the local ids are those of counting
+// every n-gram in w.seen as it is met (TestGramCountsMatchEveryGram,
+// FuzzGramCounts).
 
 // gramKey packs the n-gram text[a:b] (b−a ≤ 7) with its length: two grams
 // have the same key exactly when they have the same bytes.
