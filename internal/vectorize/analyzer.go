@@ -456,6 +456,102 @@ func (t *Tokenizer) charWBText(p string) (string, []int32) {
 	return t.arenaString(start), offs
 }
 
+// asciiPySpace marks the ASCII bytes that are white space to Python
+// (isPySpace).
+var asciiPySpace = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isPySpace(rune(c))
+	}
+	return t
+}()
+
+// wbWords lays out the words of p in the arena as charWBText does, " w1
+// w2 … wk ", but without rune offsets, for Fit's counting
+// (fitWorker.countChars): it returns the text and leaves in t.starts and
+// t.ends the byte offsets of each word's first byte and of the space
+// after it, the start complemented (^start, negative) when the word holds
+// a byte ≥ 0x80. The text is at most len(p)+2 bytes (white space only
+// shrinks), so it is written by index into the arena grown once.
+func (t *Tokenizer) wbWords(p string) string {
+	start := len(t.arena)
+	arena := slices.Grow(t.arena, len(p)+10)
+	buf := arena[start : start+len(p)+2]
+	starts, ends := t.starts[:0], t.ends[:0]
+	lower := &lowerASCII
+	if !t.lower {
+		lower = &identityASCII
+	}
+	pos := 0        // bytes written
+	ws := -1        // the current word's first byte, or -1 between words
+	high := false   // the current word holds a byte ≥ 0x80
+	end := func() { // the current word ends at pos
+		s := int32(ws)
+		if high {
+			s = ^s
+		}
+		starts = append(starts, s)
+		ends = append(ends, int32(pos))
+		buf[pos] = ' '
+		pos++
+		ws = -1
+	}
+	for i := 0; i < len(p); {
+		c := p[i]
+		if c < utf8.RuneSelf {
+			if asciiPySpace[c] {
+				if ws >= 0 {
+					end()
+				}
+				i++
+				continue
+			}
+			if ws < 0 {
+				if pos == 0 {
+					buf[0] = ' '
+					pos = 1
+				}
+				ws, high = pos, false
+			}
+			buf[pos] = lower[c]
+			pos++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(p[i:])
+		if isPySpace(r) {
+			if ws >= 0 {
+				end()
+			}
+			i += size
+			continue
+		}
+		if ws < 0 {
+			if pos == 0 {
+				buf[0] = ' '
+				pos = 1
+			}
+			ws = pos
+		}
+		high = true
+		pos += copy(buf[pos:], p[i:i+size])
+		i += size
+	}
+	if ws >= 0 {
+		end()
+	}
+	t.arena = slices.Grow(arena[:start+pos], 8)
+	t.starts, t.ends = starts, ends
+	return t.arenaString(start)
+}
+
+// identityASCII maps every byte to itself: lowerASCII without lowering.
+var identityASCII = func() (t [256]byte) {
+	for c := range t {
+		t[c] = byte(c)
+	}
+	return t
+}()
+
 // match appends the matches of the token pattern in p to dst (the first
 // group's when the pattern has one), without empty ones.
 func (z *analyzer) match(p string, dst []string) []string {

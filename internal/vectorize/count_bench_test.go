@@ -102,3 +102,73 @@ func BenchmarkCountChars(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCountIMDB measures tokenize + count on one core over the IMDB
+// train split (25,000 reviews, 33.9 MB), as BenchmarkCount20Newsgroups
+// does on 20 Newsgroups: "word" is the default analyzer;
+// "/every-gram" is the counting of character n-grams before gramTable
+// (each n-gram counted in w.seen as it is met, refCountChars), beside its
+// replacement, so that one run compares them under the same load.
+func BenchmarkCountIMDB(b *testing.B) {
+	path := os.Getenv("NBTEXT_IMDB_TARBALL")
+	if path == "" {
+		b.Skip("NBTEXT_IMDB_TARBALL is not set: no IMDB corpus to benchmark on")
+	}
+	c, err := corpus.Read(path, corpus.Options{Split: "train"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := c.Texts()
+	size := textBytes(texts)
+	for _, bench := range []struct {
+		name string
+		s    Settings
+		ref  bool
+	}{
+		{"word", DefaultSettings(), false},
+		{"char_wb=1,3", charSettings("char_wb", 1, 3), false},
+		{"char_wb=1,3/every-gram", charSettings("char_wb", 1, 3), true},
+		{"char=1,3", charSettings("char", 1, 3), false},
+		{"char=1,3/every-gram", charSettings("char", 1, 3), true},
+		{"char_wb=2,5", charSettings("char_wb", 2, 5), false},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				w := &refWorker{fitWorker: newFitWorker(bench.s, 0)}
+				for lo := 0; lo < len(texts); lo += batchSize {
+					docs := texts[lo:min(lo+batchSize, len(texts))]
+					if !bench.ref {
+						w.process(&batch{first: lo}, docs)
+						continue
+					}
+					w.refProcess(&batch{first: lo}, docs)
+				}
+			}
+			cpu := cpuTime() - cpu0
+			b.ReportMetric(float64(size)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
+			reportDocs(b, len(texts))
+		})
+	}
+}
+
+// refProcess is process through refCountChars.
+func (w *refWorker) refProcess(b *batch, texts []string) {
+	size := 16 + 10*int(textBytes(texts))/10 // as process sizes a batch for a character analyzer
+	b.ids = make([]int32, 0, size)
+	b.vals = make([]float32, 0, size)
+	w.cur = b
+	w.batches = append(w.batches, b)
+	for _, text := range texts {
+		start := len(b.ids)
+		w.refCountChars(text)
+		w.tok.forget()
+		for _, i := range b.ids[start:] {
+			b.vals = append(b.vals, float32(w.seen[i]))
+			w.seen[i] = 0
+		}
+		b.end = append(b.end, int32(len(b.ids)))
+	}
+}

@@ -2,18 +2,36 @@ package vectorize
 
 import (
 	"encoding/binary"
+	"unicode/utf8"
 	"unsafe"
+
+	"github.com/nbtext/nbtext/internal/prefault"
 )
 
 // This file holds Fit's counting of character n-grams (Analysis.Analyzer
 // char and char_wb), by hash rather than by string: every n-gram is a
-// window of the text the tokenizer lays out (charText, charWBText), and one
-// of at most 7 bytes, nearly all of them, is looked up by its bytes packed
-// with its length into a uint64 key: one 8-byte load, a mask and a probe of
-// a pairTable, with no string made and no bytes compared. A gram's text is
-// copied once, when the worker first meets it. Longer grams go through the
-// term table by their text. The terms, and so the vocabulary, are those of
+// window of the text the tokenizer lays out (charText; for char_wb,
+// wbWords), and one of at most 7 bytes, nearly all of them, is looked up
+// by its bytes packed with its length into a uint64 key: one 8-byte load,
+// a mask and a probe of a gramTable, with no string made and no bytes
+// compared; an ASCII one of 1 or 2 bytes, by direct index. In an all-ASCII
+// char_wb word (countASCIIWord) characters are bytes, so the windows need
+// no rune offsets and the first probe is inline. A gram's text is copied
+// once, when the worker first meets it. Longer grams go through the term
+// table by their text. The terms, and so the vocabulary, are those of
 // Tokenizer.Terms (TestCharVocabularyMatchesScikitLearn).
+//
+// A document's n-grams are counted where they are looked up, in their
+// gramTable slot or short entry, and those counts move to the worker's
+// seen entries once per distinct gram and document (flushGrams): a text
+// of n bytes has about 3n n-grams of 1-3 characters but only a few
+// hundred distinct ones, and reading a seen entry per n-gram (40,000
+// terms, 450 KiB with a TermCounter's totals) was a third of the samples
+// of the per-gram function before (IMDB train split, perf). A gram's
+// first occurrence in the document still appends its id to the row there
+// and then, so rows, their order and the local ids are those of counting
+// every n-gram in w.seen as it is met (TestGramCountsMatchEveryGram,
+// FuzzGramCounts).
 
 // gramKey packs the n-gram text[a:b] (b−a ≤ 7) with its length: two grams
 // have the same key exactly when they have the same bytes.
@@ -25,15 +43,20 @@ func gramKey(text string, a, b int) uint64 {
 }
 
 // countChars is fitWorker.count for the character analyzers (without
-// hashing and field terms, which a character analyzer does not take).
-func (w *fitWorker) countChars(text string) {
+// hashing and field terms, which a character analyzer does not take); head
+// says whether text opens the document.
+func (w *fitWorker) countChars(text string, head bool) {
 	tok := w.tok
 	z := tok.an
 	tok.arena = tok.arena[:0]
 	p := tok.prepare(text, tok.lower)
 	if w.grams == nil {
-		w.grams, w.short = newPairTable(), make([]int32, 128+128*128)
+		w.grams, w.short = newGramTable(), make([]shortGram, 128+128*128)
 	}
+	// After the first piece of a document, seen entries may hold its
+	// counts: a gram's first count in this piece is then its first in the
+	// document only if its entry is 0.
+	w.later = !head
 	if z.kind == "char" {
 		t, offs := tok.charText(p)
 		nr := len(offs) - 1
@@ -42,27 +65,118 @@ func (w *fitWorker) countChars(text string) {
 				w.countGram(t, int(offs[i]), int(offs[i+n]))
 			}
 		}
+		w.flushGrams()
 		return
 	}
-	t, offs := tok.charWBText(p)
-	for k, ws := range tok.starts {
-		a := int(ws) - 1               // the padding space before the word
-		wl := int(tok.ends[k]) + 1 - a // the padded word's runes
-		for n := z.cmin; n <= z.cmax; n++ {
-			w.countGram(t, int(offs[a]), int(offs[a+min(n, wl)]))
-			if n >= wl {
-				break
+	t := tok.wbWords(p)
+	for k, a := range tok.starts {
+		b := int(tok.ends[k]) + 1 // past the padding space after the word
+		if a >= 0 {
+			w.countASCIIWord(t, int(a)-1, b)
+		} else {
+			w.countWord(t, int(^a)-1, b)
+		}
+	}
+	w.flushGrams()
+}
+
+// countWord counts the char_wb n-grams of the padded word t[a:b] as
+// charWBNGrams lists them: for n from CharMin to CharMax, its n-grams by
+// position; a padded word of n characters or fewer gives itself once, and
+// no longer n-grams.
+func (w *fitWorker) countWord(t string, a, b int) {
+	z := w.tok.an
+	for n := z.cmin; n <= z.cmax; n++ {
+		e, k := a, 0 // the end of the n-gram at a, and its runes
+		for ; k < n && e < b; k++ {
+			e += runeLen(t, e)
+		}
+		w.countGram(t, a, e)
+		if e == b {
+			return // the whole padded word, once
+		}
+		for s := a + runeLen(t, a); e < b; s += runeLen(t, s) {
+			e += runeLen(t, e)
+			w.countGram(t, s, e)
+		}
+	}
+}
+
+// runeLen returns the bytes of the rune at t[i], as utf8.DecodeRune
+// reads it (1 for a byte that starts no valid rune).
+func runeLen(t string, i int) int {
+	if t[i] < utf8.RuneSelf {
+		return 1
+	}
+	_, size := utf8.DecodeRuneInString(t[i:])
+	return size
+}
+
+// countASCIIWord counts the char_wb n-grams of the padded word t[a:b], all
+// of it ASCII, as countChars counts those of any word (by n, then by
+// position; a padded word of n characters or fewer gives itself once):
+// one byte, one character, so that the n-grams are byte windows, their
+// keys one 8-byte load and a mask, and the probes inline.
+func (w *fitWorker) countASCIIWord(t string, a, b int) {
+	z := w.tok.an
+	short, g := w.short, w.grams
+	for n := z.cmin; n <= z.cmax; n++ {
+		if n >= b-a {
+			w.countGram(t, a, b)
+			return
+		}
+		switch {
+		case n <= 2:
+			for o := a; o+n <= b; o++ {
+				i := int(t[o])
+				if n == 2 {
+					i = 128 + (i | int(t[o+1])<<7)
+				}
+				e := &short[i]
+				if e.n == 0 {
+					w.firstShort(i, t, o, o+n)
+				}
+				e.n++
 			}
-			for o := 1; o+n <= wl; o++ {
-				w.countGram(t, int(offs[a+o]), int(offs[a+o+n]))
+		case n <= 7:
+			mask, ln := uint64(1)<<(8*n)-1, uint64(n)<<56
+			base := unsafe.StringData(t)
+			for o := a; o+n <= b; o++ {
+				// t lies in the arena, which holds 8 bytes of slack past it.
+				key := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(base), o)), 8))&mask | ln
+				j := int(mix(key^wyp0, wyp1)) & g.mask
+				if sl := &g.slots[j]; sl.key == key { // most probes end at once
+					if sl.n == 0 {
+						w.firstGram(sl.id)
+						w.touched = append(w.touched, ^int32(j))
+					}
+					sl.n++
+					continue
+				}
+				w.countKey(key, t, o, o+n)
+			}
+		default:
+			for o := a; o+n <= b; o++ {
+				w.addToRow(w.tableID(t[o : o+n]))
 			}
 		}
 	}
 }
 
-// countGram counts the n-gram text[a:b] in the current document's row.
-// An ASCII gram of one or two bytes, a third of the grams of 1-3 and the
-// most frequent, is its own index into w.short, with no hashing at all.
+// shortGram is the entry of an ASCII n-gram of 1 or 2 bytes in
+// fitWorker.short: its local id + 1 (0: not met yet) and its count in the
+// current document since the last flushGrams.
+type shortGram struct {
+	id1 int32
+	n   uint32
+}
+
+// countGram counts the n-gram text[a:b] in the current document: in its
+// short entry or gramTable slot, which it notes in w.touched on the
+// gram's first count there, appending its id to the row when that is its
+// first in the document. An ASCII gram of one or two bytes, a third of
+// the grams of 1-3 and the most frequent, is its own index into w.short,
+// with no hashing at all.
 func (w *fitWorker) countGram(text string, a, b int) {
 	if b-a > 7 {
 		w.addToRow(w.tableID(text[a:b]))
@@ -74,20 +188,146 @@ func (w *fitWorker) countGram(text string, a, b int) {
 		if b-a == 2 {
 			i = 128 + (i | (key>>8&0x7f)<<7)
 		}
-		e := &w.short[i]
-		if *e == 0 {
-			*e = w.table.appendTerm(w.keep(text[a:b])) + 1
-			w.growSeen()
-		}
-		w.addToRow(*e - 1)
+		w.countShort(int(i), text, a, b)
 		return
 	}
-	j, ok := w.grams.find(key)
-	if !ok {
-		id := w.table.appendTerm(w.keep(text[a:b]))
-		w.growSeen()
-		w.grams.insertAt(j, key, id)
-		j = int(id)
+	w.countKey(key, text, a, b)
+}
+
+// countShort counts the ASCII n-gram text[a:b] of 1 or 2 bytes, whose
+// index in w.short is i.
+func (w *fitWorker) countShort(i int, text string, a, b int) {
+	e := &w.short[i]
+	if e.n == 0 {
+		w.firstShort(i, text, a, b)
 	}
-	w.addToRow(int32(j))
+	e.n++
+}
+
+// firstShort is countShort for the first count of the entry since
+// flushGrams: it enters a gram met for the first time, appends its id to
+// the row when that is its first in the document, and notes the entry.
+func (w *fitWorker) firstShort(i int, text string, a, b int) {
+	e := &w.short[i]
+	if e.id1 == 0 {
+		e.id1 = w.table.appendTerm(w.keep(text[a:b])) + 1
+		w.growSeen()
+	}
+	w.firstGram(e.id1 - 1)
+	w.touched = append(w.touched, int32(i))
+}
+
+// countKey counts the n-gram text[a:b] (3 to 7 bytes, or 1 to 2 that are
+// not ASCII), whose key is key, in its gramTable slot.
+func (w *fitWorker) countKey(key uint64, text string, a, b int) {
+	g := w.grams
+	for i := int(mix(key^wyp0, wyp1)) & g.mask; ; i = (i + 1) & g.mask {
+		sl := &g.slots[i]
+		if sl.key == key {
+			if sl.n == 0 {
+				w.firstGram(sl.id)
+				w.touched = append(w.touched, ^int32(i))
+			}
+			sl.n++
+			return
+		}
+		if sl.key == 0 {
+			w.newKey(i, key, text, a, b)
+			return
+		}
+	}
+}
+
+// newKey enters the n-gram text[a:b] of key key, met for the first time,
+// at slot i of the gramTable (where its probe ended) and counts it once.
+func (w *fitWorker) newKey(i int, key uint64, text string, a, b int) {
+	g := w.grams
+	if g.full() {
+		// Growing moves the slots that w.touched names: their counts go
+		// to the seen entries first.
+		w.flushGrams()
+		w.later = true
+		g.grow()
+		i = g.slot(key)
+	}
+	id := w.table.appendTerm(w.keep(text[a:b]))
+	g.slots[i] = gslot{key: key, id: id, n: 1}
+	g.n++
+	w.growSeen()
+	w.firstGram(id)
+	w.touched = append(w.touched, ^int32(i))
+}
+
+// firstGram appends id to the row unless the document has it already,
+// which it can only have from an earlier piece or before a flushGrams.
+func (w *fitWorker) firstGram(id int32) {
+	if !w.later || w.seen[int(id)*w.stride] == 0 {
+		w.cur.ids = append(w.cur.ids, id)
+	}
+}
+
+// flushGrams adds the counts of the touched short entries and gramTable
+// slots to the seen entries of their grams, and sets them back to 0.
+func (w *fitWorker) flushGrams() {
+	sn, st := w.seen, w.stride
+	for _, i := range w.touched {
+		if i >= 0 {
+			e := &w.short[i]
+			sn[int(e.id1-1)*st] += e.n
+			e.n = 0
+		} else {
+			sl := &w.grams.slots[^i]
+			sn[int(sl.id)*st] += sl.n
+			sl.n = 0
+		}
+	}
+	w.touched = w.touched[:0]
+}
+
+// gramTable maps the key of an n-gram of up to 7 bytes (gramKey, never 0)
+// to its local id, and holds its count in the current document. Open
+// addressing with linear probing, at most 3/4 full; 16-byte slots.
+type gramTable struct {
+	slots []gslot
+	mask  int
+	n     int
+}
+
+// gslot is one gramTable entry; key 0 is an empty slot.
+type gslot struct {
+	key uint64
+	id  int32
+	n   uint32 // the count in the current document since the last flushGrams
+}
+
+// newGramTable returns an empty gram table.
+func newGramTable() *gramTable {
+	return &gramTable{slots: make([]gslot, 1<<12), mask: 1<<12 - 1}
+}
+
+// slot returns the slot of key, or the empty slot where it would go.
+func (g *gramTable) slot(key uint64) int {
+	i := int(mix(key^wyp0, wyp1)) & g.mask
+	for {
+		k := g.slots[i].key
+		if k == key || k == 0 {
+			return i
+		}
+		i = (i + 1) & g.mask
+	}
+}
+
+// full reports whether one more key would take g past 3/4 full.
+func (g *gramTable) full() bool { return 4*(g.n+1) > 3*len(g.slots) }
+
+// grow doubles the slots and reinserts every key (with its count).
+func (g *gramTable) grow() {
+	old := g.slots
+	g.slots = prefault.Make[gslot](2 * len(old))
+	g.mask = len(g.slots) - 1
+	for _, sl := range old {
+		if sl.key != 0 {
+			g.slots[g.slot(sl.key)] = sl
+		}
+	}
 }

@@ -59,8 +59,10 @@ type fitWorker struct {
 	// not terms, the n-gram tables by n−2, and scratch slices.
 	words           *termTable
 	pairs           []*pairTable
-	grams           *pairTable // character n-grams of up to 7 bytes (countChars)
-	short           []int32    // ASCII n-grams of 1 or 2 bytes: id+1 (countGram)
+	grams           *gramTable  // character n-grams of up to 7 bytes (countChars)
+	short           []shortGram // ASCII n-grams of 1 or 2 bytes (countGram)
+	touched         []int32     // short entries (i) and gramTable slots (^i) counted since flushGrams
+	later           bool        // the seen entries may hold counts of the current document (countChars)
 	prev, cur2, wid []int32
 	fields          []string
 	tids            []int32 // ids of the current text's terms (count)
@@ -302,7 +304,7 @@ func (w *fitWorker) count(text string, head bool) {
 		return
 	}
 	if w.tok.an != nil && w.tok.an.isChar() {
-		w.countChars(text)
+		w.countChars(text, head)
 		return
 	}
 	var terms []string
