@@ -369,17 +369,27 @@ func (p *archivePlan) stream(src string, r io.Reader, opts *Options, progress fu
 		if m.hdr.Size > int64(max) {
 			return tooLarge(src+": "+m.name, max)
 		}
+		if err := opts.room(m.hdr.Size); err != nil {
+			return err
+		}
+		if m.hdr.Size <= keepMember && cap(buf) > keepMember {
+			buf = make([]byte, 0, 256<<10) // one huge member must not pin its memory
+		}
 		var err error
-		if buf, err = readAll(buf[:0], io.LimitReader(tr, int64(max)+1)); err != nil {
+		if buf, err = readMember(buf[:0], tr, m.hdr.Size); err != nil {
 			return corrupt(src, err)
 		}
 		if hasNUL(buf) {
 			opts.warn("%s: skipping document %s: contains NUL bytes", src, m.name)
 			return nil
 		}
-		text := Decode(buf)
-		if cap(buf) > 4<<20 {
-			buf = make([]byte, 0, 256<<10) // one huge member must not pin its memory
+		// Transient, the text shares buf until fn returns, and a run of
+		// huge members reuses one buffer; otherwise a huge member's
+		// buffer is handed over with its text.
+		own := !opts.Transient && len(buf) > keepMember
+		text := lineText(buf, opts.Transient || own)
+		if own {
+			buf = make([]byte, 0, 256<<10)
 		}
 		if opts.Remove != 0 {
 			text = Strip(text, opts.Remove)

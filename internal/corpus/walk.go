@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
 )
@@ -209,6 +211,16 @@ func emit(d Document, b []byte, opts *Options, fn WalkFunc) error {
 	return fn(d, nil)
 }
 
+// emitOwned is emit for b, a buffer that is the document's own: its text
+// shares b's memory when b is valid UTF-8, so b must not change after.
+func emitOwned(d Document, b []byte, opts *Options, fn WalkFunc) error {
+	if len(b) == 0 || len(b) > opts.maxDoc() || hasNUL(b) || !utf8.Valid(b) {
+		return emit(d, b, opts, fn)
+	}
+	d.Text = Strip(unsafe.String(&b[0], len(b)), opts.Remove)
+	return fn(d, nil)
+}
+
 // walkTar calls fn with every file member of the archive r, in archive
 // order; decompression runs ahead on its own goroutine while fn works. A
 // member larger than maxDoc is skipped unread (the tar reader seeks past
@@ -244,15 +256,27 @@ func walkTar(src string, r io.Reader, want string, opts *Options, fn WalkFunc) e
 			}
 			continue
 		}
-		buf, err = readAll(buf[:0], io.LimitReader(tr, int64(maxDoc)+1))
+		if err := opts.room(hdr.Size); err != nil {
+			return err
+		}
+		if hdr.Size > keepMember {
+			// A huge member gets a buffer of its own, handed over
+			// with its text (no copy): fn may keep the text.
+			b, err := readMember(nil, tr, hdr.Size)
+			if err != nil {
+				return corrupt(src, err)
+			}
+			if err := emitOwned(Document{ID: id}, b, opts, fn); err != nil {
+				return err
+			}
+			continue
+		}
+		buf, err = readMember(buf[:0], tr, hdr.Size)
 		if err != nil {
 			return corrupt(src, err)
 		}
 		if err := emit(Document{ID: id}, buf, opts, fn); err != nil {
 			return err
-		}
-		if cap(buf) > 4<<20 {
-			buf = make([]byte, 0, 256<<10) // one huge member must not pin its memory
 		}
 	}
 }
