@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -145,6 +146,10 @@ type Options struct {
 	// once the documents before it are done with, not beside them. An
 	// error stops the reading and is returned as is.
 	Room func(size int64) error
+	// at is the regular file a stream of lines is read from, from its
+	// start and uncompressed, set by streamSource on its copy of the
+	// options (lineReader.at).
+	at io.ReaderAt
 	// shared is Transient where it applies: set by streamRecords on its
 	// copy of the options, read by the line parsers.
 	shared bool

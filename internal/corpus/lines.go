@@ -29,6 +29,10 @@ type lineReader struct {
 	max  int
 	n    int   // number of the line last returned
 	read int64 // bytes consumed
+	// at, when set, is the regular, uncompressed file r reads from its
+	// start: a line that outgrows r's buffer is measured there first
+	// (RecordLength) and assembled in a buffer of exactly its length.
+	at io.ReaderAt
 }
 
 // keepLong is the largest buffer a lineReader keeps past a short line.
@@ -84,6 +88,10 @@ func (lr *lineReader) next() ([]byte, error) {
 // length while it is joined; and an endless line holds at most the bound.
 func (lr *lineReader) assemble(first []byte) ([]byte, error) {
 	long := lr.long[:0]
+	if n := lr.measure(first); n > cap(long) {
+		lr.long = nil
+		long = make([]byte, 0, n)
+	}
 	var pieces [][]byte
 	total := 0
 	line, err := first, bufio.ErrBufferFull
@@ -124,6 +132,22 @@ func (lr *lineReader) assemble(first []byte) ([]byte, error) {
 		runtime.GC()
 	}
 	return long, err
+}
+
+// measure returns the length of the line that begins with first, its
+// "\n" included, read from lr.at (0 when unknown): the line begins
+// lr.read bytes into the stream, which is the file from its start, or
+// from past a UTF-8 byte-order mark.
+func (lr *lineReader) measure(first []byte) int {
+	if lr.at == nil {
+		return 0
+	}
+	for _, origin := range [...]int64{0, int64(len(utf8BOM))} {
+		if n := RecordLength(lr.at, origin+lr.read, first, '\n', lr.max+1); n > 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 // collectAfter is the length of a line past which assembling it from
@@ -477,6 +501,7 @@ func scanRecords(src, format string, br *bufio.Reader, opts *Options, progress f
 	}
 	parse := parserFor(format, opts)
 	lr := newLineReader(br, opts.maxDoc())
+	lr.at = opts.at
 	reported := int64(0)
 	for {
 		line, err := lr.next()

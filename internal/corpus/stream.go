@@ -77,6 +77,11 @@ func streamSource(src string, r io.Reader, size int64, format string, fallbackTS
 	}
 	if o.format != FormatTar {
 		defer o.stop()
+		if file != nil && o.codec == codecNone {
+			at := *opts
+			at.at = file
+			opts = &at
+		}
 		return streamRecords(src, o, opts, fn)
 	}
 	if file == nil {

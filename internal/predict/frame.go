@@ -71,6 +71,13 @@ type framer struct {
 	// until the record fits in its byte budget beside the batches in
 	// flight (batcher.room).
 	room func(n int64) error
+	// at, when set, is the file br reads from its start (uncompressed
+	// when its bytes match): a record that outgrows br's buffer is
+	// measured there first (corpus.RecordLength) and assembled in a
+	// buffer of exactly its length. off counts the bytes read out of br
+	// by readRecord and drain, where the next record begins in at.
+	at  io.ReaderAt
+	off int64
 	// fields name the columns or keys of record inputs.
 	fields Fields
 	// cols are the columns of the header row of a csv or tsv file.
@@ -220,12 +227,13 @@ func (f *framer) next() (record, []byte, error) {
 // of it, at most f.skipMax bytes: when the record goes on past that, it
 // sets f.fatal and the stream ends after this record.
 //
-// A record longer than the reader's buffer is assembled in f.buf, which
-// grows by doubling up to maxScratch; past that the chunks are kept as
-// pieces and joined once, at the end, into a buffer of exactly the
-// record's length, so a huge record costs twice its length while it is
-// joined and its length after, never the up to three times of a doubling
-// buffer. Past readerSize, f.room (when set) is told how long the record
+// A record longer than the reader's buffer is assembled in f.buf. Read
+// from a file (f.at), it is measured first and f.buf made exactly its
+// length. Otherwise f.buf grows by doubling up to maxScratch; past that
+// the chunks are kept as pieces and joined once, at the end, into a
+// buffer of exactly the record's length, so a huge record costs twice its
+// length while it is joined and its length after, never the up to three
+// times of a doubling buffer. Past readerSize, f.room (when set) is told how long the record
 // has grown before each further read.
 func (f *framer) readRecord(sep byte) ([]byte, error) {
 	if cap(f.buf) > maxScratch {
@@ -234,6 +242,7 @@ func (f *framer) readRecord(sep byte) ([]byte, error) {
 	f.buf = f.buf[:0]
 	var pieces [][]byte // the chunks past maxScratch
 	total := 0          // the bytes of the record read so far
+	start := f.off
 	for {
 		if f.wait != nil && !f.complete(sep) {
 			if err := f.wait(); err != nil {
@@ -241,6 +250,7 @@ func (f *framer) readRecord(sep byte) ([]byte, error) {
 			}
 		}
 		chunk, err := f.br.ReadSlice(sep)
+		f.off += int64(len(chunk))
 		n := total + len(chunk)
 		if err == nil {
 			n-- // the separator
@@ -263,8 +273,18 @@ func (f *framer) readRecord(sep byte) ([]byte, error) {
 			}
 			return f.join(pieces, chunk[:len(chunk)-1]), nil
 		case errors.Is(err, bufio.ErrBufferFull):
+			if total == 0 && f.at != nil {
+				if want := corpus.RecordLength(f.at, start, chunk, sep, f.max+1); want > maxScratch {
+					if f.room != nil { // before the buffer is made
+						if err := f.room(int64(want)); err != nil {
+							return nil, err
+						}
+					}
+					f.buf = make([]byte, 0, want)
+				}
+			}
 			total += len(chunk)
-			if pieces == nil && total <= maxScratch {
+			if pieces == nil && (total <= maxScratch || total <= cap(f.buf)) {
 				f.appendBuf(chunk)
 			} else {
 				pieces = append(pieces, bytes.Clone(chunk))
@@ -340,6 +360,7 @@ func (f *framer) drain(sep byte) error {
 	var skipped int64
 	for {
 		chunk, err := f.br.ReadSlice(sep)
+		f.off += int64(len(chunk))
 		skipped += int64(len(chunk))
 		switch {
 		case err == nil || err == io.EOF:

@@ -255,6 +255,9 @@ func (q *batcher) frameReader(r io.Reader, name, prefix string) error {
 	defer d.Close()
 	fr := newFramer(d, name, q.p.opt.Input, q.p.opt.MaxDocBytes)
 	fr.prefix = prefix
+	if f, ok := r.(*os.File); ok {
+		fr.at = f // a regular file (OpenRegular), read from its start
+	}
 	fr.fields = q.p.opt.Fields
 	if fr.input == InputAuto {
 		fr.input = resolveInput(fr.br, name, prefix == "" || name == "stdin", fr.fields.LabelPrefix)
