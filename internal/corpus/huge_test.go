@@ -215,3 +215,92 @@ func TestRecordLength(t *testing.T) {
 		}
 	}
 }
+
+// TestFolderHugeFiles: a folder's huge files are read in batches of at
+// most batchBytes (a huge one alone), Room told each batch's bytes first,
+// each into a buffer of exactly its size handed over with its text: not
+// 512 at a time, each grown while read and copied (issue 28, item 7).
+func TestFolderHugeFiles(t *testing.T) {
+	const n = 5 << 20
+	files := map[string]string{}
+	for i := range 3 {
+		files[fmt.Sprintf("c%d/big%d.txt", i%2, i)] = hugeText(n, i)
+	}
+	for i := range 20 {
+		files[fmt.Sprintf("c%d/small%02d.txt", i%2, i)] = hugeText(100, i)
+	}
+	root := writeTree(t, files)
+	var rooms []int64
+	room := func(size int64) error { rooms = append(rooms, size); return nil }
+	total := 0
+	a := allocated(func() {
+		err := Walk(root, Options{Room: room}, func(d Document, err error) error {
+			if err != nil {
+				return err
+			}
+			total += len(d.Text)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	if total != 3*n+20*100 {
+		t.Fatalf("Walk: %d bytes of text", total)
+	}
+	if a > 3*n+n/2 {
+		t.Errorf("Walk of 3 files of %d MiB: %d MiB allocated, want one buffer each", n>>20, a>>20)
+	}
+	var sum int64
+	for _, r := range rooms {
+		sum += r
+	}
+	if sum != int64(total) || len(rooms) < 1 {
+		t.Errorf("Walk: Room told %v", rooms)
+	}
+	rooms, total = nil, 0
+	a = allocated(func() {
+		err := Stream(root, Options{Room: room}, func(d Document) error {
+			total += len(d.Text)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	if total != 3*n+20*100 {
+		t.Fatalf("Stream: %d bytes of text", total)
+	}
+	if a > 3*n+n/2 {
+		t.Errorf("Stream of 3 files of %d MiB: %d MiB allocated, want one buffer each", n>>20, a>>20)
+	}
+	sum = 0
+	for _, r := range rooms {
+		sum += r
+	}
+	if sum != int64(total) {
+		t.Errorf("Stream: Room told %v", rooms)
+	}
+}
+
+// TestNextBatch: batches of at most walkBatch files and batchBytes bytes,
+// a file past the bound alone.
+func TestNextBatch(t *testing.T) {
+	const b = batchBytes
+	for _, c := range []struct {
+		sizes []int64
+		want  int
+	}{
+		{[]int64{1, 2, 3}, 3},
+		{[]int64{b, 1}, 1},
+		{[]int64{1, b}, 1},
+		{[]int64{2 * b}, 1},
+		{[]int64{b / 2, b / 2, 1}, 2},
+		{[]int64{-1, -1}, 2},
+		{make([]int64, walkBatch+5), walkBatch},
+	} {
+		if got := nextBatch(c.sizes); got != c.want {
+			t.Errorf("nextBatch(%d sizes, first %v) = %d, want %d", len(c.sizes), c.sizes[:min(3, len(c.sizes))], got, c.want)
+		}
+	}
+}

@@ -208,8 +208,15 @@ func streamDir(root string, opts *Options, fn func(Document) error) error {
 	}
 	bound := &Options{MaxDocBytes: opts.maxDoc()}
 	var ids, labels, paths []string
+	var bytes int64 // of the files of paths, as far as known
 	done, n := 0, 0
 	flush := func() error {
+		if len(paths) == 0 {
+			return nil
+		}
+		if err := opts.room(bytes); err != nil {
+			return err
+		}
 		texts, nul, errs := readFiles(paths, bound)
 		if err := firstError(errs); err != nil {
 			return err
@@ -231,16 +238,29 @@ func streamDir(root string, opts *Options, fn func(Document) error) error {
 		if opts.Progress != nil {
 			opts.Progress(done, total)
 		}
-		ids, labels, paths = ids[:0], labels[:0], paths[:0]
+		ids, labels, paths, bytes = ids[:0], labels[:0], paths[:0], 0
 		return nil
 	}
 	for i := range y.labels {
 		l := &y.labels[i]
 		for _, f := range l.files {
 			rel := y.rel(l, f)
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			var size int64
+			if fi, err := os.Stat(p); err == nil {
+				size = fi.Size()
+			}
+			// A batch's texts are all held until it is passed on: it
+			// ends before batchBytes (a huge file goes alone).
+			if len(paths) > 0 && bytes+size > batchBytes {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 			ids = append(ids, rel)
 			labels = append(labels, l.name)
-			paths = append(paths, filepath.Join(root, filepath.FromSlash(rel)))
+			paths = append(paths, p)
+			bytes += size
 			if len(paths) == walkBatch {
 				if err := flush(); err != nil {
 					return err

@@ -289,6 +289,7 @@ const walkBatch = 512
 // not read whole.
 func walkDir(root string, opts *Options, fn WalkFunc) error {
 	var paths []string
+	var sizes []int64 // of paths, -1 when unknown
 	// A trailing separator makes WalkDir follow a root that is a link.
 	start := root
 	if !strings.HasSuffix(start, string(filepath.Separator)) {
@@ -305,16 +306,20 @@ func walkDir(root string, opts *Options, fn WalkFunc) error {
 			return nil
 		}
 		t := d.Type()
+		size := int64(-1)
 		if t&fs.ModeSymlink != 0 {
 			if fi, err := os.Stat(p); err == nil {
-				t = fi.Mode().Type()
+				t, size = fi.Mode().Type(), fi.Size()
 			} else {
 				t = 0 // dangling: reading it reports the error
 			}
+		} else if fi, err := d.Info(); err == nil && t.IsRegular() {
+			size = fi.Size()
 		}
 		switch {
 		case t.IsRegular():
 			paths = append(paths, p)
+			sizes = append(sizes, size)
 		case !t.IsDir():
 			opts.warn("%s: ignoring %s: not a regular file", root, p)
 		}
@@ -326,8 +331,12 @@ func walkDir(root string, opts *Options, fn WalkFunc) error {
 	maxDoc := opts.maxDoc()
 	bound := &Options{MaxDocBytes: maxDoc}
 	for len(paths) > 0 {
-		batch := paths[:min(walkBatch, len(paths))]
-		paths = paths[len(batch):]
+		k := nextBatch(sizes)
+		if err := opts.room(sumSizes(sizes[:k])); err != nil {
+			return err
+		}
+		batch := paths[:k]
+		paths, sizes = paths[k:], sizes[k:]
 		texts, nul, errs := readFiles(batch, bound)
 		for i, p := range batch {
 			var err error
