@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -237,6 +238,13 @@ func streamDir(root string, opts *Options, fn func(Document) error) error {
 		done += len(paths)
 		if opts.Progress != nil {
 			opts.Progress(done, total)
+		}
+		if bytes >= collectAfter {
+			// The batch's texts are garbage now, as large as the batch:
+			// collect them before the next batch is read, or the heap
+			// grows to twice what is live (GOGC) before they go.
+			texts = nil
+			runtime.GC()
 		}
 		ids, labels, paths, bytes = ids[:0], labels[:0], paths[:0], 0
 		return nil
