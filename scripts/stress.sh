@@ -82,12 +82,17 @@ killrounds() {
 		before=$n
 	done
 	# The next successful write removes what a kill -9 left.
-	"$@" >/dev/null 2>&1 || bad=$((bad + 1))
+	local final=""
+	if ! "$@" >/dev/null 2>"$work/final.err"; then
+		final="; the run without a kill failed: $(tail -n 1 "$work/final.err" | head -c 150)"
+	elif ! $check; then
+		bad=$((bad + 1))
+	fi
 	[ "$(temps "$work/out")" -eq 0 ] || leftover=$((leftover + 1))
-	if [ $bad -eq 0 ] && [ $leftover -eq 0 ]; then
+	if [ $bad -eq 0 ] && [ $leftover -eq 0 ] && [ -z "$final" ]; then
 		pass "$name: $KILLS kill -$sig rounds ($hits during a write), every output whole, no temporary file left"
 	else
-		fail "$name: $bad broken outputs, $leftover rounds with temporary files left"
+		fail "$name: $bad broken outputs, $leftover rounds with temporary files left$final"
 	fi
 }
 
@@ -146,12 +151,17 @@ count_ok() { scratch_ok && { [ ! -e "$out/c.nbc" ] || cmp -s "$out/c.nbc" "$work
 merge_ok() { [ ! -e "$out/m.nbc" ] || cmp -s "$out/m.nbc" "$work/refm.nbc"; }
 stream_ok() { scratch_ok && { [ ! -e "$out/s.nbm" ] || cmp -s "$out/s.nbm" "$work/refs.nbm"; }; }
 auto_ok() { [ ! -e "$out/a.nbm" ] || "$bin" info "$out/a.nbm" >/dev/null 2>&1; }
+# --auto on 5,000 of the documents with 30 s: on the whole corpus a loaded
+# machine (2 cores, load 45) scored no candidate within 15 s, and the run
+# failed ("the budget ran out before any candidate was scored"), which is
+# no broken output.
+head -n 5000 "$work/corpus.tsv" >"$work/auto.tsv"
 for sig in KILL TERM HUP; do
 	cursig=$sig
 	killrounds "count --mem (spilling)" $sig count_ok "$bin" count -q --mem 32MB "$work/corpus.tsv" -o "$out/c.nbc"
 	killrounds "merge" $sig merge_ok "$bin" merge -q "$work/p1.nbc" "$work/p2.nbc" -o "$out/m.nbc"
 	killrounds "train --stream --hash-bits --mem" $sig stream_ok "$bin" train -q --stream --hash-bits 18 --mem 32MB "$work/corpus.tsv" -o "$out/s.nbm"
-	killrounds "train --auto" $sig auto_ok "$bin" train -q --auto --budget 15s "$work/corpus.tsv" -o "$out/a.nbm"
+	killrounds "train --auto" $sig auto_ok "$bin" train -q --auto --budget 30s "$work/auto.tsv" -o "$out/a.nbm"
 	rm -f "$TMPDIR"/nbtext-run-* # what the kill -9 rounds left
 done
 if (cd beam && CGO_ENABLED=0 go build -o "$work/nbtext-beam" ./cmd/nbtext-beam); then
