@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -138,6 +139,17 @@ type Options struct {
 	// memory of its own (counts.Counter.Add) leaves the collector no
 	// garbage. Read, ReadFrom, ReadStream and Walk ignore it.
 	Transient bool
+	// Room, when set, is called by Walk and Stream with the size of each
+	// archive member before its content is read: a consumer that bounds
+	// the bytes of the documents it holds (package inflight) waits there
+	// until the member fits beside them, so that a huge member is read
+	// once the documents before it are done with, not beside them. An
+	// error stops the reading and is returned as is.
+	Room func(size int64) error
+	// at is the regular file a stream of lines is read from, from its
+	// start and uncompressed, set by streamSource on its copy of the
+	// options (lineReader.at).
+	at io.ReaderAt
 	// shared is Transient where it applies: set by streamRecords on its
 	// copy of the options, read by the line parsers.
 	shared bool

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
+	"unsafe"
 )
 
 // dirLister lists the folders of a tree on disk.
@@ -137,6 +139,9 @@ func readFiles(paths []string, opts *Options) (texts []string, nul []bool, errs 
 					return
 				}
 				var err error
+				if cap(buf) > keepMember {
+					buf = make([]byte, 0, 64<<10) // a huge file's buffer must not stay
+				}
 				buf, err = readInto(buf[:0], paths[i], opts.maxDoc())
 				switch {
 				case err == ErrTooLarge:
@@ -146,7 +151,10 @@ func readFiles(paths []string, opts *Options) (texts []string, nul []bool, errs 
 				case hasNUL(buf):
 					nul[i] = true
 				default:
-					texts[i] = Decode(buf)
+					var own bool
+					if texts[i], own = fileText(buf); own {
+						buf = make([]byte, 0, 64<<10)
+					}
 				}
 				if d := done.Add(1); opts.Progress != nil && (d%256 == 0 || int(d) == len(paths)) {
 					mu.Lock()
@@ -168,6 +176,57 @@ func firstError(errs []error) error {
 		}
 	}
 	return nil
+}
+
+// growFor returns buf with room for a file of size bytes past keepMember
+// and the read that finds its end: a buffer of exactly what the file
+// needs, not the up to twice as much of a buffer growing while it reads.
+func growFor(buf []byte, size int64) []byte {
+	if size <= keepMember || int64(cap(buf)-len(buf)) > size {
+		return buf
+	}
+	nb := make([]byte, len(buf), int64(len(buf))+size+1)
+	copy(nb, buf)
+	return nb
+}
+
+// fileText decodes the content b of a file read by readFiles into a
+// buffer of its own, and reports whether the text shares b (a file past
+// keepMember, valid UTF-8): then b is handed over with it, not reused.
+func fileText(b []byte) (string, bool) {
+	if len(b) > keepMember && utf8.Valid(b) {
+		return unsafe.String(&b[0], len(b)), true
+	}
+	return Decode(b), false
+}
+
+// batchBytes bounds the bytes of the files a folder reader reads in one
+// parallel batch (with at most walkBatch files): a batch's texts are all
+// held until it is passed on, so a folder of huge files is read a few
+// at a time, and a file past the bound alone.
+const batchBytes = 64 << 20
+
+// nextBatch returns how many of the files of sizes (bytes, -1 unknown)
+// make the next batch: at most walkBatch, at least one, and no more than
+// batchBytes together unless the first alone is larger.
+func nextBatch(sizes []int64) int {
+	var sum int64
+	for i, n := range sizes {
+		if i == walkBatch || (i > 0 && sum+max(n, 0) > batchBytes) {
+			return i
+		}
+		sum += max(n, 0)
+	}
+	return len(sizes)
+}
+
+// sumSizes returns the sum of the known sizes.
+func sumSizes(sizes []int64) int64 {
+	var sum int64
+	for _, n := range sizes {
+		sum += max(n, 0)
+	}
+	return sum
 }
 
 // readAll appends everything r yields to buf, growing it as needed, so a

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,12 +20,23 @@ var errNULLine = errors.New("NUL byte in line")
 // lineReader yields the lines of r without their "\n" (a "\r" before it
 // stays), up to max bytes long, counting them from 1.
 type lineReader struct {
-	r    *bufio.Reader
-	long []byte // assembles lines longer than the buffer
+	r *bufio.Reader
+	// long assembles lines longer than r's buffer. It is kept while the
+	// lines stay long, so that a run of huge lines reuses one buffer, and
+	// let go at the first short line past keepLong bytes, so that one huge
+	// line does not pin its memory for the rest of the stream.
+	long []byte
 	max  int
 	n    int   // number of the line last returned
 	read int64 // bytes consumed
+	// at, when set, is the regular, uncompressed file r reads from its
+	// start: a line that outgrows r's buffer is measured there first
+	// (RecordLength) and assembled in a buffer of exactly its length.
+	at io.ReaderAt
 }
+
+// keepLong is the largest buffer a lineReader keeps past a short line.
+const keepLong = 4 << 20
 
 func newLineReader(r io.Reader, max int) *lineReader {
 	br, ok := r.(*bufio.Reader)
@@ -44,30 +56,12 @@ var errLineTooLong = errors.New("line too long")
 func (lr *lineReader) next() ([]byte, error) {
 	line, err := lr.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
-		// Keep the pieces and join them once at the end: no copies
-		// while growing, so an endless line holds at most the bound.
-		var pieces [][]byte
-		total := 0
-		for err == bufio.ErrBufferFull {
-			if hasNUL(line) {
-				return nil, errNULLine
-			}
-			pieces = append(pieces, bytes.Clone(line))
-			total += len(line)
-			line, err = lr.r.ReadSlice('\n')
-			if total+len(line) > lr.max+1 { // +1: the '\n'
-				return nil, errLineTooLong
-			}
-		}
-		lr.long = lr.long[:0]
-		if cap(lr.long) < total+len(line) {
-			lr.long = make([]byte, 0, total+len(line))
-		}
-		for _, p := range pieces {
-			lr.long = append(lr.long, p...)
-		}
-		lr.long = append(lr.long, line...)
-		line = lr.long
+		line, err = lr.assemble(line)
+	} else if cap(lr.long) > keepLong {
+		lr.long = nil
+	}
+	if line == nil && err != nil && err != io.EOF {
+		return nil, err
 	}
 	lr.read += int64(len(line))
 	switch {
@@ -83,6 +77,82 @@ func (lr *lineReader) next() ([]byte, error) {
 	lr.n++
 	return line, nil
 }
+
+// assemble reads the rest of a line longer than the reader's buffer, whose
+// first chunk is first, into lr.long, and returns it with the error of its
+// last read (nil, or io.EOF for a last line without "\n"). The chunks go
+// straight into lr.long while it has room; past that they are kept as
+// pieces and joined once, at the end, into a buffer of exactly the line's
+// length. So a line costs what it holds, never the up to 3 times of a
+// doubling buffer; a line longer than the lines before it costs twice its
+// length while it is joined; and an endless line holds at most the bound.
+func (lr *lineReader) assemble(first []byte) ([]byte, error) {
+	long := lr.long[:0]
+	if n := lr.measure(first); n > cap(long) {
+		lr.long = nil
+		long = make([]byte, 0, n)
+	}
+	var pieces [][]byte
+	total := 0
+	line, err := first, bufio.ErrBufferFull
+	for err == bufio.ErrBufferFull {
+		if hasNUL(line) {
+			return nil, errNULLine
+		}
+		if pieces == nil && len(long)+len(line) <= cap(long) {
+			long = append(long, line...)
+		} else {
+			pieces = append(pieces, bytes.Clone(line))
+		}
+		total += len(line)
+		line, err = lr.r.ReadSlice('\n')
+		if total+len(line) > lr.max+1 { // +1: the '\n'
+			return nil, errLineTooLong
+		}
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if pieces != nil || len(long)+len(line) > cap(long) {
+		joined := make([]byte, 0, total+len(line))
+		joined = append(joined, long...)
+		lr.long = nil // the old buffer is garbage from here
+		for i, p := range pieces {
+			joined = append(joined, p...)
+			pieces[i] = nil
+		}
+		long = joined
+	}
+	long = append(long, line...)
+	lr.long = long
+	if len(pieces) > 0 && total >= collectAfter {
+		// The pieces are garbage, as large as the line: collect them
+		// now, or the heap grows to twice what is live (GOGC) before
+		// they go, and a huge line costs about four times its length.
+		runtime.GC()
+	}
+	return long, err
+}
+
+// measure returns the length of the line that begins with first, its
+// "\n" included, read from lr.at (0 when unknown): the line begins
+// lr.read bytes into the stream, which is the file from its start, or
+// from past a UTF-8 byte-order mark.
+func (lr *lineReader) measure(first []byte) int {
+	if lr.at == nil {
+		return 0
+	}
+	for _, origin := range [...]int64{0, int64(len(utf8BOM))} {
+		if n := RecordLength(lr.at, origin+lr.read, first, '\n', lr.max+1); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// collectAfter is the length of a line past which assembling it from
+// pieces is followed by a collection.
+const collectAfter = 64 << 20
 
 // isBlank reports whether line holds only white space.
 func isBlank(line []byte) bool {
@@ -156,10 +226,13 @@ func tsvParser(opts *Options) lineParser {
 		where := lineID(&id, src, n, shared)
 		if first {
 			first = false
-			cells := strings.Split(decodeLine(line), "\t")
+			cells := headerCells(line)
 			is, mentions := spec.isHeader(cells)
 			switch {
 			case opts.Header || is:
+				if len(line) > maxHeaderBytes {
+					cells = strings.Split(decodeLine(line), "\t")
+				}
 				c, err := spec.locate(where, cells)
 				if err != nil {
 					return Document{}, err
@@ -171,6 +244,7 @@ func tsvParser(opts *Options) lineParser {
 			case spec.explicit || len(spec.extra) > 0:
 				return Document{}, fmt.Errorf("%s: no header row naming %s (pass --header if the first row is one)", where, strings.Join(append([]string{spec.label}, spec.text...), ", "))
 			}
+			shared = opts.shared // a first row of data
 		}
 		if cols != nil {
 			cells := strings.SplitN(decodeLine(line), "\t", cols.n)
@@ -196,6 +270,26 @@ func tsvParser(opts *Options) lineParser {
 		}
 		return d, nil
 	}
+}
+
+// maxHeaderBytes bounds the bytes of a first row that are looked at to
+// tell whether it is a header row: a header names fields, in short cells.
+const maxHeaderBytes = 64 << 10
+
+// headerCells returns the decoded cells of a first TSV row, as far as
+// they may name fields: of a row longer than maxHeaderBytes only the
+// cells that end within them, so that a huge first row of data is not
+// copied (issue 28, item 7).
+func headerCells(line []byte) []string {
+	if len(line) <= maxHeaderBytes {
+		return strings.Split(decodeLine(line), "\t")
+	}
+	head := line[:maxHeaderBytes]
+	end := bytes.LastIndexByte(head, '\t')
+	if end < 0 {
+		return nil
+	}
+	return strings.Split(decodeLine(head[:end]), "\t")
 }
 
 // errHeader is what a parser returns for a header row: no document.
@@ -407,6 +501,7 @@ func scanRecords(src, format string, br *bufio.Reader, opts *Options, progress f
 	}
 	parse := parserFor(format, opts)
 	lr := newLineReader(br, opts.maxDoc())
+	lr.at = opts.at
 	reported := int64(0)
 	for {
 		line, err := lr.next()

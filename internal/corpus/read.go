@@ -175,6 +175,7 @@ func readSource(src string, r io.Reader, size int64, format string, fallbackTSV 
 type opened struct {
 	r        io.Reader // the content: a *bufio.Reader past any BOM for record formats
 	format   string
+	codec    string // the compression of the stream
 	stop     func()
 	progress func(final bool) // nil unless opts.Progress is set
 }
@@ -221,7 +222,7 @@ func openFormat(src string, r io.Reader, size int64, format string, fallbackTSV 
 		}
 		skipBOM(br)
 	}
-	return &opened{r: s, format: format, stop: stop, progress: progress}, nil
+	return &opened{r: s, format: format, codec: codec, stop: stop, progress: progress}, nil
 }
 
 // openSource decompresses the stream r named src (see decompress) and

@@ -15,6 +15,9 @@ func readInto(buf []byte, p string, max int) ([]byte, error) {
 		return buf, pathError(p, err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= int64(max) {
+		buf = growFor(buf, fi.Size())
+	}
 	start := len(buf)
 	buf, err = readAll(buf, io.LimitReader(f, int64(max)+1))
 	if err == nil && len(buf)-start > max {

@@ -28,8 +28,11 @@ func readInto(buf []byte, p string, max int) ([]byte, error) {
 	// A regular file whose size already passes max is refused unread (a
 	// file that grows while read is still caught below).
 	var st syscall.Stat_t
-	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > int64(max) {
-		return buf, ErrTooLarge
+	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		if st.Size > int64(max) {
+			return buf, ErrTooLarge
+		}
+		buf = growFor(buf, st.Size)
 	}
 	start := len(buf)
 	for {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -77,6 +78,11 @@ func streamSource(src string, r io.Reader, size int64, format string, fallbackTS
 	}
 	if o.format != FormatTar {
 		defer o.stop()
+		if file != nil && o.codec == codecNone {
+			at := *opts
+			at.at = file
+			opts = &at
+		}
 		return streamRecords(src, o, opts, fn)
 	}
 	if file == nil {
@@ -203,8 +209,15 @@ func streamDir(root string, opts *Options, fn func(Document) error) error {
 	}
 	bound := &Options{MaxDocBytes: opts.maxDoc()}
 	var ids, labels, paths []string
+	var bytes int64 // of the files of paths, as far as known
 	done, n := 0, 0
 	flush := func() error {
+		if len(paths) == 0 {
+			return nil
+		}
+		if err := opts.room(bytes); err != nil {
+			return err
+		}
 		texts, nul, errs := readFiles(paths, bound)
 		if err := firstError(errs); err != nil {
 			return err
@@ -226,16 +239,36 @@ func streamDir(root string, opts *Options, fn func(Document) error) error {
 		if opts.Progress != nil {
 			opts.Progress(done, total)
 		}
-		ids, labels, paths = ids[:0], labels[:0], paths[:0]
+		if bytes >= collectAfter {
+			// The batch's texts are garbage now, as large as the batch:
+			// collect them before the next batch is read, or the heap
+			// grows to twice what is live (GOGC) before they go.
+			texts = nil
+			runtime.GC()
+		}
+		ids, labels, paths, bytes = ids[:0], labels[:0], paths[:0], 0
 		return nil
 	}
 	for i := range y.labels {
 		l := &y.labels[i]
 		for _, f := range l.files {
 			rel := y.rel(l, f)
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			var size int64
+			if fi, err := os.Stat(p); err == nil {
+				size = fi.Size()
+			}
+			// A batch's texts are all held until it is passed on: it
+			// ends before batchBytes (a huge file goes alone).
+			if len(paths) > 0 && bytes+size > batchBytes {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 			ids = append(ids, rel)
 			labels = append(labels, l.name)
-			paths = append(paths, filepath.Join(root, filepath.FromSlash(rel)))
+			paths = append(paths, p)
+			bytes += size
 			if len(paths) == walkBatch {
 				if err := flush(); err != nil {
 					return err
@@ -369,17 +402,27 @@ func (p *archivePlan) stream(src string, r io.Reader, opts *Options, progress fu
 		if m.hdr.Size > int64(max) {
 			return tooLarge(src+": "+m.name, max)
 		}
+		if err := opts.room(m.hdr.Size); err != nil {
+			return err
+		}
+		if m.hdr.Size <= keepMember && cap(buf) > keepMember {
+			buf = make([]byte, 0, 256<<10) // one huge member must not pin its memory
+		}
 		var err error
-		if buf, err = readAll(buf[:0], io.LimitReader(tr, int64(max)+1)); err != nil {
+		if buf, err = readMember(buf[:0], tr, m.hdr.Size); err != nil {
 			return corrupt(src, err)
 		}
 		if hasNUL(buf) {
 			opts.warn("%s: skipping document %s: contains NUL bytes", src, m.name)
 			return nil
 		}
-		text := Decode(buf)
-		if cap(buf) > 4<<20 {
-			buf = make([]byte, 0, 256<<10) // one huge member must not pin its memory
+		// Transient, the text shares buf until fn returns, and a run of
+		// huge members reuses one buffer; otherwise a huge member's
+		// buffer is handed over with its text.
+		own := !opts.Transient && len(buf) > keepMember
+		text := lineText(buf, opts.Transient || own)
+		if own {
+			buf = make([]byte, 0, 256<<10)
 		}
 		if opts.Remove != 0 {
 			text = Strip(text, opts.Remove)

@@ -216,6 +216,41 @@ func eachMember(src string, r io.Reader, opts *Options, warnLinks bool, fn func(
 	}
 }
 
+// keepMember is the largest buffer a reader of archive members keeps
+// from one member to the next when the next is small.
+const keepMember = 4 << 20
+
+// readMember reads the content of an archive member of size bytes (its
+// header's size, which the caller has checked against the document
+// bound) from r into buf, which it grows to exactly size when it is
+// short: one allocation of what the member needs, not the up to twice as
+// much of a growing buffer while it copies. A member shorter than its
+// header says is an error (a truncated archive); so an archive can make
+// the reader allocate at most the document bound at once, as an honest
+// member of that size would.
+func readMember(buf []byte, r io.Reader, size int64) ([]byte, error) {
+	if int64(cap(buf)) < size {
+		buf = nil // the old buffer is garbage before the new one is made
+		buf = make([]byte, size)
+	}
+	buf = buf[:size]
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return buf[:0], err
+	}
+	return buf, nil
+}
+
+// room calls opts.Room, when set, with size.
+func (o *Options) room(size int64) error {
+	if o.Room == nil {
+		return nil
+	}
+	return o.Room(size)
+}
+
 // scanTar reads the members of the tar stream r (see eachMember), the
 // content of the stored files too. progress, when set, is called after
 // each member. st, when set, receives each decoded document that may be in

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
 )
@@ -209,6 +211,16 @@ func emit(d Document, b []byte, opts *Options, fn WalkFunc) error {
 	return fn(d, nil)
 }
 
+// emitOwned is emit for b, a buffer that is the document's own: its text
+// shares b's memory when b is valid UTF-8, so b must not change after.
+func emitOwned(d Document, b []byte, opts *Options, fn WalkFunc) error {
+	if len(b) == 0 || len(b) > opts.maxDoc() || hasNUL(b) || !utf8.Valid(b) {
+		return emit(d, b, opts, fn)
+	}
+	d.Text = Strip(unsafe.String(&b[0], len(b)), opts.Remove)
+	return fn(d, nil)
+}
+
 // walkTar calls fn with every file member of the archive r, in archive
 // order; decompression runs ahead on its own goroutine while fn works. A
 // member larger than maxDoc is skipped unread (the tar reader seeks past
@@ -244,15 +256,27 @@ func walkTar(src string, r io.Reader, want string, opts *Options, fn WalkFunc) e
 			}
 			continue
 		}
-		buf, err = readAll(buf[:0], io.LimitReader(tr, int64(maxDoc)+1))
+		if err := opts.room(hdr.Size); err != nil {
+			return err
+		}
+		if hdr.Size > keepMember {
+			// A huge member gets a buffer of its own, handed over
+			// with its text (no copy): fn may keep the text.
+			b, err := readMember(nil, tr, hdr.Size)
+			if err != nil {
+				return corrupt(src, err)
+			}
+			if err := emitOwned(Document{ID: id}, b, opts, fn); err != nil {
+				return err
+			}
+			continue
+		}
+		buf, err = readMember(buf[:0], tr, hdr.Size)
 		if err != nil {
 			return corrupt(src, err)
 		}
 		if err := emit(Document{ID: id}, buf, opts, fn); err != nil {
 			return err
-		}
-		if cap(buf) > 4<<20 {
-			buf = make([]byte, 0, 256<<10) // one huge member must not pin its memory
 		}
 	}
 }
@@ -265,6 +289,7 @@ const walkBatch = 512
 // not read whole.
 func walkDir(root string, opts *Options, fn WalkFunc) error {
 	var paths []string
+	var sizes []int64 // of paths, -1 when unknown
 	// A trailing separator makes WalkDir follow a root that is a link.
 	start := root
 	if !strings.HasSuffix(start, string(filepath.Separator)) {
@@ -281,16 +306,20 @@ func walkDir(root string, opts *Options, fn WalkFunc) error {
 			return nil
 		}
 		t := d.Type()
+		size := int64(-1)
 		if t&fs.ModeSymlink != 0 {
 			if fi, err := os.Stat(p); err == nil {
-				t = fi.Mode().Type()
+				t, size = fi.Mode().Type(), fi.Size()
 			} else {
 				t = 0 // dangling: reading it reports the error
 			}
+		} else if fi, err := d.Info(); err == nil && t.IsRegular() {
+			size = fi.Size()
 		}
 		switch {
 		case t.IsRegular():
 			paths = append(paths, p)
+			sizes = append(sizes, size)
 		case !t.IsDir():
 			opts.warn("%s: ignoring %s: not a regular file", root, p)
 		}
@@ -302,8 +331,12 @@ func walkDir(root string, opts *Options, fn WalkFunc) error {
 	maxDoc := opts.maxDoc()
 	bound := &Options{MaxDocBytes: maxDoc}
 	for len(paths) > 0 {
-		batch := paths[:min(walkBatch, len(paths))]
-		paths = paths[len(batch):]
+		k := nextBatch(sizes)
+		if err := opts.room(sumSizes(sizes[:k])); err != nil {
+			return err
+		}
+		batch := paths[:k]
+		paths, sizes = paths[k:], sizes[k:]
 		texts, nul, errs := readFiles(batch, bound)
 		for i, p := range batch {
 			var err error

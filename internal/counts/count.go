@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/inflight"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -41,6 +42,10 @@ type Options struct {
 	// terms by mutual information (then the classes are kept). Counts,
 	// WriteFile and Stats fail on such a Counter.
 	VocabOnly bool
+	// inFlight bounds the bytes of text in the batches queued and being
+	// counted (0: inflight.Default, or a quarter of Mem when less). It is
+	// unexported: tests set it small.
+	inFlight int64
 }
 
 // pooledClass is the one class of the tables of a Counter that pools its
@@ -81,8 +86,12 @@ type Counter struct {
 	total     []int64 // documents of each class
 	pooled    bool    // the tables pool the classes (Options.VocabOnly)
 
-	cur     *batch
-	free    chan *batch // batches the workers are done with, for reuse
+	cur  *batch
+	free chan *batch // batches the workers are done with, for reuse
+	// budget bounds the text of the batches queued and being counted
+	// (package inflight): dispatch takes a batch's size before queueing
+	// it, and its worker gives it back once the batch is counted.
+	budget  *inflight.Budget
 	workers []*worker
 	queue   chan *batch
 	pending sync.WaitGroup // batches queued and not yet counted
@@ -153,39 +162,52 @@ func NewCounter(s vectorize.Settings, vocab *vectorize.Vocabulary, opt Options) 
 		// filled, stays under about a quarter of the bound.
 		c.batch = int(min(int64(c.batch), max(opt.Mem/int64(8*c.workerCount()), 1<<12)))
 	}
+	limit := int64(inflight.Default)
+	if opt.Mem > 0 {
+		limit = min(limit, max(opt.Mem/4, 1<<20))
+	}
+	if opt.inFlight > 0 {
+		limit = opt.inFlight
+	}
+	c.budget = inflight.New(limit)
 	// The batches in flight: queued, counted, and the one being filled.
 	c.free = make(chan *batch, 2*c.workerCount()+1)
 	c.cur = c.newBatch()
 	return c, nil
 }
 
-// Add counts one document of class label. It copies what it keeps of
-// text and label, so that the caller may reuse their memory once Add
-// returns (corpus.Options.Transient).
+// Add counts one document of class label. It keeps nothing of text and
+// label past its return (it copies what it keeps), so that the caller may
+// reuse their memory once Add returns (corpus.Options.Transient).
+//
+// The text of the batches queued and being counted is bounded in bytes
+// (Counter.budget): Add waits while a batch would pass the bound. A text
+// larger than half the bound is not copied: Add hands it to a worker
+// alone, once the batches before it fit beside it, and returns when it is
+// counted, so that however large the documents, memory holds the bound's
+// worth of batches and the reader's one huge document, not a copy of it
+// per batch queued.
 func (c *Counter) Add(text, label string) error {
 	b := c.cur
-	if len(text) > cap(b.buf)-len(b.buf) && len(b.texts) > 0 {
-		// The batch's buffer is full: it goes as it is (before this
-		// document is in c.classDocs: dispatch may spill).
+	huge := int64(len(text)) > c.budget.Limit()/2
+	if len(b.texts) > 0 && (huge || len(text) > cap(b.buf)-len(b.buf)) {
+		// The batch's buffer is full, or the text goes alone: the
+		// batch goes as it is (before this document is in
+		// c.classDocs: dispatch may spill).
 		if err := c.dispatch(); err != nil {
 			return err
 		}
 		b = c.cur
 	}
-	k, ok := c.classes[label]
-	if !ok {
-		if len(c.names) >= MaxClasses {
-			return fmt.Errorf("%w: class %q would be class number %d; nbtext counts at most %d classes (its count tables are dense in the classes: see docs/limits.md)", ErrClasses, label, len(c.names)+1, MaxClasses)
-		}
-		label = strings.Clone(label)
-		k = int32(len(c.names))
-		c.classes[label] = k
-		c.names = append(c.names, label)
-		c.classDocs = append(c.classDocs, 0)
-		c.total = append(c.total, 0)
+	k, err := c.classOf(label)
+	if err != nil {
+		return err
 	}
 	c.classDocs[k]++
 	c.total[k]++
+	if huge {
+		return c.countNow(text, k)
+	}
 	if len(text) <= cap(b.buf)-len(b.buf) {
 		n0 := len(b.buf)
 		b.buf = append(b.buf, text...)
@@ -201,12 +223,49 @@ func (c *Counter) Add(text, label string) error {
 	return nil
 }
 
+// classOf returns the id of class label, a new one (label copied) the
+// first time, or ErrClasses past MaxClasses.
+func (c *Counter) classOf(label string) (int32, error) {
+	if k, ok := c.classes[label]; ok {
+		return k, nil
+	}
+	if len(c.names) >= MaxClasses {
+		return 0, fmt.Errorf("%w: class %q would be class number %d; nbtext counts at most %d classes (its count tables are dense in the classes: see docs/limits.md)", ErrClasses, label, len(c.names)+1, MaxClasses)
+	}
+	label = strings.Clone(label)
+	k := int32(len(c.names))
+	c.classes[label] = k
+	c.names = append(c.names, label)
+	c.classDocs = append(c.classDocs, 0)
+	c.total = append(c.total, 0)
+	return k, nil
+}
+
+// countNow has a worker count text, of class k, alone and waits until it
+// is counted: text is the caller's, not copied (see Add). The batch ahead
+// of it was dispatched.
+func (c *Counter) countNow(text string, k int32) error {
+	if err := c.start(); err != nil {
+		return err
+	}
+	b := &batch{work: work{texts: []string{text}, classes: []int32{k}, size: len(text)}, counted: make(chan struct{})}
+	b.held, _ = c.budget.Acquire(int64(b.size))
+	c.pending.Add(1)
+	c.queue <- b
+	<-b.counted
+	return c.spillIfFull()
+}
+
 // batch is a worker's work, with buf, the batch's own copy of its texts:
 // reused once the batch is counted (no worker keeps a text: the terms
 // are copied into the term tables), it leaves no garbage.
 type batch struct {
 	work
-	buf []byte
+	buf  []byte
+	held int64 // bytes taken from Counter.budget
+	// counted, when set, is closed once the batch is counted: a batch of
+	// one huge text that is not a copy (Counter.countNow), never reused.
+	counted chan struct{}
 }
 
 // newBatch returns an empty batch: one the workers are done with, or a
@@ -279,7 +338,14 @@ func (c *Counter) start() error {
 			defer c.running.Done()
 			for b := range c.queue {
 				w.process(&b.work)
-				c.recycle(b)
+				c.budget.Release(b.held)
+				b.held = 0
+				if b.counted != nil {
+					clear(b.texts)
+					close(b.counted)
+				} else {
+					c.recycle(b)
+				}
 				c.pending.Done()
 			}
 		}()
@@ -296,9 +362,16 @@ func (c *Counter) dispatch() error {
 	if err := c.start(); err != nil {
 		return err
 	}
+	c.cur.held, _ = c.budget.Acquire(int64(c.cur.size))
 	c.pending.Add(1)
 	c.queue <- c.cur
 	c.cur = c.newBatch()
+	return c.spillIfFull()
+}
+
+// spillIfFull spills the tables when they are over their bound
+// (Options.Mem).
+func (c *Counter) spillIfFull() error {
 	if c.opt.Mem > 0 {
 		var mem int64
 		for _, w := range c.workers {

@@ -66,6 +66,18 @@ type framer struct {
 	// when br holds no complete record: the pipeline then sends the
 	// records it holds, so that a slow producer gets its answers at once.
 	wait func() error
+	// room, when set, is called with the length a record has grown to,
+	// past readerSize, before each further read: the pipeline waits there
+	// until the record fits in its byte budget beside the batches in
+	// flight (batcher.room).
+	room func(n int64) error
+	// at, when set, is the file br reads from its start (uncompressed
+	// when its bytes match): a record that outgrows br's buffer is
+	// measured there first (corpus.RecordLength) and assembled in a
+	// buffer of exactly its length. off counts the bytes read out of br
+	// by readRecord and drain, where the next record begins in at.
+	at  io.ReaderAt
+	off int64
 	// fields name the columns or keys of record inputs.
 	fields Fields
 	// cols are the columns of the header row of a csv or tsv file.
@@ -214,11 +226,23 @@ func (f *framer) next() (record, []byte, error) {
 // record longer than f.max it returns errOversized after skipping the rest
 // of it, at most f.skipMax bytes: when the record goes on past that, it
 // sets f.fatal and the stream ends after this record.
+//
+// A record longer than the reader's buffer is assembled in f.buf. Read
+// from a file (f.at), it is measured first and f.buf made exactly its
+// length. Otherwise f.buf grows by doubling up to maxScratch; past that
+// the chunks are kept as pieces and joined once, at the end, into a
+// buffer of exactly the record's length, so a huge record costs twice its
+// length while it is joined and its length after, never the up to three
+// times of a doubling buffer. Past readerSize, f.room (when set) is told how long the record
+// has grown before each further read.
 func (f *framer) readRecord(sep byte) ([]byte, error) {
 	if cap(f.buf) > maxScratch {
 		f.buf = nil
 	}
 	f.buf = f.buf[:0]
+	var pieces [][]byte // the chunks past maxScratch
+	total := 0          // the bytes of the record read so far
+	start := f.off
 	for {
 		if f.wait != nil && !f.complete(sep) {
 			if err := f.wait(); err != nil {
@@ -226,7 +250,8 @@ func (f *framer) readRecord(sep byte) ([]byte, error) {
 			}
 		}
 		chunk, err := f.br.ReadSlice(sep)
-		n := len(f.buf) + len(chunk)
+		f.off += int64(len(chunk))
+		n := total + len(chunk)
 		if err == nil {
 			n-- // the separator
 		}
@@ -243,29 +268,68 @@ func (f *framer) readRecord(sep byte) ([]byte, error) {
 		}
 		switch {
 		case err == nil:
-			if len(f.buf) == 0 {
+			if total == 0 {
 				return chunk[:len(chunk)-1], nil // aliases the reader's buffer until the next read
 			}
-			f.appendBuf(chunk[:len(chunk)-1])
-			return f.buf, nil
+			return f.join(pieces, chunk[:len(chunk)-1]), nil
 		case errors.Is(err, bufio.ErrBufferFull):
-			f.appendBuf(chunk)
+			if total == 0 && f.at != nil {
+				if want := corpus.RecordLength(f.at, start, chunk, sep, f.max+1); want > maxScratch {
+					if f.room != nil { // before the buffer is made
+						if err := f.room(int64(want)); err != nil {
+							return nil, err
+						}
+					}
+					f.buf = make([]byte, 0, want)
+				}
+			}
+			total += len(chunk)
+			if pieces == nil && (total <= maxScratch || total <= cap(f.buf)) {
+				f.appendBuf(chunk)
+			} else {
+				pieces = append(pieces, bytes.Clone(chunk))
+			}
+			if f.room != nil && total > readerSize {
+				if err := f.room(int64(total)); err != nil {
+					return nil, err
+				}
+			}
 		case err == io.EOF:
-			f.appendBuf(chunk)
-			if len(f.buf) == 0 {
+			if total == 0 && len(chunk) == 0 {
 				return nil, io.EOF
 			}
-			return f.buf, io.EOF
+			return f.join(pieces, chunk), io.EOF
 		default:
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
 }
 
+// join returns the record assembled in f.buf and pieces, with last
+// after them, as f.buf: without pieces, f.buf itself; with them, a new
+// buffer of exactly the record's length.
+func (f *framer) join(pieces [][]byte, last []byte) []byte {
+	if pieces == nil {
+		f.appendBuf(last)
+		return f.buf
+	}
+	n := len(f.buf) + len(last)
+	for _, p := range pieces {
+		n += len(p)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, f.buf...)
+	for i, p := range pieces {
+		b = append(b, p...)
+		pieces[i] = nil
+	}
+	b = append(b, last...)
+	f.buf = b
+	return b
+}
+
 // appendBuf appends b to f.buf, which never needs more than f.max bytes
-// (readRecord checks the length first): growth stops at f.max, so an
-// oversized record costs at most 1.5·max bytes while it is assembled,
-// not the 3·max of append's doubling.
+// (readRecord checks the length first): growth stops at f.max.
 func (f *framer) appendBuf(b []byte) {
 	need := len(f.buf) + len(b)
 	if need > cap(f.buf) {
@@ -296,6 +360,7 @@ func (f *framer) drain(sep byte) error {
 	var skipped int64
 	for {
 		chunk, err := f.br.ReadSlice(sep)
+		f.off += int64(len(chunk))
 		skipped += int64(len(chunk))
 		switch {
 		case err == nil || err == io.EOF:

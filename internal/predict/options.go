@@ -3,6 +3,8 @@ package predict
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nbtext/nbtext/internal/inflight"
 )
 
 // Input framings of a stream.
@@ -35,11 +37,12 @@ const (
 const DefaultMaxDocBytes = 256 << 20
 
 // DefaultBytesInFlight is the default Options.MaxBytesInFlight, whatever
-// --max-doc-bytes is. A document larger than it passes alone, so N huge
-// documents cost about one (the one scored) plus the one being read, not
-// N; batches of ordinary documents (batchBytes each) still keep every
+// --max-doc-bytes is (inflight.Default, the bound count shares). A
+// document larger than it passes alone, and is read only once the
+// documents before it are written, so N huge documents cost about one,
+// not N; batches of ordinary documents (batchBytes each) still keep every
 // worker busy.
-const DefaultBytesInFlight = 64 << 20
+const DefaultBytesInFlight = inflight.Default
 
 // Options control framing, decisions and output.
 type Options struct {

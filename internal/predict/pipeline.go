@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/inflight"
 	"github.com/nbtext/nbtext/internal/model"
 )
 
@@ -61,7 +62,7 @@ type batch struct {
 	st    Stats
 	err   error         // a framing error after recs: written after them, then returned
 	done  chan struct{} // receives one value when out is ready (capacity 1, reused)
-	held  int64         // bytes taken from the run's byteBudget
+	held  int64         // bytes taken from the run's budget (inflight.Budget)
 }
 
 // Predictor scores documents with one model. It is safe for concurrent
@@ -76,7 +77,7 @@ type Predictor struct {
 	lineStrip corpus.Remove
 	pool      sync.Pool // *batch
 	// onBudget, when set (tests), receives each run's byte budget.
-	onBudget func(*byteBudget)
+	onBudget func(*inflight.Budget)
 	// onCollect, when set (tests), is called after the collection that
 	// follows the answers of a huge document.
 	onCollect func()
@@ -220,7 +221,7 @@ func (q *batcher) path(path string, stdin io.Reader) error {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	if fi.IsDir() || corpus.IsArchiveName(path) {
-		return corpus.Walk(path, corpus.Options{Warn: opt.Warn, MaxDocBytes: opt.MaxDocBytes}, func(d corpus.Document, err error) error {
+		return corpus.Walk(path, corpus.Options{Warn: opt.Warn, MaxDocBytes: opt.MaxDocBytes, Room: q.room}, func(d corpus.Document, err error) error {
 			if err != nil {
 				return q.add(record{id: d.ID, fail: err.Error()}, nil)
 			}
@@ -254,6 +255,9 @@ func (q *batcher) frameReader(r io.Reader, name, prefix string) error {
 	defer d.Close()
 	fr := newFramer(d, name, q.p.opt.Input, q.p.opt.MaxDocBytes)
 	fr.prefix = prefix
+	if f, ok := r.(*os.File); ok {
+		fr.at = f // a regular file (OpenRegular), read from its start
+	}
 	fr.fields = q.p.opt.Fields
 	if fr.input == InputAuto {
 		fr.input = resolveInput(fr.br, name, prefix == "" || name == "stdin", fr.fields.LabelPrefix)
@@ -278,6 +282,7 @@ func (q *batcher) frameReader(r io.Reader, name, prefix string) error {
 // error came from reading fr (not from the batcher).
 func (q *batcher) frame(fr *framer) (read bool, err error) {
 	fr.wait = q.flush
+	fr.room = q.room
 	for {
 		rec, text, err := fr.next()
 		if err == io.EOF {
@@ -300,7 +305,7 @@ type batcher struct {
 	cur   *batch
 	order chan<- *batch
 	jobs  chan<- *batch
-	bytes *byteBudget
+	bytes *inflight.Budget
 	n     int // records added so far
 	// labelled are the sources read so far that hold labels.
 	labelled []Labelled
@@ -327,6 +332,25 @@ func (q *batcher) add(rec record, text []byte) error {
 	return nil
 }
 
+// room waits, before a reader holds n bytes of one document (the framer
+// while a record grows, corpus.Walk before an archive member), until they
+// fit in the byte budget beside the batches in flight, the current batch
+// sent first: a huge document is read once the documents before it are
+// written, not beside them, so the budget plus the largest document
+// bound the text in memory. It fails only when the run is cancelled.
+func (q *batcher) room(n int64) error {
+	if n <= batchBytes {
+		return nil
+	}
+	if err := q.flush(); err != nil {
+		return err
+	}
+	if !q.bytes.WaitRoom(n) {
+		return context.Canceled // the writer has stopped
+	}
+	return nil
+}
+
 // flush sends the current batch if it holds anything.
 func (q *batcher) flush() error {
 	if len(q.cur.recs) == 0 {
@@ -337,7 +361,7 @@ func (q *batcher) flush() error {
 
 func (q *batcher) send() error {
 	b := q.cur
-	held, ok := q.bytes.acquire(int64(max(b.size, len(b.arena))))
+	held, ok := q.bytes.Acquire(int64(max(b.size, len(b.arena))))
 	if !ok {
 		return context.Canceled // the writer has stopped
 	}
@@ -378,16 +402,16 @@ func (p *Predictor) putBatch(b *batch) {
 // run drives the pipeline: produce frames records into batches on its own
 // goroutine, workers score them, and this goroutine writes them in order.
 // At most 2·Workers batches are in flight, and at most
-// Options.MaxBytesInFlight bytes of their text (byteBudget; a batch larger
+// Options.MaxBytesInFlight bytes of their text (inflight.Budget; a batch larger
 // than that passes alone), so memory is bounded in bytes.
 func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher) error) (Stats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	inflight := 2 * p.opt.Workers
-	jobs := make(chan *batch, inflight)
-	order := make(chan *batch, inflight)
-	budget := newByteBudget(p.opt.MaxBytesInFlight)
-	defer budget.close()
+	queued := 2 * p.opt.Workers
+	jobs := make(chan *batch, queued)
+	order := make(chan *batch, queued)
+	budget := inflight.New(p.opt.MaxBytesInFlight)
+	defer budget.Close()
 	if p.onBudget != nil {
 		p.onBudget(budget)
 	}
@@ -415,8 +439,13 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 	for b := range order {
 		<-b.done
 		_, err := w.Write(b.out)
-		budget.release(b.held)
+		huge, held := b.size > maxScratch, b.held
+		if !huge {
+			budget.Release(held)
+			held = 0
+		}
 		if err != nil {
+			budget.Release(held)
 			return st, err
 		}
 		st.add(b.st)
@@ -438,21 +467,24 @@ func (p *Predictor) run(ctx context.Context, w io.Writer, produce func(*batcher)
 			}
 		}
 		if b.err != nil {
+			budget.Release(held)
 			if flusher != nil {
 				flusher.Flush()
 			}
 			return st, b.err
 		}
-		huge := b.size > maxScratch
 		p.putBatch(b)
 		if huge {
 			// The text of a huge document is garbage now: collect it
-			// before the next one is read, or the heap grows to twice
-			// what is live (GOGC) and N huge documents cost about N.
+			// before the next one is read (the reader waits for the
+			// room this release gives, batcher.room), or the heap grows
+			// to twice what is live (GOGC) and N huge documents cost
+			// about N.
 			runtime.GC()
 			if p.onCollect != nil {
 				p.onCollect()
 			}
+			budget.Release(held)
 		}
 		if flusher != nil && len(order) == 0 {
 			if err := flusher.Flush(); err != nil {
