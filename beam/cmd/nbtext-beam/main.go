@@ -9,7 +9,7 @@
 // argument that is not a flag). The runner and its options are Beam's own
 // flags: --runner (prism, the default, in-process; dataflow; flink and
 // spark with --endpoint), --project, --region, --staging_location,
-// --worker_binary and the rest (see the README).
+// --worker_binary and the rest (see docs/beam.md).
 package main
 
 import (
