@@ -46,7 +46,9 @@ tail -n +701 "$tmp/all.tsv" | awk -F'\t' '{ printf "{\"label\":\"%s\",\"text\":\
 inputs=("$tmp/a.tsv" "$tmp/b.jsonl")
 
 step "starting a Prism job server on a free port"
-"$tmp/prism" --job_port=0 --serve_http=false --log_kind=text --idle_shutdown_timeout=15m 2>"$tmp/prism.log" &
+# From the scratch folder: the boot writes pipeline_options.json in its
+# working folder, which is prism's.
+(cd "$tmp" && exec ./prism --job_port=0 --serve_http=false --log_kind=text --idle_shutdown_timeout=15m 2>prism.log) &
 prism_pid=$!
 endpoint=""
 for _ in $(seq 600); do
