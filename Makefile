@@ -109,8 +109,9 @@ stress: ## slow reliability checks, not in CI: kills during writes, memory limit
 beam: ## build bin/nbtext-beam, the Apache Beam pipeline (its own module in beam/)
 	cd beam && $(GO) build $(BUILDFLAGS) -ldflags '$(LDFLAGS)' -o ../bin/nbtext-beam ./cmd/nbtext-beam
 
-test-beam: ## test the Beam pipeline on the in-process Prism runner (go vet, then go test in beam/)
+test-beam: beam ## test the Beam pipeline: go vet and go test in beam/ (in-process Prism), then through a Prism job server with out-of-process workers
 	cd beam && $(GO) vet ./... && $(GO) test -count=1 ./...
+	timeout 1200 bash beam/scripts/test-jobserver.sh bin/nbtext-beam
 
 install: ## install nbtext into $GOBIN (or $GOPATH/bin)
 	CGO_ENABLED=0 $(GO) install $(BUILDFLAGS) -ldflags '$(LDFLAGS)' ./cmd/nbtext

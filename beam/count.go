@@ -2,11 +2,11 @@ package nbbeam
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"hash/fnv"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/nbtext/nbtext/internal/corpus"
@@ -14,27 +14,61 @@ import (
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
-// expandFn turns a file pattern into the files it matches, in byte order.
-// A pattern that matches nothing is an error, as a missing file is for
-// 'nbtext count'.
-type expandFn struct{}
+// Reading says how the inputs are read, as nbtext's corpus flags do.
+type Reading struct {
+	// Format is corpus.Options.Format: "auto" (by name, then by the
+	// first bytes), "dir", "tar", "tsv", "csv", "jsonl" or "fasttext".
+	Format string `json:"format"`
+	// Split picks the split folder of a bydate tree (--split).
+	Split string `json:"split"`
+	// LabelField, TextField and LabelPrefix name the label and the text
+	// of record files (--label-field, --text-field, --label-prefix).
+	LabelField  string `json:"label_field"`
+	TextField   string `json:"text_field"`
+	LabelPrefix string `json:"label_prefix"`
+}
 
-func (expandFn) ProcessElement(ctx context.Context, pattern string, emit func(string)) error {
+// options returns the corpus options of r, with remove.
+func (r Reading) options(remove corpus.Remove) corpus.Options {
+	o := corpus.Options{Format: r.Format, Split: r.Split, LabelField: r.LabelField, LabelPrefix: r.LabelPrefix, Remove: remove, Transient: true}
+	if r.TextField != "" {
+		o.TextFields = []string{r.TextField}
+	}
+	return o
+}
+
+// expandFn turns a file pattern into the shards of the files it matches
+// (shards), in byte order of the paths. A pattern that matches nothing is
+// an error, as a missing file is for 'nbtext count'.
+type expandFn struct {
+	// SplitBytes is the size of a byte range of a large line file (0:
+	// no ranges).
+	SplitBytes int64   `json:"split_bytes"`
+	Reading    Reading `json:"reading"`
+}
+
+func (f *expandFn) ProcessElement(ctx context.Context, pattern string, emit func(Shard)) error {
 	files, err := expand(ctx, pattern)
 	if err != nil {
 		return err
 	}
-	for _, f := range files {
-		emit(f)
+	for _, p := range files {
+		ss, err := shards(ctx, p, f.SplitBytes, f.Reading.options(0))
+		if err != nil {
+			return err
+		}
+		for _, s := range ss {
+			emit(s)
+		}
 	}
 	return nil
 }
 
-// countFn counts one file of labelled documents (TSV or JSONL lines,
-// gzip-compressed when the name ends in .gz) and emits its counts as
-// Partitions parts keyed by term-hash partition (see Partition). Every
-// part carries the whole header, so that each merged partition holds the
-// classes and documents of the whole corpus.
+// countFn counts one shard of labelled documents (a whole source in any
+// format nbtext reads, or a byte range of a line file) and emits its
+// counts as Partitions parts keyed by term-hash partition (see
+// Partition). Every part carries the whole header, so that each merged
+// partition holds the classes and documents of the whole corpus.
 type countFn struct {
 	// Settings are the vectorizer settings to count with (round one); in
 	// round two the vocabulary's settings replace them.
@@ -42,13 +76,17 @@ type countFn struct {
 	// Vocab, when set, is the path of merged round-one counts: their
 	// pruned vocabulary is what round two counts and weights over.
 	Vocab string `json:"vocab"`
-	// Format is "auto" (by file name), "tsv" or "jsonl".
-	Format string `json:"format"`
+	// Reading says how the inputs are read.
+	Reading Reading `json:"reading"`
 	// Partitions is the number of term-hash partitions, ≥ 1.
 	Partitions int `json:"partitions"`
 	// FlushBytes bounds the text counted into one table before it is
 	// emitted (0: a table per file).
 	FlushBytes int64 `json:"flush_bytes"`
+	// WorkerMem bounds the memory of the count tables (counts.Options.Mem):
+	// past half of it they spill to sorted runs in the worker's temporary
+	// folder, merged as the table is emitted (0: no bound).
+	WorkerMem int64 `json:"worker_mem"`
 	// Workers is the number of tokenizing goroutines (0: one per core).
 	Workers int `json:"workers"`
 
@@ -72,11 +110,7 @@ func (f *countFn) Setup(ctx context.Context) error {
 	return nil
 }
 
-func (f *countFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
-	format, err := fileFormat(path, f.Format)
-	if err != nil {
-		return err
-	}
+func (f *countFn) ProcessElement(ctx context.Context, shard Shard, emit func(int, []byte)) error {
 	settings := f.Settings
 	if f.vocab != nil {
 		settings = f.vocab.Settings
@@ -85,20 +119,8 @@ func (f *countFn) ProcessElement(ctx context.Context, path string, emit func(int
 	if err != nil {
 		return err
 	}
-	rc, err := openRead(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	var r io.Reader = rc
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		zr, err := gzip.NewReader(rc)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
+	path := shard.name()
+	opts := f.Reading.options(remove)
 
 	var ctr *counts.Counter
 	var text int64
@@ -107,23 +129,27 @@ func (f *countFn) ProcessElement(ctx context.Context, path string, emit func(int
 			return nil
 		}
 		defer ctr.Close()
-		c, err := ctr.Counts()
-		if err != nil {
+		c := ctr
+		ctr, text = nil, 0
+		if err := emitParts(c, f.Partitions, emit); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		ctr, text = nil, 0
-		return emitParts(c, f.Partitions, emit)
+		return nil
 	}
-	opts := corpus.Options{Format: format, Remove: remove}
-	err = corpus.WalkFrom(r, path, opts, func(d corpus.Document, err error) error {
-		if err != nil {
-			return err // a count reads every document or fails
+	first := path + ":1"
+	err = readShard(ctx, shard, opts, func(d corpus.Document, skipFirst bool) error {
+		if skipFirst && d.ID == first {
+			return nil // a record of the first range, read for its header row
 		}
 		if d.Label == "" {
 			return fmt.Errorf("%s: a document without a label", d.ID)
 		}
 		if ctr == nil {
-			c, err := counts.NewCounter(settings, f.vocab, counts.Options{Workers: f.Workers})
+			opt := counts.Options{Workers: f.Workers, Mem: f.WorkerMem}
+			if f.WorkerMem > 0 {
+				opt.TempDir = os.TempDir()
+			}
+			c, err := counts.NewCounter(settings, f.vocab, opt)
 			if err != nil {
 				return err
 			}
@@ -146,25 +172,51 @@ func (f *countFn) ProcessElement(ctx context.Context, path string, emit func(int
 	return flush()
 }
 
-// fileFormat returns the line format of path: forced, or by its name
-// (.tsv and .txt are TSV, .jsonl and .ndjson JSONL, each perhaps with .gz
-// after it).
-func fileFormat(path, forced string) (string, error) {
-	switch forced {
-	case corpus.FormatTSV, corpus.FormatJSONL:
-		return forced, nil
-	case "", corpus.FormatAuto:
-	default:
-		return "", fmt.Errorf("input format %q: want auto, tsv or jsonl", forced)
+// readShard calls fn with each document of shard: a whole local source
+// is read by corpus.Stream (folders and archives included), a remote one
+// by corpus.StreamFrom; a range by corpus.StreamFrom with the range's
+// format. skipFirst says that fn must drop the document of the file's
+// first line (openShard).
+func readShard(ctx context.Context, shard Shard, opts corpus.Options, fn func(d corpus.Document, skipFirst bool) error) error {
+	each := func(skip bool) func(corpus.Document) error {
+		return func(d corpus.Document) error { return fn(d, skip) }
 	}
-	n := strings.TrimSuffix(strings.ToLower(path), ".gz")
-	switch {
-	case strings.HasSuffix(n, ".tsv"), strings.HasSuffix(n, ".txt"):
-		return corpus.FormatTSV, nil
-	case strings.HasSuffix(n, ".jsonl"), strings.HasSuffix(n, ".ndjson"):
-		return corpus.FormatJSONL, nil
+	if shard.whole() && isLocal(shard.Path) {
+		return corpus.Stream(shard.Path, opts, each(false))
 	}
-	return "", fmt.Errorf("%s: cannot tell its format by its name (.tsv, .txt, .jsonl, .ndjson, perhaps .gz): name it with --input-format", path)
+	r, skip, err := openShard(ctx, shard)
+	if err != nil || r == nil {
+		return err
+	}
+	defer r.Close()
+	if shard.whole() {
+		return corpus.StreamFrom(r, shard.name(), opts, each(false))
+	}
+	// A range may hold no document (blank lines only, or the first line
+	// read for its header): not an error, as it is not for the file.
+	opts.Format = shard.Format
+	docs := 0
+	err = corpus.StreamFrom(r, shard.name(), opts, func(d corpus.Document) error {
+		docs++
+		return fn(d, skip)
+	})
+	if err != nil && docs == 0 && err.Error() == shard.name()+": no documents" {
+		return nil
+	}
+	return err
+}
+
+// checkFormat checks a forced input format.
+func checkFormat(forced string) error {
+	if forced == "" {
+		return nil
+	}
+	for _, f := range corpus.Formats {
+		if f == forced {
+			return nil
+		}
+	}
+	return fmt.Errorf("input format %q: want one of %s", forced, strings.Join(corpus.Formats, ", "))
 }
 
 // Partition returns the term-hash partition of term among n: FNV-1a of its
@@ -175,31 +227,22 @@ func Partition(term string, n int) int {
 	return int(h.Sum64() % uint64(n))
 }
 
-// split returns c cut into n parts by Partition: part p holds c's header
-// and the terms of partition p, in c's order.
-func split(c *counts.Counts, n int) []*counts.Counts {
-	parts := make([]*counts.Counts, n)
-	for p := range parts {
-		parts[p] = &counts.Counts{Header: c.Header, Start: []int{0}}
+// emitParts emits the counts of c as n encoded parts keyed by partition
+// (Partition), each of them, even those without a term (they carry the
+// header). The counts are never built in memory: c writes them term by
+// term into the parts (counts.Counter.WriteParts), whose encoded bytes
+// are a fraction of the table's.
+func emitParts(c *counts.Counter, n int, emit func(int, []byte)) error {
+	bufs := make([]bytes.Buffer, n)
+	ws := make([]io.Writer, n)
+	for p := range bufs {
+		ws[p] = &bufs[p]
 	}
-	for i, t := range c.Terms {
-		p := parts[Partition(t, n)]
-		p.Terms = append(p.Terms, t)
-		p.Cells = append(p.Cells, c.Row(i)...)
-		p.Start = append(p.Start, len(p.Cells))
+	if _, err := c.WriteParts(ws, func(t string) int { return Partition(t, n) }); err != nil {
+		return err
 	}
-	return parts
-}
-
-// emitParts emits c as n encoded parts keyed by partition, each of them,
-// even those without a term (they carry the header).
-func emitParts(c *counts.Counts, n int, emit func(int, []byte)) error {
-	for p, part := range split(c, n) {
-		var b bytes.Buffer
-		if err := counts.Encode(&b, part); err != nil {
-			return err
-		}
-		emit(p, b.Bytes())
+	for p := range bufs {
+		emit(p, bufs[p].Bytes())
 	}
 	return nil
 }

@@ -14,27 +14,30 @@
 //
 // # The pipeline
 //
-//	patterns ─ expand (filesystem.List) ─ reshuffle ─ count one file per element
-//	  ─ (partition, part) ─ CombinePerKey(exact merge) ─ group all partitions ─ write
+//	patterns ─ expand (filesystem.List; byte ranges) ─ reshuffle ─ count one shard per element
+//	  ─ (partition, part) ─ CombinePerKey(exact merge) ─ group all partitions ─ join and write
 //
-// Each input file is a shard. The count DoFn reads it through Beam's
-// filesystem packages (local paths, gs://, s3://), counts its documents
-// with a counts.Counter in memory, and emits the table as P parts, one
-// per term-hash partition (FNV-1a of the term, mod P): every term of a
-// part hashes to its partition, and every part carries the file's whole
-// header (settings, classes and their documents). It never emits one
-// element per token: the Go SDK's lifted combiner caches only 2,000 keys,
-// and the partition keys stay far below that. A file whose text passes
-// FlushBytes is emitted in several tables, which bounds the DoFn's memory
-// by that much text rather than by the file.
+// A shard is a file or folder in any format nbtext reads (internal/corpus),
+// or, for a TSV, JSONL or fastText file larger than SplitBytes and not
+// compressed, the lines that start in one byte range of it (shard.go). The
+// count DoFn reads it through Beam's filesystem packages (local paths,
+// gs://, s3://), counts its documents with a counts.Counter whose tables
+// WorkerMem bounds (past half of it they spill to the worker's temporary
+// folder), and writes them term by term as P encoded parts, one per
+// term-hash partition (FNV-1a of the term, mod P;
+// counts.Counter.WriteParts): every term of a part hashes to its
+// partition, and every part carries the shard's whole header. It never
+// emits one element per token: the Go SDK's lifted combiner caches only
+// 2,000 keys, and the partition keys stay far below that. A shard whose
+// text passes FlushBytes is emitted in several tables.
 //
 // The parts of a partition are summed by CombinePerKey with counts.Merge,
 // which is exact, associative and commutative, so however the runner
 // groups and orders them (combiner lifting, bundles, retries of whole
 // bundles) the sum is the same bits. Each merged partition holds the
 // classes and documents of the whole corpus and a disjoint set of terms;
-// the write step checks that the P headers agree and concatenates the
-// terms in ascending order. The file written is, byte for byte, what
+// the write step joins them term by term (counts.Concat), which checks
+// that the P headers agree and that no term is in two of them. The file written is, byte for byte, what
 // 'nbtext count' writes for the same documents and settings.
 //
 // Weightings that need the corpus's document frequencies (tf-idf, the l2

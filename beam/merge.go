@@ -5,11 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
+	"github.com/nbtext/nbtext/internal/fsutil"
 
 	"github.com/nbtext/nbtext/internal/counts"
 )
@@ -19,66 +19,69 @@ import (
 // avoids re-copying the sum for each part added.
 const pendingMax = 16
 
-// partial is the accumulator of mergeFn: parts still to be summed. Its
-// coder (encodePartial, decodePartial) sums them into one counts file.
+// partial is the accumulator of mergeFn: encoded parts (counts files) of
+// one partition still to be summed. They stay encoded, a few bytes a cell
+// where a decoded cell takes 40, so that a worker holding the
+// accumulators of every partition of a bundle holds about the size of
+// their counts files; only a sum decodes them, one partition at a time.
 type partial struct {
-	parts []*counts.Counts
+	parts [][]byte
 }
 
-// sum returns the one part that is the sum of a's parts (nil when a is
-// empty).
-func (a partial) sum() (*counts.Counts, error) {
+// sum returns the one encoded part that is the sum of a's parts (nil when
+// a is empty).
+func (a partial) sum() ([]byte, error) {
 	switch len(a.parts) {
 	case 0:
 		return nil, nil
 	case 1:
 		return a.parts[0], nil
 	}
+	cs := make([]*counts.Counts, len(a.parts))
 	names := make([]string, len(a.parts))
-	for i := range names {
+	for i, b := range a.parts {
 		names[i] = fmt.Sprintf("part %d", i+1)
+		c, err := counts.Decode(bytes.NewReader(b), names[i])
+		if err != nil {
+			return nil, err
+		}
+		cs[i] = c
 	}
-	return counts.Merge(a.parts, names)
+	c, err := counts.Merge(cs, names)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := counts.Encode(&out, c); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 // add returns a with the parts ps added, merged into one when there are
 // more than pendingMax.
-func (a partial) add(ps ...*counts.Counts) (partial, error) {
+func (a partial) add(ps ...[]byte) (partial, error) {
 	a.parts = append(a.parts[:len(a.parts):len(a.parts)], ps...)
 	if len(a.parts) <= pendingMax {
 		return a, nil
 	}
-	c, err := a.sum()
+	b, err := a.sum()
 	if err != nil {
 		return partial{}, err
 	}
-	return partial{parts: []*counts.Counts{c}}, nil
+	return partial{parts: [][]byte{b}}, nil
 }
 
 // encodePartial is the coder of partial: the counts file of its sum, or
 // no bytes when it is empty.
-func encodePartial(a partial) ([]byte, error) {
-	c, err := a.sum()
-	if err != nil || c == nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := counts.Encode(&b, c); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func encodePartial(a partial) ([]byte, error) { return a.sum() }
 
 // decodePartial decodes what encodePartial wrote.
 func decodePartial(b []byte) (partial, error) {
 	if len(b) == 0 {
 		return partial{}, nil
 	}
-	c, err := counts.Decode(bytes.NewReader(b), "accumulator")
-	if err != nil {
-		return partial{}, err
-	}
-	return partial{parts: []*counts.Counts{c}}, nil
+	return partial{parts: [][]byte{b}}, nil
 }
 
 // mergeFn sums the encoded parts of one partition with counts.Merge:
@@ -89,11 +92,7 @@ type mergeFn struct{}
 func (mergeFn) CreateAccumulator() partial { return partial{} }
 
 func (mergeFn) AddInput(a partial, b []byte) (partial, error) {
-	c, err := counts.Decode(bytes.NewReader(b), "part")
-	if err != nil {
-		return partial{}, err
-	}
-	return a.add(c)
+	return a.add(b)
 }
 
 func (mergeFn) MergeAccumulators(a, b partial) (partial, error) {
@@ -115,68 +114,34 @@ type writeFn struct {
 }
 
 func (f *writeFn) ProcessElement(ctx context.Context, _ int, parts func(*[]byte) bool) error {
-	var cs []*counts.Counts
+	var rs []io.Reader
+	var names []string
 	var b []byte
 	for parts(&b) {
-		c, err := counts.Decode(bytes.NewReader(b), fmt.Sprintf("partition %d", len(cs)+1))
-		if err != nil {
-			return err
-		}
-		cs = append(cs, c)
+		rs, names = append(rs, bytes.NewReader(b)), append(names, fmt.Sprintf("merged partition %d", len(rs)+1))
+		b = nil
 	}
-	if len(cs) != f.Partitions {
-		return fmt.Errorf("write %s: got %d merged partitions, want %d", f.Output, len(cs), f.Partitions)
+	if len(rs) != f.Partitions {
+		return fmt.Errorf("write %s: got %d merged partitions, want %d", f.Output, len(rs), f.Partitions)
 	}
-	all, err := concat(cs)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", f.Output, err)
-	}
-	return writeCounts(ctx, f.Output, all)
-}
-
-// concat returns the union of parts that hold disjoint terms under one
-// header (merged term-hash partitions): the terms of all, ascending, with
-// their cells. Headers that differ or a term in two parts are errors: the
-// partitions did not all see every file.
-func concat(parts []*counts.Counts) (*counts.Counts, error) {
-	h := &parts[0].Header
-	type ref struct{ part, term int }
-	var refs []ref
-	for p, c := range parts {
-		if c.Settings != h.Settings || c.Vocab != h.Vocab || !slices.Equal(c.Classes, h.Classes) || !slices.Equal(c.ClassDocs, h.ClassDocs) {
-			return nil, fmt.Errorf("merged partitions %d and 1 have different headers", p+1)
-		}
-		for i := range c.Terms {
-			refs = append(refs, ref{p, i})
-		}
-	}
-	term := func(r ref) string { return parts[r.part].Terms[r.term] }
-	sort.Slice(refs, func(i, j int) bool { return term(refs[i]) < term(refs[j]) })
-	out := &counts.Counts{Header: *h, Terms: make([]string, 0, len(refs)), Start: make([]int, 1, len(refs)+1)}
-	for i, r := range refs {
-		t := term(r)
-		if i > 0 && t == out.Terms[i-1] {
-			return nil, fmt.Errorf("term %q is in two partitions", t)
-		}
-		out.Terms = append(out.Terms, t)
-		out.Cells = append(out.Cells, parts[r.part].Row(r.term)...)
-		out.Start = append(out.Start, len(out.Cells))
-	}
-	return out, nil
+	return writeTo(ctx, f.Output, func(w io.Writer) error {
+		_, _, err := counts.Concat(w, rs, names)
+		return err
+	})
 }
 
 // isLocal reports whether path names a local file: no scheme://, as
 // Beam's filesystem tells them apart.
 func isLocal(path string) bool { return strings.Index(path, "://") <= 0 }
 
-// writeCounts writes c to path: atomically for a local file
-// (counts.WriteFile), through Beam's filesystem otherwise (an object store
+// writeTo writes path with encode: atomically for a local file
+// (fsutil.WriteFile), through Beam's filesystem otherwise (an object store
 // makes an object visible only once it is whole).
-func writeCounts(ctx context.Context, path string, c *counts.Counts) error {
+func writeTo(ctx context.Context, path string, encode func(io.Writer) error) error {
 	if isLocal(path) {
-		return counts.WriteFile(path, c)
+		return fsutil.WriteFile(path, encode)
 	}
-	return writeRemote(ctx, path, func(w io.Writer) error { return counts.Encode(w, c) })
+	return writeRemote(ctx, path, encode)
 }
 
 // writeRemote writes path through Beam's filesystem with encode.
@@ -211,6 +176,17 @@ func readCounts(ctx context.Context, path string) (*counts.Counts, error) {
 	}
 	defer r.Close()
 	return counts.Decode(r, path)
+}
+
+// scanCounts reads the counts file at path term by term and returns its
+// header and number of terms, without holding its terms.
+func scanCounts(ctx context.Context, path string) (*counts.Header, int, error) {
+	r, err := openRead(ctx, path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer r.Close()
+	return counts.Concat(io.Discard, []io.Reader{r}, []string{path})
 }
 
 // fsReader is a file opened through Beam's filesystem: closing it closes

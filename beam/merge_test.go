@@ -2,6 +2,8 @@ package nbbeam
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -84,7 +86,11 @@ func TestMergeFnGrouping(t *testing.T) {
 	if len(e.parts) > pendingMax {
 		t.Errorf("accumulator holds %d parts, want ≤ %d", len(e.parts), pendingMax)
 	}
-	sum, err := e.sum()
+	eb, err := e.sum()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := counts.Decode(bytes.NewReader(eb), "sum")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,42 +100,66 @@ func TestMergeFnGrouping(t *testing.T) {
 	}
 }
 
-// TestSplitConcat: the partitions of a table, concatenated, are the table;
-// partitions that disagree are refused.
-func TestSplitConcat(t *testing.T) {
-	c := parts(t)[0]
+// TestEmitPartsConcat: the parts a count emits hold the terms of their
+// partition and the whole header, and concatenated they are the table.
+func TestEmitPartsConcat(t *testing.T) {
+	s, err := Settings(model.Bernoulli, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := genDocs(24, 60, []string{"a", "b", "c"}, false)
+	want := encoded(t, inProcess(t, s, nil, docs))
 	for _, n := range []int{1, 3, 64} {
-		got, err := concat(split(c, n))
+		ctr, err := counts.NewCounter(s, nil, counts.Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(encoded(t, got), encoded(t, c)) {
+		for _, d := range docs {
+			if err := ctr.Add(d.text, d.label); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := map[int][]byte{}
+		err = emitParts(ctr, n, func(p int, b []byte) { got[p] = b })
+		ctr.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != n {
+			t.Fatalf("%d partitions: %d parts emitted", n, len(got))
+		}
+		var rs []io.Reader
+		var names []string
+		for p := n - 1; p >= 0; p-- {
+			c, err := counts.Decode(bytes.NewReader(got[p]), "part")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, term := range c.Terms {
+				if Partition(term, n) != p {
+					t.Fatalf("%d partitions: term %q in part %d, its partition is %d", n, term, p, Partition(term, n))
+				}
+			}
+			rs, names = append(rs, bytes.NewReader(got[p])), append(names, fmt.Sprint(p))
+		}
+		var all bytes.Buffer
+		if _, _, err := counts.Concat(&all, rs, names); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(all.Bytes(), want) {
 			t.Fatalf("%d partitions: concatenated, they are not the table", n)
 		}
-	}
-	ps := split(c, 2)
-	other := parts(t)[1]
-	if _, err := concat([]*counts.Counts{ps[0], split(other, 2)[1]}); err == nil || !strings.Contains(err.Error(), "different headers") {
-		t.Errorf("partitions of different headers: %v", err)
-	}
-	if _, err := concat([]*counts.Counts{ps[0], ps[0]}); err == nil || !strings.Contains(err.Error(), "two partitions") {
-		t.Errorf("a term in two partitions: %v", err)
 	}
 }
 
 func TestFileFormatAndNames(t *testing.T) {
-	for _, tc := range []struct{ path, forced, want string }{
-		{"gs://b/x.TSV", "auto", "tsv"},
-		{"s3://b/x.jsonl.gz", "", "jsonl"},
-		{"/d/x.ndjson", "auto", "jsonl"},
-		{"/d/x.csv", "tsv", "tsv"},
-		{"/d/x.csv", "auto", ""},
-		{"/d/x.tsv", "csv", ""},
-	} {
-		got, err := fileFormat(tc.path, tc.forced)
-		if got != tc.want || (err == nil) != (tc.want != "") {
-			t.Errorf("fileFormat(%q, %q) = %q, %v; want %q", tc.path, tc.forced, got, err, tc.want)
+	for _, f := range []string{"", "auto", "dir", "tar", "tsv", "csv", "jsonl", "fasttext"} {
+		if err := checkFormat(f); err != nil {
+			t.Errorf("checkFormat(%q): %v", f, err)
 		}
+	}
+	if err := checkFormat("xml"); err == nil || !strings.Contains(err.Error(), "fasttext") {
+		t.Errorf("checkFormat(xml): %v, want an error listing the formats", err)
 	}
 	for in, want := range map[string]string{"out/all.nbc": "out/all.round1.nbc", "gs://b/c.d/all": "gs://b/c.d/all.round1"} {
 		if got := round1Name(in); got != want {

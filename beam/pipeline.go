@@ -26,11 +26,12 @@ import (
 )
 
 func init() {
-	register.DoFn3x1[context.Context, string, func(string), error](&expandFn{})
-	register.DoFn3x1[context.Context, string, func(int, []byte), error](&countFn{})
+	register.DoFn3x1[context.Context, string, func(Shard), error](&expandFn{})
+	register.DoFn3x1[context.Context, Shard, func(int, []byte), error](&countFn{})
 	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&writeFn{})
 	register.Function2x1(dropKey)
-	register.Emitter1[string]()
+	register.Emitter1[Shard]()
+	beam.RegisterType(reflect.TypeOf(Shard{}))
 	register.Emitter2[int, []byte]()
 	register.Iter1[[]byte]()
 	register.Combiner3[partial, []byte, []byte](&mergeFn{})
@@ -43,11 +44,16 @@ const MaxPartitions = 1000
 
 // Config is one run of nbtext-beam.
 type Config struct {
-	// Inputs are file patterns (local, gs://, s3://) of labelled TSV or
-	// JSONL files; each file is a shard.
+	// Inputs are file patterns (local, gs://, s3://) of labelled corpora
+	// in any format nbtext reads (see Reading); each file or folder is a
+	// shard, or several when it is a line file past SplitBytes.
 	Inputs []string
-	// Format is the input format: "auto" (by name), "tsv" or "jsonl".
-	Format string
+	// Reading says how they are read (format, split, fields).
+	Reading Reading
+	// SplitBytes cuts a line file (TSV, JSONL, fastText, uncompressed)
+	// larger than this into byte ranges of this size, each its own shard
+	// (0: a shard per file).
+	SplitBytes int64
 	// Settings are the vectorizer settings to count with (see Settings).
 	// A Vocab replaces them.
 	Settings vectorize.Settings
@@ -72,6 +78,9 @@ type Config struct {
 	// FlushBytes bounds the text a count DoFn tables before it emits
 	// (0: one table per file).
 	FlushBytes int64
+	// WorkerMem bounds the memory of a count's tables (0: no bound): past
+	// half of it they spill to the worker's temporary folder.
+	WorkerMem int64
 	// Workers is the tokenizing goroutines of each count (0: one per core).
 	Workers int
 }
@@ -117,12 +126,17 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--partitions must be between 1 and %d, got %d", MaxPartitions, c.Partitions)
 	case c.FlushBytes < 0:
 		return fmt.Errorf("--flush-bytes must be ≥ 0, got %d", c.FlushBytes)
+	case c.WorkerMem < 0:
+		return fmt.Errorf("--worker-mem must be ≥ 0, got %d", c.WorkerMem)
 	case c.Workers < 0:
 		return fmt.Errorf("--workers must be ≥ 0, got %d", c.Workers)
 	case c.ModelOutput != "" && !c.Kind.IsNB():
 		return fmt.Errorf("a model from counts is a naive bayes model (bernoulli, multinomial, complement), not %s", c.Kind)
 	}
-	if _, err := fileFormat("x.tsv", c.Format); err != nil {
+	if c.SplitBytes < 0 {
+		return fmt.Errorf("--split-bytes must be ≥ 0, got %d", c.SplitBytes)
+	}
+	if err := checkFormat(c.Reading.Format); err != nil {
 		return err
 	}
 	return nil
@@ -143,9 +157,9 @@ type Result struct {
 
 // Build adds to s the count pipeline of one round: the files of inputs
 // counted by fn, partitioned, merged per partition and written to output.
-func build(s beam.Scope, inputs []string, fn *countFn, output string) {
+func build(s beam.Scope, inputs []string, ex *expandFn, fn *countFn, output string) {
 	patterns := beam.CreateList(s, inputs)
-	files := beam.ParDo(s, &expandFn{}, patterns)
+	files := beam.ParDo(s, ex, patterns)
 	// Break fusion, so that a runner spreads the files over its workers.
 	files = beam.Reshuffle(s, files)
 	parts := beam.ParDo(s, fn, files)
@@ -158,8 +172,9 @@ func build(s beam.Scope, inputs []string, fn *countFn, output string) {
 // Prism by default).
 func (c *Config) round(ctx context.Context, vocab, output string) error {
 	p, s := beam.NewPipelineWithRoot()
-	fn := &countFn{Settings: c.Settings, Vocab: vocab, Format: c.Format, Partitions: c.Partitions, FlushBytes: c.FlushBytes, Workers: c.Workers}
-	build(s.Scope("nbtext-count"), c.Inputs, fn, output)
+	ex := &expandFn{SplitBytes: c.SplitBytes, Reading: c.Reading}
+	fn := &countFn{Settings: c.Settings, Vocab: vocab, Reading: c.Reading, Partitions: c.Partitions, FlushBytes: c.FlushBytes, WorkerMem: c.WorkerMem, Workers: c.Workers}
+	build(s.Scope("nbtext-count"), c.Inputs, ex, fn, output)
 	if err := beamx.Run(ctx, p); err != nil {
 		return fmt.Errorf("count %s: %w", output, err)
 	}
@@ -195,14 +210,20 @@ func Run(ctx context.Context, c *Config) (*Result, error) {
 		return nil, err
 	}
 	res.Counts = append(res.Counts, c.Output)
+	if c.ModelOutput == "" {
+		// The summary: the header and the terms, read term by term.
+		h, n, err := scanCounts(ctx, c.Output)
+		if err != nil {
+			return nil, err
+		}
+		res.Header, res.Terms = *h, n
+		return res, nil
+	}
 	cs, err := readCounts(ctx, c.Output)
 	if err != nil {
 		return nil, err
 	}
 	res.Header, res.Terms = cs.Header, cs.Len()
-	if c.ModelOutput == "" {
-		return res, nil
-	}
 	m, err := train.FitNBCounts(c.Kind, cs, c.Params)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Output, err)

@@ -269,7 +269,7 @@ func TestRunErrors(t *testing.T) {
 	for _, tc := range []struct{ pattern, want string }{
 		{filepath.Join(dir, "nothing-*.tsv"), "no file matches"},
 		{nolabel, "x.tsv"},
-		{odd, "cannot tell its format"},
+		{odd, `x.csv:1: the header has no column "label"`},
 	} {
 		out := filepath.Join(dir, "out.nbc")
 		_, err := Run(context.Background(), &Config{Inputs: []string{tc.pattern}, Settings: s, Output: out, Partitions: 2})

@@ -9,7 +9,7 @@
 // argument that is not a flag). The runner and its options are Beam's own
 // flags: --runner (prism, the default, in-process; dataflow; flink and
 // spark with --endpoint), --project, --region, --staging_location,
-// --worker_binary and the rest (see the README).
+// --worker_binary and the rest (see docs/beam.md).
 package main
 
 import (
@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -41,13 +42,24 @@ const (
 	exitUsage = 2
 )
 
+// DefaultWorkerMem is the default of --worker-mem: the count tables of one
+// count stay under about 256 MiB.
+const DefaultWorkerMem = 256 << 20
+
+// DefaultSplitBytes is the default of --split-bytes: a line file is cut
+// into ranges of 64 MiB.
+const DefaultSplitBytes = 64 << 20
+
 // options are nbtext-beam's own flags.
 type options struct {
-	output, round1, modelOut   string
-	kind, settings, remove     string
-	vocab, format, alpha, temp string
-	partitions, workers        int
-	flushBytes                 int64
+	output, round1, modelOut     string
+	kind, settings, remove       string
+	vocab, format, alpha, temp   string
+	split, labelField, textField string
+	labelPrefix                  string
+	splitBytes                   int64
+	partitions, workers          int
+	flushBytes, workerMem        int64
 }
 
 func (o *options) addFlags(fs *flag.FlagSet) {
@@ -58,9 +70,15 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.settings, "settings", "", `JSON object overriding those settings, with the keys of a counts file's header, e.g. '{"ngram_max":2,"min_df":1}'`)
 	fs.StringVar(&o.remove, "remove", "", "strip these parts of each document: headers, footers, quotes (comma-separated)")
 	fs.StringVar(&o.vocab, "vocab", "", "round two: the merged round-one counts whose vocabulary the weighted sums follow (as 'nbtext count --vocab'; its settings replace --model, --settings and --remove)")
-	fs.StringVar(&o.format, "input-format", "auto", "input format: auto (by name: .tsv, .txt, .jsonl, .ndjson, perhaps .gz), tsv or jsonl")
+	fs.StringVar(&o.format, "input-format", "auto", "input format, as nbtext's: auto (a folder is a tree; a file by its name, then its first bytes), dir, tar, tsv, csv, jsonl or fasttext")
+	fs.StringVar(&o.split, "split", "", "the split folder of a bydate tree or archive to read (train, test)")
+	fs.StringVar(&o.labelField, "label-field", "", "the label column or key of CSV, TSV with a header and JSONL (default label)")
+	fs.StringVar(&o.textField, "text-field", "", "the text column or key of CSV, TSV with a header and JSONL (default text)")
+	fs.StringVar(&o.labelPrefix, "label-prefix", "", "the label prefix of fastText lines (default __label__)")
+	fs.Int64Var(&o.splitBytes, "split-bytes", DefaultSplitBytes, "cut a TSV, JSONL or fastText file (uncompressed) larger than this into byte ranges of this size, each counted on its own (0: a shard per file)")
 	fs.IntVar(&o.partitions, "partitions", 64, fmt.Sprintf("term-hash partitions, the keys of the merge (1 to %d)", nbbeam.MaxPartitions))
-	fs.Int64Var(&o.flushBytes, "flush-bytes", 256<<20, "emit a file's counts every this many bytes of text, bounding a count's memory (0: one table per file)")
+	fs.Int64Var(&o.flushBytes, "flush-bytes", 256<<20, "emit a file's counts every this many bytes of text (0: one table per file or byte range)")
+	fs.Int64Var(&o.workerMem, "worker-mem", DefaultWorkerMem, "bound a count's tables to this many bytes: past half of it they spill to sorted runs in the worker's temporary folder (0: no bound)")
 	fs.IntVar(&o.workers, "workers", 0, "tokenizing goroutines of each count (0: one per core)")
 	fs.StringVar(&o.alpha, "alpha", "", "smoothing of the model (default: the model's)")
 	fs.StringVar(&o.temp, "temperature", "", "temperature of the model's probabilities (default: none, calibration needs the documents)")
@@ -73,9 +91,10 @@ func (o *options) config(patterns []string, fs *flag.FlagSet) (*nbbeam.Config, e
 		return nil, fmt.Errorf("--model must be bernoulli, multinomial or complement, got %q", o.kind)
 	}
 	c := &nbbeam.Config{
-		Inputs: patterns, Format: o.format, Vocab: o.vocab, Output: o.output,
+		Inputs: patterns, Vocab: o.vocab, Output: o.output, SplitBytes: o.splitBytes,
+		Reading:      nbbeam.Reading{Format: o.format, Split: o.split, LabelField: o.labelField, TextField: o.textField, LabelPrefix: o.labelPrefix},
 		Round1Output: o.round1, ModelOutput: o.modelOut, Kind: kind,
-		Partitions: o.partitions, FlushBytes: o.flushBytes, Workers: o.workers,
+		Partitions: o.partitions, FlushBytes: o.flushBytes, WorkerMem: o.workerMem, Workers: o.workers,
 		Meta: model.Meta{Version: buildinfo.Version(version, buildinfo.Read()), CreatedBy: "nbtext-beam"},
 	}
 	if o.vocab != "" {
@@ -130,6 +149,9 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if isWorker(flag.CommandLine) {
+		dieWithParent()
+	}
 	// On a distributed runner, workers run this binary too: Init takes
 	// them over here and never returns.
 	beam.Init()
@@ -171,6 +193,9 @@ func ownTempDir(f func() int) int {
 func run(ctx context.Context, o *options, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	start := time.Now()
 	c, err := o.config(fs.Args(), fs)
+	if err == nil {
+		_, err = stageSelf(flag.CommandLine, runtime.GOOS, runtime.GOARCH)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "nbtext-beam: %v\n", err)
 		fmt.Fprintf(stderr, "Run 'nbtext-beam -h' for usage.\n")

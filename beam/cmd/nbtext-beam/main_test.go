@@ -55,7 +55,7 @@ func TestConfigFlags(t *testing.T) {
 		{[]string{"-o", "c.nbc", "--vocab", "r1.nbc", "--remove", "headers", "x.tsv"}, "--remove is not allowed with --vocab"},
 		{[]string{"-o", "c.nbc", "--alpha", "1", "x.tsv"}, "give --model-out"},
 		{[]string{"-o", "c.nbc", "--model-out", "m.nbm", "--alpha", "-1", "x.tsv"}, "--alpha must be"},
-		{[]string{"-o", "c.nbc", "--input-format", "csv", "x.tsv"}, "input format"},
+		{[]string{"-o", "c.nbc", "--input-format", "xml", "x.tsv"}, "input format"},
 	} {
 		o, fs := parse(t, tc.args...)
 		if _, err := o.config(fs.Args(), fs); err == nil || !strings.Contains(err.Error(), tc.want) {
