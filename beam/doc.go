@@ -38,7 +38,10 @@
 // classes and documents of the whole corpus and a disjoint set of terms;
 // the write step joins them term by term (counts.Concat), which checks
 // that the P headers agree and that no term is in two of them. The file written is, byte for byte, what
-// 'nbtext count' writes for the same documents and settings.
+// 'nbtext count' writes for the same documents and settings, less the
+// record of its inputs (a digest of each input's documents, which
+// 'nbtext count' adds and 'nbtext merge' checks for overlaps): files read
+// in byte ranges have no single pass to digest them.
 //
 // Weightings that need the corpus's document frequencies (tf-idf, the l2
 // norm) count in two rounds, as 'nbtext count --vocab' does: Run runs the

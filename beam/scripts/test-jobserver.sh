@@ -75,10 +75,23 @@ grep -q "Provision info" "$tmp/prism.log" || { echo "test-jobserver: no worker w
 step "checking the bytes against nbtext count"
 "$tmp/nbtext" count -q "${inputs[@]}" -o "$tmp/ref.round1.nbc"
 "$tmp/nbtext" count -q "${inputs[@]}" --vocab "$tmp/ref.round1.nbc" -o "$tmp/ref.nbc"
-cmp "$tmp/beam.round1.nbc" "$tmp/ref.round1.nbc"
-cmp "$tmp/beam.nbc" "$tmp/ref.nbc"
+# nbtext count records its inputs (a digest of each file's documents) and
+# nbtext-beam, which reads files in byte ranges, does not: the counts are
+# compared by their summary and by the models fitted from them, which read
+# every count.
+same_counts() { # BEAM REF MODEL
+	local a b
+	a=$("$tmp/nbtext" info "$1" | sed '/^inputs (/,/^$/d' | grep -Ev '^(file|size|sha256|inputs) ')
+	b=$("$tmp/nbtext" info "$2" | sed '/^inputs (/,/^$/d' | grep -Ev '^(file|size|sha256|inputs) ')
+	[ "$a" = "$b" ] || { echo "test-jobserver: $1 and $2 differ:"; diff <(echo "$a") <(echo "$b"); return 1; } >&2
+	"$tmp/nbtext" train -q --from-counts "$1" --model "$3" -o "$tmp/same-a.nbm"
+	"$tmp/nbtext" train -q --from-counts "$2" --model "$3" -o "$tmp/same-b.nbm"
+	cmp "$tmp/same-a.nbm" "$tmp/same-b.nbm"
+}
+same_counts "$tmp/beam.round1.nbc" "$tmp/ref.round1.nbc" bernoulli
+same_counts "$tmp/beam.nbc" "$tmp/ref.nbc" multinomial
 "$tmp/nbtext" predict -q -m "$tmp/beam.nbm" "$tmp/a.tsv" >"$tmp/beam.pred"
 "$tmp/nbtext" train -q --from-counts "$tmp/ref.nbc" -o "$tmp/ref.nbm"
 "$tmp/nbtext" predict -q -m "$tmp/ref.nbm" "$tmp/a.tsv" >"$tmp/ref.pred"
 cmp "$tmp/beam.pred" "$tmp/ref.pred"
-step "ok: both rounds are the bytes of nbtext count, the model predicts as train --from-counts"
+step "ok: both rounds hold the counts of nbtext count (summary and fitted models), the model predicts as train --from-counts"
