@@ -36,6 +36,11 @@ type fitOptions struct {
 	interp      float64
 	// temperature is NB's probability calibration τ; unset means auto.
 	temperature float64
+	// weightNorm is complement NB's second weight normalisation
+	// (model.Params.NoWeightNorm is its negation).
+	weightNorm bool
+	// centroidOffset is the nearest centroid's class offsets.
+	centroidOffset string
 }
 
 func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
@@ -52,6 +57,8 @@ func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.epochs, "epochs", 0, "logreg: sgd epochs or lbfgs iterations; svm, nblr: most solver passes (default: the model's)")
 	fs.IntVar(&o.batch, "batch-size", 0, "logreg sgd: mini-batch size (default: the model's)")
 	fs.Int64Var(&o.seed, "seed", 1, "random seed (sgd order, cross-validation folds)")
+	fs.BoolVar(&o.weightNorm, "weight-norm", true, "complement: normalise each class's weights by their sum of magnitudes (Rennie et al. 2003); false is scikit-learn's ComplementNB(norm=False)")
+	fs.StringVar(&o.centroidOffset, "centroid-offset", "", "centroid: per-class score offsets: none, prior (log of the class's share of documents) or fitted (on held-out leave-one-out scores, with the temperature) (default: the model's)")
 	fs.Float64Var(&o.temperature, "temperature", 0, "NB: scale scores by τ so probabilities are calibrated; 1 turns calibration off (default: fitted by cross-validation for bernoulli and complement)")
 }
 
@@ -286,6 +293,9 @@ func (o *fitOptions) params(kind model.Kind, classes []string, sizes []int) (mod
 		}
 		betaFollows := p.Beta == p.Alpha
 		p.Alpha, auto = a, isAuto
+		if kind == model.Complement && o.changed("weight-norm") {
+			p.NoWeightNorm = !o.weightNorm
+		}
 		if kind == model.Bernoulli {
 			switch {
 			case o.changed("beta"):
@@ -316,6 +326,9 @@ func (o *fitOptions) params(kind model.Kind, classes []string, sizes []int) (mod
 		if o.changed("batch-size") && kind == model.LogReg {
 			p.BatchSize = o.batch
 		}
+	}
+	if kind == model.Centroid && o.changed("centroid-offset") {
+		p.CentroidOffset = o.centroidOffset
 	}
 	if o.changed("temperature") {
 		// Decisions never depend on τ (they are taken from the scores), but

@@ -37,14 +37,47 @@ func FitCentroid(X *vectorize.Matrix, y []int, classes []string, vocab *vectoriz
 		return nil, nil, err
 	}
 	var cal *Calibration
-	if !(p.Temperature > 0) && !opt.NoCalibrate {
-		if cal, err = calibrateCentroid(X, y, C, sums, uint64(p.Seed), opt.workers()); err != nil {
+	p.CentroidBias = nil
+	switch p.CentroidOffset {
+	case "prior":
+		p.CentroidBias = logPriorOffsets(ClassSizes(y, C))
+	case "fitted":
+		if opt.NoCalibrate && !(p.Temperature > 0) {
+			// No held-out pass: the offsets need one.
+			p.CentroidOffset = "none"
+		}
+	}
+	if (!(p.Temperature > 0) && !opt.NoCalibrate) || p.CentroidOffset == "fitted" {
+		var b []float64
+		if cal, b, err = calibrateCentroid(X, y, C, sums, p, opt.workers()); err != nil {
 			return nil, nil, err
 		}
-		p.Temperature = cal.Temperature
+		if cal.Skipped == "" {
+			p.Temperature, p.CentroidBias = cal.Temperature, b
+		} else if p.CentroidOffset == "fitted" {
+			p.CentroidOffset = "none"
+		}
+		if !(p.Temperature > 0) {
+			p.Temperature = cal.Temperature
+		}
 	}
 	m, err := model.NewCentroid(classes, vocab, p, sums)
 	return m, cal, err
+}
+
+// logPriorOffsets returns log(n_c/n) for the documents per class n_c (a
+// class without documents counts half of one, so that its offset stays
+// finite).
+func logPriorOffsets(sizes []int) []float64 {
+	n := 0.0
+	for _, k := range sizes {
+		n += max(float64(k), 0.5)
+	}
+	b := make([]float64, len(sizes))
+	for c, k := range sizes {
+		b[c] = math.Log(max(float64(k), 0.5) / n)
+	}
+	return b
 }
 
 // classSums returns the feature-major V×C sums of the rows of X by class:
@@ -71,6 +104,13 @@ func FitCentroidStats(st *counts.Stats, p model.Params) (*model.Model, error) {
 	if err := ValidateParams(model.Centroid, p, len(st.Classes)); err != nil {
 		return nil, err
 	}
+	if p.CentroidOffset == "prior" {
+		sizes := make([]int, len(st.ClassDocs))
+		for c, d := range st.ClassDocs {
+			sizes[c] = int(d)
+		}
+		p.CentroidBias = logPriorOffsets(sizes)
+	}
 	return model.NewCentroid(st.Classes, st.Vocab, p, st.Stats)
 }
 
@@ -84,14 +124,14 @@ func FitCentroidStats(st *counts.Stats, p model.Params) (*model.Model, error) {
 //
 // and one pass over the document's non-zeros gives all its scores. The
 // documents scored are the first folds of a stratified split, as for NB.
-func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, seed uint64, workers int) (*Calibration, error) {
+func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, p model.Params, workers int) (*Calibration, []float64, error) {
 	cal := newCalibration()
-	folds, err := calibrationFolds(cal, y, seed)
+	folds, err := calibrationFolds(cal, y, uint64(p.Seed))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if cal.Skipped != "" {
-		return cal, nil
+		return cal, p.CentroidBias, nil
 	}
 	var held []int
 	for _, f := range folds {
@@ -133,5 +173,14 @@ func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, seed
 			}
 		}
 	})
-	return fitTemperature(cal, scores, labels, C, workers), nil
+	switch {
+	case p.CentroidOffset == "fitted":
+		cal, b := fitCentroidOffsets(cal, scores, labels, C, p.Temperature)
+		return cal, b, nil
+	case p.CentroidBias != nil:
+		// A prior: τ is fitted with the offsets added to every score.
+		cal, b := fitCentroidTemperature(cal, scores, labels, C, p.CentroidBias)
+		return cal, b, nil
+	}
+	return fitTemperature(cal, scores, labels, C, workers), nil, nil
 }

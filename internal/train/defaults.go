@@ -399,6 +399,7 @@ func Defaults(kind model.Kind) (vectorize.Settings, model.Params) {
 		p.Epochs = DefaultEpochs(p.Solver)
 	case model.Centroid:
 		s.Weighting, s.Sublinear, s.Norm = "tfidf", true, "l2"
+		p.CentroidOffset = "none"
 	case model.Categorical, model.Gaussian:
 		p.FieldAlpha, p.VarSmoothing = model.DefaultFieldAlpha, model.DefaultVarSmoothing
 	case model.SVM, model.NBLR:
