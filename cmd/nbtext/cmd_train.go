@@ -226,6 +226,22 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	return nil
 }
 
+// profileChoice returns the choice of kind's defaults from the corpus
+// profile, or nil when they do not follow it: a kind whose analyzer does
+// not, or an analyzer fixed by a flag, a vocabulary or a model to start
+// from.
+func (o *trainOptions) profileChoice(kind model.Kind, settings vectorize.Settings) *train.ProfileChoice {
+	if !train.ProfileFollows(kind) || o.vocab != "" || o.init != "" {
+		return nil
+	}
+	for _, name := range train.AnalyzerFlags {
+		if o.fit.fs.Changed(name) {
+			return nil
+		}
+	}
+	return train.NewProfileChoice(kind, settings)
+}
+
 // parseAuto parses a float flag that also accepts "auto"; empty keeps def.
 func parseAuto(name, s string, def float64) (v float64, auto bool, err error) {
 	switch s {
@@ -457,9 +473,10 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	}
 	settings.Remove = remove
 	var (
-		c *corpus.Corpus
-		y []int
-		X *vectorize.Matrix
+		c  *corpus.Corpus
+		y  []int
+		X  *vectorize.Matrix
+		pc *train.ProfileChoice // the corpus profile the defaults follow
 	)
 	if vocab != nil {
 		vocab.Settings.Remove = settings.Remove
@@ -489,7 +506,8 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		// The texts are tokenized as they are read; only a supervised
 		// selection tuned inside each fold (below) reads them again.
 		co.dropTexts = (settings.Select == "" || (o.fit.alpha != "auto" && o.fit.c != "auto")) && !o.keepCounts
-		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, o.vec.softMinDF(), o.workers, o.global.quiet, true); err != nil {
+		pc = o.profileChoice(kind, settings)
+		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, pc, o.vec.softMinDF(), o.workers, o.global.quiet, true); err != nil {
 			return err
 		}
 		vocab.Weight(X)
@@ -498,6 +516,7 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if err != nil {
 		return err
 	}
+	p.Profile = pc.Note()
 	if init != nil {
 		if err := train.SameClasses(init.Classes, c.Labels, o.init, "the corpus"); err != nil {
 			return err
@@ -597,6 +616,9 @@ func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix
 		fmt.Fprintf(w, "temperature  %.4g (held-out log-loss %.3f -> %.3f)\n", cal.Temperature, cal.LogLoss1, cal.LogLoss)
 	case p.Temperature > 0 && kind != model.LogReg:
 		fmt.Fprintf(w, "temperature  %.4g (given)\n", p.Temperature)
+	}
+	if p.Profile != "" {
+		fmt.Fprintf(w, "defaults     %s\n", p.Profile)
 	}
 	fmt.Fprintf(w, "train acc    %.4f\n", acc)
 	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -131,8 +132,8 @@ func loadCorpusStream(s streams, args []string, o *corpusOptions, defaultSplit s
 // the count matrix of the corpus (nil otherwise). softMinDF makes
 // settings.MinDF a default the corpus may be too small for
 // (vectorize.FitStream.RelaxMinDF), with a notice when it is.
-func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Settings, softMinDF bool, workers int, quiet, wantMatrix bool) (c *corpus.Corpus, y []int, v *vectorize.Vocabulary, X *vectorize.Matrix, err error) {
-	fst, err := vectorize.NewFitStream(settings, workers)
+func fitCorpus(s streams, args []string, o *corpusOptions, settings vectorize.Settings, pc *train.ProfileChoice, softMinDF bool, workers int, quiet, wantMatrix bool) (c *corpus.Corpus, y []int, v *vectorize.Vocabulary, X *vectorize.Matrix, err error) {
+	fst, err := train.NewProfiledFitStream(settings, workers, pc)
 	if err != nil {
 		return nil, nil, nil, nil, withCode(exitUsage, err)
 	}

@@ -101,6 +101,10 @@ type Params struct {
 	// (nil: all 0), which NewCentroid adds as given.
 	CentroidOffset string    `json:"centroid_offset,omitempty"`
 	CentroidBias   []float64 `json:"centroid_bias,omitempty"`
+	// Profile, when the defaults followed the training corpus's profile
+	// (train.ProfileChoice), says what it was and what it chose; it has
+	// no effect on scoring. "" in files written without one.
+	Profile string `json:"profile,omitempty"`
 	// Temperature τ > 0 scales the scores of a Naive Bayes model: NewNB
 	// multiplies W and B by it as its last step, so that P(c|x) =
 	// softmax(τ·score) while the decisions stay those of τ = 1. train.Fit
