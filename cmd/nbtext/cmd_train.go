@@ -227,19 +227,17 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 }
 
 // profileChoice returns the choice of kind's defaults from the corpus
-// profile, or nil when they do not follow it: a kind whose analyzer does
-// not, or an analyzer fixed by a flag, a vocabulary or a model to start
-// from.
+// profile, or nil when they do not follow it: a kind whose defaults do
+// not, or settings fixed by a vocabulary or a model to start from.
 func (o *trainOptions) profileChoice(kind model.Kind, settings vectorize.Settings) *train.ProfileChoice {
 	if !train.ProfileFollows(kind) || o.vocab != "" || o.init != "" {
 		return nil
 	}
+	fixed := false
 	for _, name := range train.AnalyzerFlags {
-		if o.fit.fs.Changed(name) {
-			return nil
-		}
+		fixed = fixed || o.fit.fs.Changed(name)
 	}
-	return train.NewProfileChoice(kind, settings)
+	return train.NewProfileChoice(kind, settings, fixed)
 }
 
 // parseAuto parses a float flag that also accepts "auto"; empty keeps def.
@@ -510,12 +508,14 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 		if c, y, vocab, X, err = fitCorpus(s, args, &co, settings, pc, o.vec.softMinDF(), o.workers, o.global.quiet, true); err != nil {
 			return err
 		}
+		pc.Weighting(vocab, train.ClassSizes(y, len(c.Labels)), o.fit.changed)
 		vocab.Weight(X)
 	}
 	p, auto, err := o.fit.params(kind, c.Labels, train.ClassSizes(y, len(c.Labels)))
 	if err != nil {
 		return err
 	}
+	pc.Params(&p, o.fit.changed)
 	p.Profile = pc.Note()
 	if init != nil {
 		if err := train.SameClasses(init.Classes, c.Labels, o.init, "the corpus"); err != nil {

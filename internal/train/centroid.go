@@ -94,15 +94,20 @@ func classSums(X *vectorize.Matrix, y []int, C int) ([]float64, error) {
 // (counts.Counts.Stats without presence, or counts.Counter.Stats): their
 // per-(term, class) sums are the class sums FitCentroid takes from the
 // rows, bit for bit, so the model equals FitCentroid's on the same
-// documents with the same settings, except for the temperature, whose
-// calibration needs the documents: p.Temperature applies as given (0:
-// none).
+// documents with the same settings, except for the temperature and the
+// fitted class offsets, whose fitting needs the documents: p.Temperature
+// applies as given (0: none), and offsets "fitted" become "none" unless
+// p.CentroidBias holds them (a model being updated keeps its own).
 func FitCentroidStats(st *counts.Stats, p model.Params) (*model.Model, error) {
 	if len(st.Classes) < 2 {
 		return nil, fmt.Errorf("need at least two classes to train, got %d", len(st.Classes))
 	}
 	if err := ValidateParams(model.Centroid, p, len(st.Classes)); err != nil {
 		return nil, err
+	}
+	if p.CentroidOffset == "fitted" && p.CentroidBias == nil {
+		// The offsets need held-out documents; counts have none.
+		p.CentroidOffset = "none"
 	}
 	if p.CentroidOffset == "prior" {
 		sizes := make([]int, len(st.ClassDocs))

@@ -44,6 +44,9 @@ func TestFitCentroid(t *testing.T) {
 // log-loss of a separate test set, and no decision changes.
 func TestFitCentroidCalibrated(t *testing.T) {
 	Xtr, ytr, Xte, yte, classes, vocab, p := calibData(t, model.Centroid, 2000)
+	// The temperature alone, which changes no decision; the class offsets
+	// of the default (fitted) do: TestCentroidOffsets.
+	p.CentroidOffset = "none"
 	raw, _, err := FitCentroid(Xtr, ytr, classes, vocab, p, Options{NoCalibrate: true})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/profile"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -14,7 +15,7 @@ import (
 func profiledVocab(t *testing.T, kind model.Kind, texts []string) (*vectorize.Vocabulary, string) {
 	t.Helper()
 	s, _ := Defaults(kind)
-	pc := NewProfileChoice(kind, s)
+	pc := NewProfileChoice(kind, s, false)
 	f, err := NewProfiledFitStream(s, 2, pc)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +77,41 @@ func TestProfileChoice(t *testing.T) {
 			t.Errorf("%s: vocabulary of %d documents, want %d", tc.name, v.NDocs, len(tc.texts))
 		}
 	}
-	if ProfileFollows(model.Multinomial) {
-		t.Error("multinomial follows the profile")
+	if ProfileFollows(model.Centroid) {
+		t.Error("centroid follows the profile")
+	}
+}
+
+// TestProfileParams checks the choices made after sampling: Bernoulli's
+// α = β on short text unless --alpha is given, and multinomial NB's count
+// weighting on imbalanced classes unless a weighting flag is given.
+func TestProfileParams(t *testing.T) {
+	none := func(string) bool { return false }
+	short := profile.Profile{Docs: 5000, MedianChars: 100, Script: "Latin"}
+	s, p := Defaults(model.Bernoulli)
+	pc := NewProfileChoice(model.Bernoulli, s, false)
+	if got := pc.Settings(short); got.Analyzer != "" {
+		t.Errorf("bernoulli on short Latin text: analyzer %q, want words", got.Analyzer)
+	}
+	pc.Params(&p, none)
+	if p.Alpha != ProfileShortBernoulliAlpha || p.Beta != ProfileShortBernoulliAlpha || !strings.Contains(pc.Note(), "--alpha 0.1") {
+		t.Errorf("bernoulli on short text: α %v β %v, note %q", p.Alpha, p.Beta, pc.Note())
+	}
+	_, p = Defaults(model.Bernoulli)
+	pc.Params(&p, func(name string) bool { return name == "alpha" })
+	if p.Alpha == ProfileShortBernoulliAlpha {
+		t.Error("--alpha given, but the profile set it")
+	}
+	s, _ = Defaults(model.Multinomial)
+	for _, tc := range []struct {
+		sizes []int
+		count bool
+	}{{[]int{500, 500, 500}, false}, {[]int{5000, 3000, 40}, true}} {
+		pc = NewProfileChoice(model.Multinomial, s, false)
+		v := &vectorize.Vocabulary{Settings: pc.Settings(short)}
+		pc.Weighting(v, tc.sizes, none)
+		if got := v.Settings.Weighting == "count" && v.Settings.Norm == "none"; got != tc.count {
+			t.Errorf("classes %v: weighting %s, norm %s; want counts: %v (note %q)", tc.sizes, v.Settings.Weighting, v.Settings.Norm, tc.count, pc.Note())
+		}
 	}
 }
