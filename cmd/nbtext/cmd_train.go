@@ -86,6 +86,9 @@ type trainOptions struct {
 	// keepCounts writes the round-one counts beside the model
 	// (cmd_update.go).
 	keepCounts bool
+	// followProfile lets defaults follow the corpus profile
+	// (train.ProfileChoice).
+	followProfile bool
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
 }
@@ -106,6 +109,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.init, "init", "", "logreg: start from this logistic regression model's weights (its vocabulary and classes; one shard-epoch of iterative parameter mixing with --epochs 1, see 'nbtext merge')")
 	fs.BoolVar(&o.stream, "stream", false, "train in bounded memory instead of holding the corpus: naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
 	fs.BoolVar(&o.keepCounts, "keep-counts", false, "naive bayes, centroid: also write the counts of every term met (MODEL.nbc beside MODEL), which 'nbtext update' and 'nbtext forget' need to change the model exactly")
+	fs.BoolVar(&o.followProfile, "follow-profile", false, "let the analyzer (char_wb 2,4 on short or unsegmented text), Bernoulli's α (short text) and multinomial's weighting (imbalanced classes) follow the corpus, from 1000 documents on (docs/defaults.md); in-memory training only")
 	o.auto.AddFlags(fs, true)
 	o.unl.AddFlags(fs)
 }
@@ -230,7 +234,7 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 // profile, or nil when they do not follow it: a kind whose defaults do
 // not, or settings fixed by a vocabulary or a model to start from.
 func (o *trainOptions) profileChoice(kind model.Kind, settings vectorize.Settings) *train.ProfileChoice {
-	if !train.ProfileFollows(kind) || o.vocab != "" || o.init != "" {
+	if !o.followProfile || !train.ProfileFollows(kind) || o.vocab != "" || o.init != "" {
 		return nil
 	}
 	fixed := false

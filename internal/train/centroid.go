@@ -42,12 +42,13 @@ func FitCentroid(X *vectorize.Matrix, y []int, classes []string, vocab *vectoriz
 	case "prior":
 		p.CentroidBias = logPriorOffsets(ClassSizes(y, C))
 	case "fitted":
-		if opt.NoCalibrate && !(p.Temperature > 0) {
-			// No held-out pass: the offsets need one.
+		if opt.NoCalibrate || p.Temperature > 0 {
+			// No held-out pass (a given τ, or none wanted, as --stream
+			// and counts have none): the offsets need one.
 			p.CentroidOffset = "none"
 		}
 	}
-	if (!(p.Temperature > 0) && !opt.NoCalibrate) || p.CentroidOffset == "fitted" {
+	if !(p.Temperature > 0) && !opt.NoCalibrate {
 		var b []float64
 		if cal, b, err = calibrateCentroid(X, y, C, sums, p, opt.workers()); err != nil {
 			return nil, nil, err
