@@ -35,6 +35,11 @@ type fitOptions struct {
 	interp      float64
 	// temperature is NB's probability calibration τ; unset means auto.
 	temperature float64
+	// weightNorm is complement NB's second weight normalisation
+	// (model.Params.NoWeightNorm is its negation).
+	weightNorm bool
+	// centroidOffset is the nearest centroid's class offsets.
+	centroidOffset string
 }
 
 func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
@@ -51,6 +56,8 @@ func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.epochs, "epochs", 0, "logreg: sgd epochs or lbfgs iterations; svm, nblr: most solver passes (default: the model's)")
 	fs.IntVar(&o.batch, "batch-size", 0, "logreg sgd: mini-batch size (default: the model's)")
 	fs.Int64Var(&o.seed, "seed", 1, "random seed (sgd order, cross-validation folds)")
+	fs.BoolVar(&o.weightNorm, "weight-norm", true, "complement: normalise each class's weights by their sum of magnitudes (Rennie et al. 2003); false is scikit-learn's ComplementNB(norm=False)")
+	fs.StringVar(&o.centroidOffset, "centroid-offset", "", "centroid: per-class score offsets: none, prior (log of the class's share of documents) or fitted (on held-out leave-one-out scores, with the temperature) (default: the model's)")
 	fs.Float64Var(&o.temperature, "temperature", 0, "NB: scale scores by τ so probabilities are calibrated; 1 turns calibration off (default: fitted by cross-validation for bernoulli and complement)")
 }
 
@@ -80,6 +87,9 @@ type trainOptions struct {
 	// keepCounts writes the round-one counts beside the model
 	// (cmd_update.go).
 	keepCounts bool
+	// followProfile lets defaults follow the corpus profile
+	// (train.ProfileChoice).
+	followProfile bool
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
 }
@@ -102,6 +112,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.stream, "stream", false, "always train in bounded memory instead of holding the corpus (by default train streams where holding it would not fit, see --no-stream): naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
 	fs.BoolVar(&o.noStream, "no-stream", false, "hold the corpus in memory even where it would not fit the memory budget (--mem) or streaming gives the same model (default: stream when holding the corpus would take more than half the budget, or more than 512 MiB where streaming gives the same model: multinomial NB, logreg --solver sgd, the others with --temperature)")
 	fs.BoolVar(&o.keepCounts, "keep-counts", false, "naive bayes, centroid: also write the counts of every term met (MODEL.nbc beside MODEL), which 'nbtext update' and 'nbtext forget' need to change the model exactly")
+	fs.BoolVar(&o.followProfile, "follow-profile", false, "let the analyzer (char_wb 2,4 on short or unsegmented text), Bernoulli's α (short text) and multinomial's weighting (imbalanced classes) follow the corpus, from 1000 documents on (docs/defaults.md); in-memory training only")
 	o.auto.AddFlags(fs, true)
 	o.unl.AddFlags(fs)
 }
@@ -228,6 +239,20 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	return nil
 }
 
+// profileChoice returns the choice of kind's defaults from the corpus
+// profile, or nil when they do not follow it: a kind whose defaults do
+// not, or settings fixed by a vocabulary or a model to start from.
+func (o *trainOptions) profileChoice(kind model.Kind, settings vectorize.Settings) *train.ProfileChoice {
+	if !o.followProfile || !train.ProfileFollows(kind) || o.vocab != "" || o.init != "" {
+		return nil
+	}
+	fixed := false
+	for _, name := range train.AnalyzerFlags {
+		fixed = fixed || o.fit.fs.Changed(name)
+	}
+	return train.NewProfileChoice(kind, settings, fixed)
+}
+
 // changed reports whether the user set the flag (command line, environment
 // or config file).
 func (o *fitOptions) changed(name string) bool { return o.fs.Changed(name) }
@@ -258,6 +283,12 @@ func (o *fitOptions) params(kind model.Kind, classes []string, sizes []int) (mod
 	}
 	if o.changed("seed") {
 		spec.Seed = &o.seed
+	}
+	if o.changed("weight-norm") {
+		spec.WeightNorm = &o.weightNorm
+	}
+	if o.changed("centroid-offset") {
+		spec.CentroidOffset = o.centroidOffset
 	}
 	if o.changed("temperature") {
 		spec.Temperature = &o.temperature
@@ -310,6 +341,10 @@ func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Pl
 		return p, auto, err
 	}
 	p.Tune = o.fit.alpha == "auto" || o.fit.c == "auto"
+	p.Changed = o.fit.changed
+	if o.followProfile {
+		p.Profile = o.profileChoice
+	}
 	p.Folds, p.Fields, p.MultiLabel, p.TuneThresholds = o.folds, o.rec.spec(), o.ml.multi, o.ml.tune
 	p.Init, p.KeepCounts, p.PerClass, p.Seed = o.init, keep, o.unl.perClass, o.fit.seed
 	p.StreamBuffer = o.buffer

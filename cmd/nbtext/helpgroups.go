@@ -44,14 +44,14 @@ var flagGroups = map[string][]string{
 	},
 	"Vectorizer": {
 		"analyzer", "case-fold", "char-ngram", "cjk-bigrams", "fields",
-		"hash-bits", "lowercase", "max-df", "max-features", "min-df", "ngram",
+		"hash-bits", "follow-profile", "lowercase", "max-df", "max-features", "min-df", "ngram",
 		"norm", "select", "stop-words", "strip-accents", "sublinear-tf",
 		"subwords", "token-pattern", "unicode-norm", "weighting", "vocab",
 	},
 	"Model": {
 		"model", "alpha", "beta", "C", "penalty", "l1-ratio", "solver",
 		"epochs", "batch-size", "interpolation", "prior", "class-weight",
-		"temperature", "seed", "folds", "init",
+		"temperature", "seed", "folds", "init", "weight-norm", "centroid-offset",
 	},
 	"Records": {
 		"categorical-field", "numeric-field", "field-alpha", "var-smoothing",

@@ -49,6 +49,9 @@ func kindDefaults(kind model.Kind) map[string]string {
 				d["beta"] = "equal to --alpha, " + f(p.Beta)
 			}
 		}
+		if kind == model.Complement {
+			d["weight-norm"] = strconv.FormatBool(!p.NoWeightNorm)
+		}
 		if train.DefaultCalibrate(kind) {
 			d["temperature"] = "fitted by cross-validation"
 		} else {
@@ -56,6 +59,8 @@ func kindDefaults(kind model.Kind) map[string]string {
 		}
 	}
 	switch kind {
+	case model.Centroid:
+		d["centroid-offset"] = p.CentroidOffset
 	case model.LogReg:
 		d["C"] = f(p.C)
 		d["penalty"] = p.Penalty
@@ -91,8 +96,10 @@ const kindDefault = "nbtext-default"
 // "with --cv").
 func showKindDefaults(fs *pflag.FlagSet, kind model.Kind, context string) {
 	all := kindDefaults(model.LogReg)
-	for k, v := range kindDefaults(model.Bernoulli) {
-		all[k] = v
+	for _, k := range []model.Kind{model.Bernoulli, model.Complement, model.Centroid} {
+		for name, v := range kindDefaults(k) {
+			all[name] = v
+		}
 	}
 	var d map[string]string
 	if kind != 0 {

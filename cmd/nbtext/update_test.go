@@ -207,7 +207,9 @@ func TestUpdateLogRegWarmStart(t *testing.T) {
 	pr := writeFile(t, dir, "r.tsv", synthTSV(5, 60, classes, 0))
 	pc := writeFile(t, dir, "c.tsv", synthTSV(6, 30, []string{"food", "tech"}, 0))
 	ma, mu := filepath.Join(dir, "a.nbm"), filepath.Join(dir, "u.nbm")
-	check(t, nbtext(t, "", "train", pa, "--model", "logreg", "--C", "0.05", "-o", ma), 0)
+	// C = 0.1 on two classes is the old C = 0.05 (C is now scikit-learn's
+	// binomial C, where it acted as 2C).
+	check(t, nbtext(t, "", "train", pa, "--model", "logreg", "--C", "0.1", "-o", ma), 0)
 	t.Setenv("SOURCE_DATE_EPOCH", "1790000000")
 	check(t, nbtext(t, "", "update", ma, pb, "--replay", pr, "--epochs", "5", "-o", mu), 0)
 	before, after := accuracy(t, ma, pt), accuracy(t, mu, pt)

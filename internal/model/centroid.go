@@ -23,12 +23,15 @@ const (
 // similarity cos(v, μ_c) = v·μ_c / (‖v‖ ‖μ_c‖). ‖v‖ is the same for every
 // class, and μ_c/‖μ_c‖ = sums_c/‖sums_c‖, so the model is linear:
 //
-//	W[t,c] = τ · sums[t*C+c] / ‖sums_c‖,   B[c] = 0
+//	W[t,c] = τ · sums[t*C+c] / ‖sums_c‖,   B[c] = p.CentroidBias[c] (0 without)
 //
 // with τ = p.Temperature (1 when 0). A document's scores are τ‖v‖ times
 // its cosine similarities (τ times them for l2-normalised rows); τ scales
 // them so that softmax(score) is a calibrated P(c|x) (train.FitCentroid
-// fits it on held-out folds) and changes no decision. A class whose sum is
+// fits it on held-out folds) and changes no decision. The offsets B (a
+// prior or fitted on held-out scores: p.CentroidOffset) do change them:
+// without them cosine similarity to the class means over-predicts small
+// classes. A class whose sum is
 // the zero vector (no document, or only empty ones) gets W = 0: it scores
 // 0, as a document orthogonal to every centroid scores everywhere. sums is
 // not kept or modified.
@@ -50,8 +53,20 @@ func NewCentroid(classes []string, vocab *vectorize.Vocabulary, p Params, sums [
 	if !(tau > 0) || math.IsInf(tau, 1) {
 		return nil, fmt.Errorf("--temperature must be > 0, got %v", p.Temperature)
 	}
+	B := make([]float64, C)
+	if p.CentroidBias != nil {
+		if len(p.CentroidBias) != C {
+			return nil, fmt.Errorf("NewCentroid: %d class offsets, want %d", len(p.CentroidBias), C)
+		}
+		for c, b := range p.CentroidBias {
+			if math.IsNaN(b) || math.IsInf(b, 0) {
+				return nil, fmt.Errorf("NewCentroid: class offset %d is %v", c, b)
+			}
+			B[c] = b
+		}
+	}
 	W := CentroidWeights(sums, C, tau, nil)
-	return NewLinear(Centroid, classes, vocab, p, W, make([]float64, C))
+	return NewLinear(Centroid, classes, vocab, p, W, B)
 }
 
 // CentroidWeights writes τ·sums_c/‖sums_c‖ (see NewCentroid) into dst,

@@ -16,8 +16,9 @@
 // (Rennie, Shih, Teevan & Karger 2003). Their statistics stay in the model,
 // so models of corpus shards can be merged (Model.Merge). Logistic
 // regression is fitted by package train and wrapped by NewLinear. The
-// nearest-centroid model (NewCentroid) has W[t,c] = μ_ct/‖μ_c‖ and B = 0,
-// so it scores by cosine similarity. Record models score the fields of a
+// nearest-centroid model (NewCentroid) has W[t,c] = μ_ct/‖μ_c‖ and B = 0
+// (or its class offsets, Params.CentroidOffset), so it scores by cosine
+// similarity. Record models score the fields of a
 // record (Fields): categorical and Gaussian NB, whose numeric fields may
 // have kernel densities (NumericField), and Gaussian discriminant
 // analysis (NewDiscriminant): LDA, linear in the fields, and QDA, whose

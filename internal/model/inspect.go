@@ -303,7 +303,7 @@ func (info *Info) WriteTable(w io.Writer) error {
 	row("weighting", "%s", strings.Join(wt, " "))
 	var params []string
 	for _, kv := range jsonFields(info.Params) {
-		if kv[0] == "em" {
+		if kv[0] == "em" || kv[0] == "profile" {
 			continue // a row of its own, below
 		}
 		switch kv[1] {
@@ -313,6 +313,9 @@ func (info *Info) WriteTable(w io.Writer) error {
 		params = append(params, kv[0]+"="+kv[1])
 	}
 	row("params", "%s", strings.Join(params, " "))
+	if info.Params.Profile != "" {
+		row("defaults", "%s", info.Params.Profile)
+	}
 	if em := info.Params.EM; em != nil {
 		row("em", "%s", em.Summary())
 	}

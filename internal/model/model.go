@@ -93,6 +93,18 @@ type Params struct {
 	// scikit-learn's ComplementNB(norm=False) does. The default (false)
 	// normalises.
 	NoWeightNorm bool `json:"no_weight_norm,omitempty"`
+	// CentroidOffset is how the nearest centroid's per-class offsets B
+	// were chosen: "" or "none" (B = 0, as in files written before it
+	// existed), "prior" (B[c] = log of class c's share of the training
+	// documents) or "fitted" (B and τ minimise the held-out log-loss of
+	// the leave-one-out scores, train.FitCentroid). CentroidBias holds B
+	// (nil: all 0), which NewCentroid adds as given.
+	CentroidOffset string    `json:"centroid_offset,omitempty"`
+	CentroidBias   []float64 `json:"centroid_bias,omitempty"`
+	// Profile, when the defaults followed the training corpus's profile
+	// (train.ProfileChoice), says what it was and what it chose; it has
+	// no effect on scoring. "" in files written without one.
+	Profile string `json:"profile,omitempty"`
 	// Temperature τ > 0 scales the scores of a Naive Bayes model: NewNB
 	// multiplies W and B by it as its last step, so that P(c|x) =
 	// softmax(τ·score) while the decisions stay those of τ = 1. train.Fit

@@ -79,9 +79,10 @@ func (r *run) inMemory() error {
 	}
 	settings.Remove = src.Options.Remove.String()
 	var (
-		c *corpus.Corpus
-		y []int
-		X *vectorize.Matrix
+		c  *corpus.Corpus
+		y  []int
+		X  *vectorize.Matrix
+		pc *train.ProfileChoice // the corpus profile the defaults follow (nil: none)
 	)
 	switch {
 	case vocab != nil:
@@ -112,15 +113,21 @@ func (r *run) inMemory() error {
 		// The texts are tokenized as they are read; only a supervised
 		// selection tuned inside each fold (below) reads them again.
 		src.Options.DropTexts = (settings.Select == "" || !r.Tune) && r.KeepCounts == ""
-		if c, y, vocab, X, err = r.fitCorpus(&src, settings, true); err != nil {
+		if r.Profile != nil {
+			pc = r.Profile(kind, settings)
+		}
+		if c, y, vocab, X, err = r.fitCorpus(&src, settings, pc, true); err != nil {
 			return err
 		}
+		pc.Weighting(vocab, train.ClassSizes(y, len(c.Labels)), r.changed)
 		vocab.Weight(X)
 	}
 	p, auto, err := r.params(c.Labels, train.ClassSizes(y, len(c.Labels)))
 	if err != nil {
 		return err
 	}
+	pc.Params(&p, r.changed)
+	p.Profile = pc.Note()
 	if init != nil {
 		if err := train.SameClasses(init.Classes, c.Labels, r.Init, "the corpus"); err != nil {
 			return err
@@ -239,8 +246,8 @@ func smallCorpusPruned(docs, kept, unpruned, minDF int) bool {
 // the count matrix of the corpus (nil otherwise). SoftMinDF makes
 // settings.MinDF a default the corpus may be too small for
 // (vectorize.FitStream.RelaxMinDF), with a notice when it is.
-func (r *run) fitCorpus(src *Source, settings vectorize.Settings, wantMatrix bool) (c *corpus.Corpus, y []int, v *vectorize.Vocabulary, X *vectorize.Matrix, err error) {
-	fst, err := vectorize.NewFitStream(settings, r.Workers)
+func (r *run) fitCorpus(src *Source, settings vectorize.Settings, pc *train.ProfileChoice, wantMatrix bool) (c *corpus.Corpus, y []int, v *vectorize.Vocabulary, X *vectorize.Matrix, err error) {
+	fst, err := train.NewProfiledFitStream(settings, r.Workers, pc)
 	if err != nil {
 		return nil, nil, nil, nil, usage(err)
 	}

@@ -62,6 +62,12 @@ type Plan struct {
 	// hold every document of their inputs once, as the merge of all N
 	// shards does (counts.Header.CheckShards).
 	ExpectShards int
+	// Profile, when not nil, returns the choice of a kind's defaults
+	// from the corpus profile (train --follow-profile; nil: they do not
+	// follow it), for an in-memory run; Changed says whether the user set
+	// a flag, which the profile then leaves alone.
+	Profile func(kind model.Kind, settings vectorize.Settings) *train.ProfileChoice
+	Changed func(name string) bool
 	// KeepCounts, when set, is where the counts of the training documents
 	// are written beside the model (train --keep-counts).
 	KeepCounts string
@@ -177,3 +183,7 @@ func (r *run) save(m *model.Model, withInput bool) error {
 	}
 	return model.Save(r.Output, m)
 }
+
+// changed says whether the user set the flag name (Plan.Changed; false
+// without it).
+func (r *run) changed(name string) bool { return r.Changed != nil && r.Changed(name) }

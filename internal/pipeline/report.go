@@ -164,6 +164,9 @@ func (r *Report) Write(w io.Writer) {
 		case p.Temperature > 0 && m.Kind != model.LogReg:
 			out("temperature  %.4g (given)", p.Temperature)
 		}
+		if p.Profile != "" {
+			out("defaults     %s", p.Profile)
+		}
 		if r.HasAccuracy {
 			out("train acc    %.4f", r.Accuracy)
 		}

@@ -37,14 +37,48 @@ func FitCentroid(X *vectorize.Matrix, y []int, classes []string, vocab *vectoriz
 		return nil, nil, err
 	}
 	var cal *Calibration
+	p.CentroidBias = nil
+	switch p.CentroidOffset {
+	case "prior":
+		p.CentroidBias = logPriorOffsets(ClassSizes(y, C))
+	case "fitted":
+		if opt.NoCalibrate || p.Temperature > 0 {
+			// No held-out pass (a given τ, or none wanted, as --stream
+			// and counts have none): the offsets need one.
+			p.CentroidOffset = "none"
+		}
+	}
 	if !(p.Temperature > 0) && !opt.NoCalibrate {
-		if cal, err = calibrateCentroid(X, y, C, sums, uint64(p.Seed), opt.workers()); err != nil {
+		var b []float64
+		if cal, b, err = calibrateCentroid(X, y, C, sums, p, opt.workers()); err != nil {
 			return nil, nil, err
 		}
-		p.Temperature = cal.Temperature
+		if cal.Skipped == "" {
+			p.Temperature, p.CentroidBias = cal.Temperature, b
+		} else if p.CentroidOffset == "fitted" {
+			p.CentroidOffset = "none"
+		}
+		if !(p.Temperature > 0) {
+			p.Temperature = cal.Temperature
+		}
 	}
 	m, err := model.NewCentroid(classes, vocab, p, sums)
 	return m, cal, err
+}
+
+// logPriorOffsets returns log(n_c/n) for the documents per class n_c (a
+// class without documents counts half of one, so that its offset stays
+// finite).
+func logPriorOffsets(sizes []int) []float64 {
+	n := 0.0
+	for _, k := range sizes {
+		n += max(float64(k), 0.5)
+	}
+	b := make([]float64, len(sizes))
+	for c, k := range sizes {
+		b[c] = math.Log(max(float64(k), 0.5) / n)
+	}
+	return b
 }
 
 // classSums returns the feature-major V×C sums of the rows of X by class:
@@ -61,15 +95,27 @@ func classSums(X *vectorize.Matrix, y []int, C int) ([]float64, error) {
 // (counts.Counts.Stats without presence, or counts.Counter.Stats): their
 // per-(term, class) sums are the class sums FitCentroid takes from the
 // rows, bit for bit, so the model equals FitCentroid's on the same
-// documents with the same settings, except for the temperature, whose
-// calibration needs the documents: p.Temperature applies as given (0:
-// none).
+// documents with the same settings, except for the temperature and the
+// fitted class offsets, whose fitting needs the documents: p.Temperature
+// applies as given (0: none), and offsets "fitted" become "none" unless
+// p.CentroidBias holds them (a model being updated keeps its own).
 func FitCentroidStats(st *counts.Stats, p model.Params) (*model.Model, error) {
 	if len(st.Classes) < 2 {
 		return nil, fmt.Errorf("need at least two classes to train, got %d", len(st.Classes))
 	}
 	if err := ValidateParams(model.Centroid, p, len(st.Classes)); err != nil {
 		return nil, err
+	}
+	if p.CentroidOffset == "fitted" && p.CentroidBias == nil {
+		// The offsets need held-out documents; counts have none.
+		p.CentroidOffset = "none"
+	}
+	if p.CentroidOffset == "prior" {
+		sizes := make([]int, len(st.ClassDocs))
+		for c, d := range st.ClassDocs {
+			sizes[c] = int(d)
+		}
+		p.CentroidBias = logPriorOffsets(sizes)
 	}
 	return model.NewCentroid(st.Classes, st.Vocab, p, st.Stats)
 }
@@ -84,14 +130,14 @@ func FitCentroidStats(st *counts.Stats, p model.Params) (*model.Model, error) {
 //
 // and one pass over the document's non-zeros gives all its scores. The
 // documents scored are the first folds of a stratified split, as for NB.
-func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, seed uint64, workers int) (*Calibration, error) {
+func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, p model.Params, workers int) (*Calibration, []float64, error) {
 	cal := newCalibration()
-	folds, err := calibrationFolds(cal, y, seed)
+	folds, err := calibrationFolds(cal, y, uint64(p.Seed))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if cal.Skipped != "" {
-		return cal, nil
+		return cal, p.CentroidBias, nil
 	}
 	var held []int
 	for _, f := range folds {
@@ -133,5 +179,14 @@ func calibrateCentroid(X *vectorize.Matrix, y []int, C int, sums []float64, seed
 			}
 		}
 	})
-	return fitTemperature(cal, scores, labels, C, workers), nil
+	switch {
+	case p.CentroidOffset == "fitted":
+		cal, b := fitCentroidOffsets(cal, scores, labels, C, p.Temperature)
+		return cal, b, nil
+	case p.CentroidBias != nil:
+		// A prior: τ is fitted with the offsets added to every score.
+		cal, b := fitCentroidTemperature(cal, scores, labels, C, p.CentroidBias)
+		return cal, b, nil
+	}
+	return fitTemperature(cal, scores, labels, C, workers), nil, nil
 }

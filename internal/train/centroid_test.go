@@ -44,6 +44,9 @@ func TestFitCentroid(t *testing.T) {
 // log-loss of a separate test set, and no decision changes.
 func TestFitCentroidCalibrated(t *testing.T) {
 	Xtr, ytr, Xte, yte, classes, vocab, p := calibData(t, model.Centroid, 2000)
+	// The temperature alone, which changes no decision; the class offsets
+	// of the default (fitted) do: TestCentroidOffsets.
+	p.CentroidOffset = "none"
 	raw, _, err := FitCentroid(Xtr, ytr, classes, vocab, p, Options{NoCalibrate: true})
 	if err != nil {
 		t.Fatal(err)
@@ -81,3 +84,75 @@ func TestFitCentroidCalibrated(t *testing.T) {
 // BenchmarkFitCentroid times the default centroid fit (summing, the
 // held-out calibration, normalising); compare BenchmarkFitMultinomial.
 func BenchmarkFitCentroid(b *testing.B) { benchFit(b, model.Centroid, nil) }
+
+// TestCentroidOffsets checks the class offsets of the nearest centroid on
+// a corpus whose class 0 has nine times the documents of each other
+// class: "prior" adds the log of each class's share; "fitted" finds
+// offsets that lower the held-out log-loss below that of τ alone, which
+// sum to about zero (the ridge picks them among offsets equal up to a
+// constant) and favour the large class; "none" keeps B = 0. The offsets
+// are saved in the parameters, so a model rebuilt from counts
+// (FitCentroidStats, as 'nbtext update' does) keeps them.
+func TestCentroidOffsets(t *testing.T) {
+	s := makeSkewed(t, 1200, 60, 4, 8, 0.35, 3)
+	X, vocab := s.weighted(t, "tfidf", true, "l2")
+	fit := func(offset string) (*model.Model, *Calibration) {
+		t.Helper()
+		m, cal, err := FitCentroid(X, s.Y, s.Classes, vocab, model.Params{CentroidOffset: offset, Seed: 1}, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, cal
+	}
+	none, calNone := fit("none")
+	for c, b := range none.B {
+		if b != 0 {
+			t.Errorf("none: B[%d] = %v, want 0", c, b)
+		}
+	}
+	prior, _ := fit("prior")
+	sizes := ClassSizes(s.Y, len(s.Classes))
+	for c, b := range prior.B {
+		if want := math.Log(float64(sizes[c]) / float64(len(s.Y))); math.Abs(b-want) > 1e-12 {
+			t.Errorf("prior: B[%d] = %v, want log(%d/%d) = %v", c, b, sizes[c], len(s.Y), want)
+		}
+	}
+	fitted, cal := fit("fitted")
+	if cal == nil || cal.Skipped != "" {
+		t.Fatalf("fitted: no calibration: %+v", cal)
+	}
+	if !(cal.LogLoss < calNone.LogLoss) {
+		t.Errorf("fitted offsets: held-out log-loss %v, not below τ alone's %v", cal.LogLoss, calNone.LogLoss)
+	}
+	sum := 0.0
+	for _, b := range fitted.B {
+		sum += b
+	}
+	if math.Abs(sum) > 1e-3 {
+		t.Errorf("fitted offsets sum to %v, want about 0", sum)
+	}
+	for c := 1; c < len(s.Classes); c++ {
+		if !(fitted.B[0] > fitted.B[c]) {
+			t.Errorf("fitted: B[0] = %v of the large class not above B[%d] = %v", fitted.B[0], c, fitted.B[c])
+		}
+	}
+	if fitted.Params.CentroidOffset != "fitted" || len(fitted.Params.CentroidBias) != len(s.Classes) {
+		t.Fatalf("fitted: params %+v do not record the offsets", fitted.Params)
+	}
+	sums, err := classSums(X, s.Y, len(s.Classes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := model.NewCentroid(s.Classes, vocab, fitted.Params, sums)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range fitted.B {
+		if again.B[c] != fitted.B[c] {
+			t.Errorf("rebuilt from sums: B[%d] = %v, want %v", c, again.B[c], fitted.B[c])
+		}
+	}
+	if _, _, err := FitCentroid(X, s.Y, s.Classes, vocab, model.Params{CentroidOffset: "median"}, Options{}); err == nil {
+		t.Error("--centroid-offset median accepted")
+	}
+}

@@ -36,7 +36,10 @@ const huberEps = 1e-3
 // which is scikit-learn's objective C·Σ s_i ℓ_i + ½‖W‖² (or + ‖W‖₁, or
 // its elastic net with l1_ratio ρ = p.L1Ratio) divided by C·n: the same
 // minimizer, so p.C means what it means there, while the value stays of
-// order one whatever n is. s_i is the weight of document i's class
+// order one whatever n is. On two classes the L2 term is doubled
+// (‖W‖²/(C·n), binaryL2Factor), which makes p.C scikit-learn's binomial
+// C too: without it the two softmax weight vectors would share the
+// penalty, and C would act as scikit-learn's 2C. s_i is the weight of document i's class
 // (p.ClassWeights, 1 without). The bias is not penalized.
 //
 // p.Solver "lbfgs" runs gonum's optimize.LBFGS (More-Thuente line search)
@@ -143,6 +146,7 @@ type objective struct {
 	nf, nc  int
 	lambda  float64 // penalty weight 1/(C·n)
 	rho     float64 // share ρ of the L1 penalty: 0 (L2), 1 (L1) or the elastic net's
+	l2Mul   float64 // binaryL2Factor: 2 for two classes, else 1
 	cw      []float64
 	workers int
 
@@ -165,6 +169,7 @@ func newObjective(X *vectorize.Matrix, y []int, nc int, p model.Params, workers 
 		x: X, y: y, n: n, nf: nf, nc: nc,
 		lambda:  1 / (p.C * float64(n)),
 		rho:     l1Share(p),
+		l2Mul:   binaryL2Factor(nc),
 		cw:      p.ClassWeights,
 		workers: workers,
 		r:       make([]float64, n*nc),
@@ -311,7 +316,7 @@ func (o *objective) penalty(k int) {
 			l2 += w * w
 		}
 	}
-	o.penPart[k] = o.lambda * (o.rho*l1 + (1-o.rho)*l2/2)
+	o.penPart[k] = o.lambda * (o.rho*l1 + o.l2Mul*(1-o.rho)*l2/2)
 }
 
 // backward computes the weight gradient of feature chunk k from the
@@ -336,14 +341,15 @@ func (o *objective) backward(k int) {
 			}
 		}
 		if o.rho > 0 {
-			l1, l2 := lam*o.rho, lam*(1-o.rho)
+			l1, l2 := lam*o.rho, lam*o.l2Mul*(1-o.rho)
 			for c, w := range wt {
 				_, d := huber(w)
 				gt[c] = gt[c]*invN + l1*d + l2*w
 			}
 		} else {
+			l2 := lam * o.l2Mul
 			for c, w := range wt {
-				gt[c] = gt[c]*invN + lam*w
+				gt[c] = gt[c]*invN + l2*w
 			}
 		}
 	}
@@ -437,6 +443,23 @@ func (r *iterRecorder) Record(_ *optimize.Location, op optimize.Operation, st *o
 		r.progress(min(st.MajorIterations, r.total), r.total)
 	}
 	return nil
+}
+
+// binaryL2Factor is the factor of the L2 penalty (and of the L2 part of
+// the elastic net) for nc classes: 2 for two classes, 1 otherwise. With
+// two classes the softmax's two weight vectors w₀, w₁ act only through
+// their difference v = w₁ - w₀, and at the optimum w₁ = -w₀ = v/2, so
+// ½(‖w₀‖² + ‖w₁‖²) = ¼‖v‖²: half of scikit-learn's binomial penalty ½‖v‖².
+// Doubling it makes p.C mean LogisticRegression(C=p.C)'s C on two classes
+// as on more (where scikit-learn's multinomial penalty is ½Σ_c‖w_c‖², as
+// here). The L1 part needs no factor: min over w₀ of |w₀| + |w₀ + v| is
+// |v|, scikit-learn's binomial L1 penalty. Models written before this
+// factor existed were fitted, on two classes, as with twice their C.
+func binaryL2Factor(nc int) float64 {
+	if nc == 2 {
+		return 2
+	}
+	return 1
 }
 
 // l1Share returns the share ρ of the L1 penalty in p's penalty: 0 for L2,

@@ -284,3 +284,46 @@ func TestLogRegElasticNet(t *testing.T) {
 		}
 	}
 }
+
+// TestLogRegBinaryCIsScikitLearns checks that on two classes C means
+// scikit-learn's binomial C: LogisticRegression(C) minimises C·Σ ℓ_i +
+// ½‖v‖² over one weight vector v (and an unpenalized intercept), whose
+// optimum satisfies v = C·Σ_i (y_i - σ(z_i))·x_i. The fitted model's v =
+// W[·,1] - W[·,0] must satisfy it; with C acting as 2C (the penalty split
+// between the softmax's two vectors), v would be twice too large.
+func TestLogRegBinaryCIsScikitLearns(t *testing.T) {
+	s := makeSynthetic(t, 200, 40, 2, 0.5, 11)
+	X, vocab := s.weighted(t, "tfidf", true, "l2")
+	for _, C := range []float64{0.5, 5} {
+		p := lrParams("lbfgs", "l2", C, 500)
+		m, err := FitLogReg(X, s.Y, s.Classes, vocab, p, Options{Workers: 1, Tol: 1e-12})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := make([]float64, X.Cols)
+		for j := range v {
+			v[j] = m.W[j*2+1] - m.W[j*2]
+		}
+		b := m.B[1] - m.B[0]
+		grad := make([]float64, X.Cols) // C·Σ (y_i - σ(z_i)) x_i
+		for i := range X.Rows() {
+			ind, val := X.Row(i)
+			z := b
+			for k, j := range ind {
+				z += float64(val[k]) * v[j]
+			}
+			r := float64(s.Y[i]) - 1/(1+math.Exp(-z))
+			for k, j := range ind {
+				grad[j] += C * r * float64(val[k])
+			}
+		}
+		worst, norm := 0.0, 0.0
+		for j := range v {
+			worst = max(worst, math.Abs(v[j]-grad[j]))
+			norm = max(norm, math.Abs(v[j]))
+		}
+		if worst > 1e-3*norm {
+			t.Errorf("C = %g: |v - C·Σ(y-σ)x| = %.3g with |v| = %.3g: not scikit-learn's binomial optimum", C, worst, norm)
+		}
+	}
+}

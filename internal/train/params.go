@@ -91,6 +91,13 @@ func ValidateParams(kind model.Kind, p model.Params, nClasses int) error {
 	if kind == model.Centroid && p.ClassWeights != nil {
 		return errors.New("--class-weight: nearest centroid has no class weights (a class's centroid is the mean of its documents whatever their weight): drop it")
 	}
+	if kind == model.Centroid {
+		switch p.CentroidOffset {
+		case "", "none", "prior", "fitted":
+		default:
+			return fmt.Errorf("--centroid-offset must be none, prior or fitted, got %q", p.CentroidOffset)
+		}
+	}
 	if !kind.IsLinear() {
 		return nil
 	}

@@ -19,6 +19,12 @@ type ParamSpec struct {
 	Alpha, C string
 	// Beta is Bernoulli NB's second Beta prior parameter (default: α).
 	Beta *float64
+	// WeightNorm, when not nil, is complement NB's weight normalisation
+	// (model.Params.NoWeightNorm is its negation); CentroidOffset, when
+	// not empty, the nearest centroid's class offsets (none, prior or
+	// fitted).
+	WeightNorm     *bool
+	CentroidOffset string
 	// Prior is learned, uniform or label=p,label=p,...
 	Prior string
 	// Penalty and Solver are logistic regression's ("": the default);
@@ -63,6 +69,9 @@ func (s ParamSpec) Resolve(kind model.Kind, classes []string, sizes []int) (p mo
 		}
 		betaFollows := p.Beta == p.Alpha
 		p.Alpha, auto = a, isAuto
+		if kind == model.Complement && s.WeightNorm != nil {
+			p.NoWeightNorm = !*s.WeightNorm
+		}
 		if kind == model.Bernoulli {
 			switch {
 			case s.Beta != nil:
@@ -93,6 +102,9 @@ func (s ParamSpec) Resolve(kind model.Kind, classes []string, sizes []int) (p mo
 		if s.BatchSize != nil && kind == model.LogReg {
 			p.BatchSize = *s.BatchSize
 		}
+	}
+	if kind == model.Centroid && s.CentroidOffset != "" {
+		p.CentroidOffset = s.CentroidOffset
 	}
 	if s.Temperature != nil {
 		// Decisions never depend on τ (they are taken from the scores), but

@@ -28,7 +28,7 @@ const sgdStream = 0x6e62747261696e01
 //	W ← W - η_t · ( (1/|b|) Σ_{i∈b} x_i r_iᵀ + λ W ),   r_i = softmax(z_i) - e_{y_i}
 //	η_t = η0 / (1 + η0 λ t)
 //
-// with λ = 1/(C·n), t the number of steps taken (Bottou 2012, "Stochastic
+// with λ = 1/(C·n) (2/(C·n) for L2 on two classes: binaryL2Factor), t the number of steps taken (Bottou 2012, "Stochastic
 // gradient descent tricks") and η0 = Options.Eta0, divided by the mean
 // squared row norm when that exceeds 1 and capped at 1/(2λ) so that the
 // shrink factor 1 - η_t λ of the first steps stays in [½, 1) however
@@ -114,12 +114,12 @@ func fitSGDData(d sgdData, n, nf int, sq float64, nc int, p model.Params, x0 []f
 	// direction, so a step that suits unit rows is scaled down for longer
 	// ones (count weighting, no normalization).
 	rho := l1Share(p)
-	lam1, lam2 := lam*rho, lam*(1-rho)
+	lam1, lam2 := lam*rho, lam*(1-rho)*binaryL2Factor(nc)
 	eta0 := opt.eta0() / max(1, sq/float64(n))
 	if lam2 > 0 {
 		eta0 = min(eta0, 0.5/lam2)
 	}
-	rate := eta0 * lam
+	rate := eta0 * (lam1 + lam2) // eta0·λ; 2·eta0·λ for L2 on two classes
 	tol := opt.tol()
 	l1 := rho > 0
 	workers := opt.workers()

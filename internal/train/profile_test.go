@@ -1,0 +1,117 @@
+package train
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/profile"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// profiledVocab fits, through a ProfiledFitStream for kind, the vocabulary
+// of texts, and returns it with the choice's note.
+func profiledVocab(t *testing.T, kind model.Kind, texts []string) (*vectorize.Vocabulary, string) {
+	t.Helper()
+	s, _ := Defaults(kind)
+	pc := NewProfileChoice(kind, s, false)
+	f, err := NewProfiledFitStream(s, 2, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	y := make([]int, len(texts))
+	for i, text := range texts {
+		f.Add(text)
+		y[i] = i % 2
+	}
+	v, X, err := f.Finish(nil, y, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if X.Rows() != len(texts) {
+		t.Fatalf("%d rows for %d documents", X.Rows(), len(texts))
+	}
+	return v, pc.Note()
+}
+
+// TestProfileChoice checks the analyzer the corpus profile chooses: char_wb
+// 2,4 for short documents and for unsegmented scripts, words for long
+// documents, for a small corpus, and for a kind that does not follow the
+// profile; and that the documents held while sampling all reach the
+// vectorizer, in order (the sample is full before the corpus ends).
+func TestProfileChoice(t *testing.T) {
+	long := strings.Repeat("the quick brown fox jumps over the lazy dog ", 10)
+	var short, longs, japanese []string
+	for i := range 5200 {
+		short = append(short, fmt.Sprintf("short text number %d", i%50))
+	}
+	for i := range 1100 {
+		longs = append(longs, long+fmt.Sprint(i%50))
+		japanese = append(japanese, strings.Repeat("東京都の天気は晴れ", 50)+fmt.Sprint(i%50))
+	}
+	for _, tc := range []struct {
+		name  string
+		kind  model.Kind
+		texts []string
+		char  bool
+		note  string
+	}{
+		{"short", model.NBLR, short, true, "median document 20 characters < 400"},
+		{"long", model.NBLR, longs, false, "the model's defaults"},
+		{"unsegmented", model.LogReg, japanese, true, "100% of letters in scripts without spaces"},
+		{"small", model.SVM, short[:ProfileMinDocs-1], false, "fewer than 1000 documents"},
+	} {
+		v, note := profiledVocab(t, tc.kind, tc.texts)
+		if got := v.Settings.Analyzer == "char_wb"; got != tc.char {
+			t.Errorf("%s: analyzer %q, want char_wb: %v", tc.name, v.Settings.Analyzer, tc.char)
+		}
+		if tc.char && (v.Settings.CharMin != ProfileCharMin || v.Settings.CharMax != ProfileCharMax || v.Settings.NGramMax != 1 || v.Settings.Fields != "") {
+			t.Errorf("%s: settings %+v", tc.name, v.Settings)
+		}
+		if !strings.Contains(note, tc.note) {
+			t.Errorf("%s: note %q, want it to say %q", tc.name, note, tc.note)
+		}
+		if v.NDocs != len(tc.texts) {
+			t.Errorf("%s: vocabulary of %d documents, want %d", tc.name, v.NDocs, len(tc.texts))
+		}
+	}
+	if ProfileFollows(model.Centroid) {
+		t.Error("centroid follows the profile")
+	}
+}
+
+// TestProfileParams checks the choices made after sampling: Bernoulli's
+// α = β on short text unless --alpha is given, and multinomial NB's count
+// weighting on imbalanced classes unless a weighting flag is given.
+func TestProfileParams(t *testing.T) {
+	none := func(string) bool { return false }
+	short := profile.Profile{Docs: 5000, MedianChars: 100, Script: "Latin"}
+	s, p := Defaults(model.Bernoulli)
+	pc := NewProfileChoice(model.Bernoulli, s, false)
+	if got := pc.Settings(short); got.Analyzer != "" {
+		t.Errorf("bernoulli on short Latin text: analyzer %q, want words", got.Analyzer)
+	}
+	pc.Params(&p, none)
+	if p.Alpha != ProfileShortBernoulliAlpha || p.Beta != ProfileShortBernoulliAlpha || !strings.Contains(pc.Note(), "--alpha 0.1") {
+		t.Errorf("bernoulli on short text: α %v β %v, note %q", p.Alpha, p.Beta, pc.Note())
+	}
+	_, p = Defaults(model.Bernoulli)
+	pc.Params(&p, func(name string) bool { return name == "alpha" })
+	if p.Alpha == ProfileShortBernoulliAlpha {
+		t.Error("--alpha given, but the profile set it")
+	}
+	s, _ = Defaults(model.Multinomial)
+	for _, tc := range []struct {
+		sizes []int
+		count bool
+	}{{[]int{500, 500, 500}, false}, {[]int{5000, 3000, 40}, true}} {
+		pc = NewProfileChoice(model.Multinomial, s, false)
+		v := &vectorize.Vocabulary{Settings: pc.Settings(short)}
+		pc.Weighting(v, tc.sizes, none)
+		if got := v.Settings.Weighting == "count" && v.Settings.Norm == "none"; got != tc.count {
+			t.Errorf("classes %v: weighting %s, norm %s; want counts: %v (note %q)", tc.sizes, v.Settings.Weighting, v.Settings.Norm, tc.count, pc.Note())
+		}
+	}
+}
