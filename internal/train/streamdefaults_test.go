@@ -1,0 +1,60 @@
+package train
+
+import (
+	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// TestStreamDefaults: streamed, the SVM and NB-LR keep at most
+// LogRegMaxFeatures terms; every other setting is Defaults'.
+func TestStreamDefaults(t *testing.T) {
+	for _, kind := range []model.Kind{model.SVM, model.NBLR, model.LogReg, model.Multinomial} {
+		s, p := StreamDefaults(kind)
+		ds, dp := Defaults(kind)
+		want := ds.MaxFeatures
+		if kind == model.SVM || kind == model.NBLR {
+			want = LogRegMaxFeatures
+		}
+		if s.MaxFeatures != want {
+			t.Errorf("%s: max features %d, want %d", kind, s.MaxFeatures, want)
+		}
+		s.MaxFeatures = ds.MaxFeatures
+		if s != ds || p.C != dp.C || p.Alpha != dp.Alpha || p.Epochs != dp.Epochs {
+			t.Errorf("%s: stream defaults %+v differ from Defaults %+v beyond max features", kind, s, ds)
+		}
+	}
+}
+
+// TestBlockRows: blocks keep the buffer's rows while they fit the bound,
+// and shrink to the rows that fit past it, never below one.
+func TestBlockRows(t *testing.T) {
+	const n, terms = 1000, 10
+	X := &vectorize.Matrix{Indptr: []int{0}, Cols: terms}
+	y := make([]int, n)
+	for range n {
+		for j := range terms {
+			X.Indices = append(X.Indices, int32(j))
+			X.Values = append(X.Values, 1)
+		}
+		X.Indptr = append(X.Indptr, len(X.Indices))
+	}
+	rc := cacheOf(t, X, y)
+	perRow := int64(16*terms + 16 + 8*3) // 3 problems
+	for _, c := range []struct {
+		buffer int
+		bytes  int64
+		want   int
+	}{
+		{64, 1 << 30, 64},
+		{5000, 1 << 30, 5000},
+		{500, 100 * perRow, 100},
+		{500, 100*perRow + perRow - 1, 100},
+		{500, 1, 1},
+	} {
+		if got := blockRows(rc, c.buffer, 3, c.bytes); got != c.want {
+			t.Errorf("buffer %d, %d bytes: %d rows, want %d", c.buffer, c.bytes, got, c.want)
+		}
+	}
+}
