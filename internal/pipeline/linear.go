@@ -136,6 +136,9 @@ func (r *run) linearRows() (*rows, error) {
 	if out.vocab, out.classes, err = r.streamVocabulary(&src, onDoc, settings, out.init, vocab); err != nil {
 		return nil, err
 	}
+	if fixed == nil {
+		train.DropUnboundStreamCap(kind, out.vocab)
+	}
 	p, auto, err := r.params(out.classes, nil)
 	if err != nil {
 		return nil, err

@@ -59,3 +59,13 @@ func blockRows(rc *RowCache, buffer, probs int, maxBytes int64) int {
 	rows := max(maxBytes/max(perRow, 1), 1)
 	return int(min(int64(buffer), rows))
 }
+
+// DropUnboundStreamCap clears the cap StreamDefaults gives kind from the
+// settings of v, a vocabulary counted with it, when the cap did not bind
+// (v has fewer terms): v then has every term that passes min_df, and its
+// model is the in-memory fit's, byte for byte.
+func DropUnboundStreamCap(kind model.Kind, v *vectorize.Vocabulary) {
+	if (kind == model.SVM || kind == model.NBLR) && v.Settings.MaxFeatures == LogRegMaxFeatures && v.Len() < LogRegMaxFeatures {
+		v.Settings.MaxFeatures = 0
+	}
+}

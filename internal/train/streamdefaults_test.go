@@ -58,3 +58,21 @@ func TestBlockRows(t *testing.T) {
 		}
 	}
 }
+
+// TestDropUnboundStreamCap: the SVM's cap is cleared from a vocabulary it
+// did not trim, kept on one it did, and other kinds' settings stay.
+func TestDropUnboundStreamCap(t *testing.T) {
+	s, _ := StreamDefaults(model.SVM)
+	v, err := vectorize.NewVocabulary(s, []string{"a", "b"}, []int32{2, 3}, []int64{2, 3}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	DropUnboundStreamCap(model.LogReg, v)
+	if v.Settings.MaxFeatures != LogRegMaxFeatures {
+		t.Errorf("logreg: max features %d, want the cap kept", v.Settings.MaxFeatures)
+	}
+	DropUnboundStreamCap(model.SVM, v)
+	if v.Settings.MaxFeatures != 0 {
+		t.Errorf("svm, 2 terms: max features %d, want 0", v.Settings.MaxFeatures)
+	}
+}
