@@ -137,7 +137,9 @@ func (r *run) linearRows() (*rows, error) {
 		return nil, err
 	}
 	if fixed == nil {
-		train.DropUnboundStreamCap(kind, out.vocab)
+		if msg := train.StreamCap(kind, out.vocab); msg != "" {
+			r.note("%s", msg)
+		}
 	}
 	p, auto, err := r.params(out.classes, nil)
 	if err != nil {

@@ -1,6 +1,8 @@
 package train
 
 import (
+	"fmt"
+
 	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -60,12 +62,19 @@ func blockRows(rc *RowCache, buffer, probs int, maxBytes int64) int {
 	return int(min(int64(buffer), rows))
 }
 
-// DropUnboundStreamCap clears the cap StreamDefaults gives kind from the
-// settings of v, a vocabulary counted with it, when the cap did not bind
-// (v has fewer terms): v then has every term that passes min_df, and its
-// model is the in-memory fit's, byte for byte.
-func DropUnboundStreamCap(kind model.Kind, v *vectorize.Vocabulary) {
-	if (kind == model.SVM || kind == model.NBLR) && v.Settings.MaxFeatures == LogRegMaxFeatures && v.Len() < LogRegMaxFeatures {
-		v.Settings.MaxFeatures = 0
+// StreamCap settles the cap StreamDefaults gives kind on v, a vocabulary
+// counted with it. When the cap did not bind (v has fewer terms), it is
+// cleared from v's settings: v has every term that passes min_df, and its
+// model is the in-memory fit's, byte for byte; StreamCap returns "". When
+// it may have bound, StreamCap returns a note that says so and how to
+// keep more terms.
+func StreamCap(kind model.Kind, v *vectorize.Vocabulary) string {
+	if (kind != model.SVM && kind != model.NBLR) || v.Settings.MaxFeatures != LogRegMaxFeatures {
+		return ""
 	}
+	if v.Len() < LogRegMaxFeatures {
+		v.Settings.MaxFeatures = 0
+		return ""
+	}
+	return fmt.Sprintf("nbtext: streamed, %s keeps the %d terms of highest document frequency, to bound its memory (--max-features 0 keeps every term; --hash-bits B fixes the model at 2^B terms)", kind, v.Len())
 }

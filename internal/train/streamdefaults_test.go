@@ -1,6 +1,8 @@
 package train
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/model"
@@ -59,20 +61,30 @@ func TestBlockRows(t *testing.T) {
 	}
 }
 
-// TestDropUnboundStreamCap: the SVM's cap is cleared from a vocabulary it
-// did not trim, kept on one it did, and other kinds' settings stay.
-func TestDropUnboundStreamCap(t *testing.T) {
+// TestStreamCap: the SVM's cap is cleared from a vocabulary it did not
+// trim, noted on one it did, and other kinds' settings stay.
+func TestStreamCap(t *testing.T) {
 	s, _ := StreamDefaults(model.SVM)
 	v, err := vectorize.NewVocabulary(s, []string{"a", "b"}, []int32{2, 3}, []int64{2, 3}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	DropUnboundStreamCap(model.LogReg, v)
-	if v.Settings.MaxFeatures != LogRegMaxFeatures {
-		t.Errorf("logreg: max features %d, want the cap kept", v.Settings.MaxFeatures)
+	if msg := StreamCap(model.LogReg, v); msg != "" || v.Settings.MaxFeatures != LogRegMaxFeatures {
+		t.Errorf("logreg: max features %d, note %q, want the cap kept, no note", v.Settings.MaxFeatures, msg)
 	}
-	DropUnboundStreamCap(model.SVM, v)
-	if v.Settings.MaxFeatures != 0 {
-		t.Errorf("svm, 2 terms: max features %d, want 0", v.Settings.MaxFeatures)
+	if msg := StreamCap(model.SVM, v); msg != "" || v.Settings.MaxFeatures != 0 {
+		t.Errorf("svm, 2 terms: max features %d, note %q, want 0, no note", v.Settings.MaxFeatures, msg)
+	}
+	terms := make([]string, LogRegMaxFeatures)
+	df, cf := make([]int32, len(terms)), make([]int64, len(terms))
+	for i := range terms {
+		terms[i] = fmt.Sprintf("t%07d", i)
+		df[i], cf[i] = 1, 1
+	}
+	if v, err = vectorize.NewVocabulary(s, terms, df, cf, 1); err != nil {
+		t.Fatal(err)
+	}
+	if msg := StreamCap(model.NBLR, v); !strings.Contains(msg, "--max-features 0") || v.Settings.MaxFeatures != LogRegMaxFeatures {
+		t.Errorf("nblr, %d terms: max features %d, note %q, want the cap kept and noted", len(terms), v.Settings.MaxFeatures, msg)
 	}
 }
