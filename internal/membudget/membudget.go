@@ -213,3 +213,17 @@ func parseGoMemLimit(s string) (int64, error) {
 	}
 	return n, nil
 }
+
+// RowBlocks bounds the rows a streamed dual fit (train --stream --model
+// svm|nblr) holds at once: its block of rows, decoded, and the block's
+// bytes. Rows have as many terms as their documents have distinct 1-2
+// grams, so a block of a fixed number of rows grows with the documents'
+// length: 65,536 rows of 300 words took about 450 MB. It is a quarter of
+// the runtime's memory limit (Apply), at most 256 MiB and at least 16 MiB.
+func RowBlocks() int64 {
+	mem := int64(256 << 20)
+	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
+		mem = min(mem, limit/4)
+	}
+	return max(mem, 16<<20)
+}

@@ -56,7 +56,7 @@ func (r *run) streamLinear() error {
 	}
 	r.rep.Model, r.rep.Documents, r.rep.Params = m, rows.rc.Rows(), rows.p
 	if r.Kind != model.LogReg {
-		r.rep.Blocks = min(r.StreamBuffer, rows.rc.Rows())
+		r.rep.Blocks = min(train.StreamBlockRows(rows.rc, r.StreamBuffer, len(rows.classes)), rows.rc.Rows())
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func (r *run) linearRows() (*rows, error) {
 		}
 		settings.Remove = src.Options.Remove.String()
 	} else {
-		defs, _ := train.Defaults(kind)
+		defs, _ := train.StreamDefaults(kind)
 		if settings, err = r.settings(defs); err != nil {
 			return nil, err
 		}
@@ -135,6 +135,11 @@ func (r *run) linearRows() (*rows, error) {
 	rewind()
 	if out.vocab, out.classes, err = r.streamVocabulary(&src, onDoc, settings, out.init, vocab); err != nil {
 		return nil, err
+	}
+	if fixed == nil {
+		if msg := train.StreamCap(kind, out.vocab); msg != "" {
+			r.note("%s", msg)
+		}
 	}
 	p, auto, err := r.params(out.classes, nil)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -69,6 +70,9 @@ func FitNBLRStream(rc *RowCache, classes []string, vocab *vectorize.Vocabulary, 
 // cache, not the passes over the rows, which are up to BlockPasses times
 // as many).
 //
+// Blocks hold at most buffer rows, and fewer when blocks of buffer rows
+// would pass membudget.RowBlocks (StreamBlockRows).
+//
 // When one block holds every row, it holds them in the cache's order and
 // its single visit runs descend with FitSVM's pass cap and permutations:
 // the model is FitSVM's (FitNBLR's) on the same rows, bit for bit. The
@@ -99,6 +103,7 @@ func fitDualStream(kind model.Kind, rc *RowCache, classes []string, vocab *vecto
 	if nc == 2 {
 		probs = 1
 	}
+	buffer = blockRows(rc, buffer, probs, membudget.RowBlocks())
 	bs, err := newBlockSolver(rc, buffer, probs, perm, p)
 	if err != nil {
 		return nil, err
