@@ -120,9 +120,9 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 		}
 	}
 	if m.Kind.RecordOnly() && m.Fields != nil && len(m.Fields.Names()) > 0 && !o.fs.Changed("text-field") &&
-		(m.Meta.Input == nil || len(m.Meta.Input.TextFields) == 0) {
+		(m.Meta.Input == nil || len(m.Meta.Input.TextFields) == 0) && headerInput(opt.Input, args) {
 		// A record model reads no text: its first field stands in for
-		// the text column, as in train.
+		// the text column of a CSV or TSV header, as in train.
 		opt.Fields.Text = m.Fields.Names()[:1]
 	}
 	if m.Fields != nil && opt.Input == predict.InputAuto && (len(args) == 0 || slices.Contains(args, predict.Stdin)) {
@@ -191,4 +191,22 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 		return fmt.Errorf("no documents found in %s (the other arguments were answered)", strings.Join(st.NoDocs, " "))
 	}
 	return nil
+}
+
+// headerInput reports whether predict reads records with a header row:
+// --input csv or tsv, or files named so (auto).
+func headerInput(input string, args []string) bool {
+	switch input {
+	case predict.InputCSV, predict.InputTSV:
+		return true
+	case predict.InputAuto:
+		for _, a := range args {
+			name := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(a, ".gz"), ".zst"), ".bz2")
+			if !strings.HasSuffix(name, ".csv") && !strings.HasSuffix(name, ".tsv") {
+				return false
+			}
+		}
+		return len(args) > 0
+	}
+	return false
 }

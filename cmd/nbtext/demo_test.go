@@ -16,8 +16,8 @@ func demoLog(step3 string) string {
 		"  model         accuracy  macro_f1  log_loss\n" +
 		"  bernoulli       0.7885    0.7800    0.9000\n" +
 		"  multinomial     0.8496    0.8400    0.5000\n" +
-		"  complement      0.8606    0.8500    0.6000\n" +
-		"  logreg          0.8642    0.8600    0.5000\n" +
+		"  complement      0.8646    0.8500    0.6000\n" +
+		"  logreg          0.8636    0.8600    0.5000\n" +
 		"\n== 6. learning curves\n" +
 		"done in 60s. Files in demo-out/:\n"
 }
