@@ -80,6 +80,9 @@ func (o *corpusOptions) source(s streams, args []string, defaultSplit string, qu
 			note(s.Err, false, "nbtext: %s: reading the %s split of the cached 20 Newsgroups archive %s", cachedCorpus, split, path)
 		}
 	}
+	// The bar counts what the readers count: bytes of a file, an archive
+	// or stdin, documents of a folder.
+	src.Options.Progress = readingProgress(s.Err, quiet, src.Paths[0])
 	return src, nil
 }
 
