@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/predict"
 )
@@ -194,15 +195,15 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 }
 
 // headerInput reports whether predict reads records with a header row:
-// --input csv or tsv, or files named so (auto).
+// --input csv or tsv, or files named so (auto: corpus.FormatByName, as
+// predict frames them).
 func headerInput(input string, args []string) bool {
 	switch input {
 	case predict.InputCSV, predict.InputTSV:
 		return true
 	case predict.InputAuto:
 		for _, a := range args {
-			name := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(a, ".gz"), ".zst"), ".bz2")
-			if !strings.HasSuffix(name, ".csv") && !strings.HasSuffix(name, ".tsv") {
+			if f := corpus.FormatByName(a); f != corpus.FormatCSV && f != corpus.FormatTSV {
 				return false
 			}
 		}

@@ -87,6 +87,17 @@ type MLEntry struct {
 	spec eval.ModelSpec
 }
 
+// metric returns the entry's score by the metric m (ValidMultiLabelMetric).
+func (e *MLEntry) metric(m string) float64 {
+	switch m {
+	case MacroF1:
+		return e.MacroF1
+	case PAt1:
+		return e.PAt1
+	}
+	return e.MicroF1
+}
+
 // Describe is the entry's kind, preprocessing and parameter in one line.
 func (e *MLEntry) Describe() string {
 	s := fmt.Sprintf("%s %s", e.Kind, e.Preprocessing)
@@ -167,12 +178,26 @@ func TrainMultiLabel(req MultiLabelRequest) (*MultiLabelTrained, error) {
 		seconds   float64
 	}
 	preps := map[vectorize.Settings]*prepared{}
+	// uses counts the candidates still to come of each tokenization, so
+	// that one is dropped after its last (the search holds at most the
+	// tokenizations its remaining candidates share, not all it made).
+	uses := map[vectorize.Settings]int{}
+	for _, c := range cands {
+		uses[c.spec.Settings]++
+	}
 	cost := map[model.Kind]float64{} // seconds of the kind's last fit and scoring
 	trFirst := firstLabels(trY, len(req.Labels))
 	res := &MultiLabelResult{Metric: req.Metric, Budget: req.Budget.String(), Train: len(trTexts), Held: len(heldTexts), Candidates: len(cands)}
 	bestRefit := 0.0 // estimated seconds to refit the best so far on every document
 	var best *MLEntry
 	for i, c := range cands {
+		for s, n := range uses {
+			if n == 0 {
+				delete(preps, s)
+				delete(uses, s)
+			}
+		}
+		uses[c.spec.Settings]--
 		if i > 0 {
 			est, known := cost[c.spec.Kind]
 			if !known { // the slowest kind so far, as a guess
@@ -211,7 +236,7 @@ func TrainMultiLabel(req MultiLabelRequest) (*MultiLabelTrained, error) {
 			return nil, err
 		}
 		c.MicroF1, c.MacroF1, c.PAt1 = rep.MicroF1, rep.MacroF1, rep.PrecisionAtK
-		c.Score = map[string]float64{MicroF1: c.MicroF1, MacroF1: c.MacroF1, PAt1: c.PAt1}[req.Metric]
+		c.Score = c.metric(req.Metric)
 		if req.afterFit != nil {
 			req.afterFit(c)
 		}
@@ -249,6 +274,7 @@ func TrainMultiLabel(req MultiLabelRequest) (*MultiLabelTrained, error) {
 			res.Leaderboard[i].Rank = i + 1
 		}
 	}
+	clear(preps) // the search's tokenizations, before the final one
 	chosen := res.Leaderboard[0].spec
 	Y := req.Y
 	vocab, X, err := train.Prepare(req.Texts, firstLabels(Y, len(req.Labels)), len(req.Labels)+1, chosen.Settings, req.Workers, nil)
