@@ -2,126 +2,23 @@ package main
 
 import (
 	"io"
-	"os"
-	"sync"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
+	bars "github.com/nbtext/nbtext/internal/progress"
 )
 
-// isTerminal reports whether w is a terminal (false for buffers and pipes).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// unitBytes is the unit of a progress bar that counts bytes: it shows
-// them as kB, MB, GB with a rate (MB/s).
-const unitBytes = "bytes"
-
-// phaseUnits is what the callers of progress count in each phase they
-// name, so that every bar says what its numbers are: the core packages
-// report (done, total) in these units (see their Progress fields).
-// "reading" is absent: a corpus reports bytes for files and archives but
-// documents for folders, so readingProgress chooses by the source.
-var phaseUnits = map[string]string{
-	"searching":                 "evals",  // search: candidate evaluations (a candidate on a fold)
-	"fitting":                   "passes", // logreg: SGD epochs or L-BFGS iterations; svm, nblr --stream: passes over the blocks
-	"cross-validating":          "fits",   // eval --cv: one per fold; --alpha/--C auto: one per fold and candidate
-	"cross-validating α":        "fits",
-	"cross-validating λ":        "fits",
-	"fitting labels":            "labels", // multi-label: one binary model per label
-	"tuning thresholds (folds)": "folds",
-	"EM":                        "documents", // unlabelled documents read, over the EM iterations
-}
-
-// progress returns a callback that drives a progress bar on stderr named
-// after its phase, in the unit phaseUnits gives it, or nil when stderr is
-// not a terminal or --quiet is set.
+// progress returns the bar of a phase on stderr (package progress), or
+// nil when stderr is not a terminal or --quiet is set.
 func progress(errw io.Writer, quiet bool, phase string) func(done, total int) {
-	return progressIn(errw, quiet, phase, phaseUnits[phase])
+	return bars.Phase(errw, quiet, phase)
 }
 
-// readingProgress is progress for reading the corpus at path, in the
-// unit its reader reports (readingUnit).
-func readingProgress(errw io.Writer, quiet bool, path string) func(done, total int) {
-	return progressIn(errw, quiet, "reading", readingUnit(path))
-}
-
-// readingUnit is what the corpus readers count while reading path: its
-// bytes (shown as kB, MB, GB) for a file, an archive or stdin ("-"), its
-// documents for a folder.
-func readingUnit(path string) string {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return "documents"
-	}
-	return unitBytes
-}
-
-// progressIn returns a callback that drives a progress bar on stderr, or
-// nil when stderr is not a terminal or --quiet is set. The core packages
-// call it with (done, total) in unit (unitBytes: shown as kB, MB, GB; ""
-// a plain count); a total ≤ 0 is unknown (a stream), drawn as a spinner
-// with the count so far. The bar is throttled to ~10 redraws a second and
-// cleared when done reaches a known total.
+// progressIn is progress in a unit the caller names.
 func progressIn(errw io.Writer, quiet bool, phase, unit string) func(done, total int) {
-	if quiet || !isTerminal(errw) {
-		return nil
-	}
-	return barCallback(errw, phase, unit)
+	return bars.In(errw, quiet, phase, unit)
 }
 
-// barCallback is progressIn's callback, drawing on w whatever it is.
-func barCallback(errw io.Writer, phase, unit string) func(done, total int) {
-	var (
-		mu    sync.Mutex
-		bar   *progressbar.ProgressBar
-		known bool // the bar has a total (else it is a spinner)
-	)
-	return func(done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if bar != nil && !known && total > 0 && done < total {
-			// The total became known: a bar in place of the spinner.
-			bar.Clear()
-			bar = nil
-		}
-		if bar == nil {
-			known = total > 0
-			max := int64(total)
-			if !known {
-				max = -1
-			}
-			bar = progressbar.NewOptions64(max, barOptions(errw, phase, unit)...)
-		}
-		if known && total > 0 && bar.GetMax64() != int64(total) {
-			bar.ChangeMax64(int64(total))
-		}
-		bar.Set64(int64(done))
-		if total > 0 && done >= total {
-			bar.Finish()
-			bar = nil
-		}
-	}
-}
-
-// barOptions are the options of a bar for phase counting unit.
-func barOptions(errw io.Writer, phase, unit string) []progressbar.Option {
-	opts := []progressbar.Option{
-		progressbar.OptionSetWriter(errw),
-		progressbar.OptionSetDescription(phase),
-		progressbar.OptionThrottle(100 * time.Millisecond),
-		progressbar.OptionShowCount(),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionSetWidth(30),
-	}
-	switch unit {
-	case unitBytes:
-		opts = append(opts, progressbar.OptionShowBytes(true), progressbar.OptionShowTotalBytes(true))
-	case "":
-	default:
-		opts = append(opts, progressbar.OptionShowTotalBytes(true), progressbar.OptionSetItsString(unit), progressbar.OptionShowIts())
-	}
-	return opts
+// readingProgress is the bar of reading the corpus at path: MB of a
+// file, an archive or stdin, documents of a folder.
+func readingProgress(errw io.Writer, quiet bool, path string) func(done, total int) {
+	return bars.Reading(errw, quiet, path)
 }

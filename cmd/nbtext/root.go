@@ -91,14 +91,11 @@ NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
 Unknown config keys and NBTEXT_* variables are named in one warning.
 
 ` + exitCodeHelp,
-		Version:       versionText(version, buildinfo.Read()),
+		Version:       buildinfo.Text(version, buildinfo.Read()),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if err := resolveConfig(cmd, g); err != nil {
-				return err
-			}
-			if err := checkFlags(cmd); err != nil {
 				return err
 			}
 			if err := membudget.Apply(g.mem); err != nil {

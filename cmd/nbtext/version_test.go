@@ -3,44 +3,9 @@ package main
 import (
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 )
-
-func TestVersionText(t *testing.T) {
-	bi := &debug.BuildInfo{
-		GoVersion: "go1.26.8",
-		Path:      "github.com/nbtext/nbtext/cmd/nbtext",
-		Main:      debug.Module{Path: "github.com/nbtext/nbtext", Version: "(devel)"},
-		Settings: []debug.BuildSetting{
-			{Key: "vcs", Value: "git"},
-			{Key: "vcs.revision", Value: "0a41d7b5c0ffee"},
-			{Key: "vcs.time", Value: "2026-11-23T20:00:00Z"},
-			{Key: "vcs.modified", Value: "true"},
-		},
-	}
-	got := versionText("", bi)
-	for _, want := range []string{
-		"nbtext dev\n",
-		"module    github.com/nbtext/nbtext (devel)\n",
-		"revision  0a41d7b5c0ffee (2026-11-23T20:00:00Z), with uncommitted changes\n",
-		"go        go1.26.8\n",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("versionText lacks %q:\n%s", want, got)
-		}
-	}
-	bi.Main.Version = "v1.2.3"
-	bi.Settings = nil
-	got = versionText("", bi)
-	if !strings.HasPrefix(got, "nbtext v1.2.3\n") || !strings.Contains(got, "github.com/nbtext/nbtext v1.2.3") || !strings.Contains(got, "revision  unknown") {
-		t.Errorf("go install MODULE@v1.2.3:\n%s", got)
-	}
-	if got = versionText("v9", bi); !strings.HasPrefix(got, "nbtext v9\n") {
-		t.Errorf("-ldflags version:\n%s", got)
-	}
-}
 
 // TestVersionPlainBuild builds nbtext with a plain 'go build' (no -ldflags;
 // -buildvcs=auto, Go's default, which a GOFLAGS setting may have turned

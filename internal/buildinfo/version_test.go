@@ -2,6 +2,7 @@ package buildinfo
 
 import (
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -24,3 +25,38 @@ func TestVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestVersionText(t *testing.T) {
+	bi := &debug.BuildInfo{
+		GoVersion: "go1.26.8",
+		Path:      "github.com/nbtext/nbtext/cmd/nbtext",
+		Main:      debug.Module{Path: "github.com/nbtext/nbtext", Version: "(devel)"},
+		Settings: []debug.BuildSetting{
+			{Key: "vcs", Value: "git"},
+			{Key: "vcs.revision", Value: "0a41d7b5c0ffee"},
+			{Key: "vcs.time", Value: "2026-11-23T20:00:00Z"},
+			{Key: "vcs.modified", Value: "true"},
+		},
+	}
+	got := Text("", bi)
+	for _, want := range []string{
+		"nbtext dev\n",
+		"module    github.com/nbtext/nbtext (devel)\n",
+		"revision  0a41d7b5c0ffee (2026-11-23T20:00:00Z), with uncommitted changes\n",
+		"go        go1.26.8\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Text lacks %q:\n%s", want, got)
+		}
+	}
+	bi.Main.Version = "v1.2.3"
+	bi.Settings = nil
+	got = Text("", bi)
+	if !strings.HasPrefix(got, "nbtext v1.2.3\n") || !strings.Contains(got, "github.com/nbtext/nbtext v1.2.3") || !strings.Contains(got, "revision  unknown") {
+		t.Errorf("go install MODULE@v1.2.3:\n%s", got)
+	}
+	if got = Text("v9", bi); !strings.HasPrefix(got, "nbtext v9\n") {
+		t.Errorf("-ldflags version:\n%s", got)
+	}
+}
+

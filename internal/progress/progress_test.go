@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // other phases with their unit, and the phase's name.
 func TestProgressUnits(t *testing.T) {
 	var b bytes.Buffer
-	p := barCallback(&b, "reading", unitBytes)
+	p := Bar(&b, "reading", Bytes)
 	p(0, 50_000_000)
 	time.Sleep(150 * time.Millisecond) // past the throttle
 	p(25_000_000, 50_000_000)
@@ -21,7 +21,7 @@ func TestProgressUnits(t *testing.T) {
 		t.Errorf("bytes bar %q: want the phase and 25/50 MB", s)
 	}
 	b.Reset()
-	p = barCallback(&b, "cross-validating", phaseUnits["cross-validating"])
+	p = Bar(&b, "cross-validating", phaseUnits["cross-validating"])
 	p(0, 10)
 	time.Sleep(150 * time.Millisecond)
 	p(3, 10)
@@ -35,7 +35,7 @@ func TestProgressUnits(t *testing.T) {
 // last call (done == total) finishes it.
 func TestProgressUnknownTotal(t *testing.T) {
 	var b bytes.Buffer
-	p := barCallback(&b, "reading", unitBytes)
+	p := Bar(&b, "reading", Bytes)
 	p(1_000_000, 0)
 	time.Sleep(150 * time.Millisecond)
 	p(3_000_000, 0)
@@ -58,12 +58,12 @@ func TestReadingProgressUnit(t *testing.T) {
 	if err := os.WriteFile(f, []byte("a\tb\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ path, want string }{{f, unitBytes}, {"-", unitBytes}, {dir, "documents"}} {
-		if got := readingUnit(c.path); got != c.want {
+	for _, c := range []struct{ path, want string }{{f, Bytes}, {"-", Bytes}, {dir, "documents"}} {
+		if got := ReadingUnit(c.path); got != c.want {
 			t.Errorf("%s: unit %q, want %q", c.path, got, c.want)
 		}
 	}
-	if readingProgress(&bytes.Buffer{}, false, f) != nil {
+	if Reading(&bytes.Buffer{}, false, f) != nil {
 		t.Error("a bar on a buffer, which is not a terminal")
 	}
 }

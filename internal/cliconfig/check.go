@@ -1,4 +1,4 @@
-package main
+package cliconfig
 
 import (
 	"fmt"
@@ -7,33 +7,32 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// workersPerCore bounds --workers: more goroutines than this many per core
+// WorkersPerCore bounds --workers: more goroutines than this many per core
 // only add memory (each worker holds its own scratch buffers and batches),
 // never speed.
-const workersPerCore = 4
+const WorkersPerCore = 4
 
-// checkFlags applies the rules every command shares to the flags of cmd,
-// once their values are resolved (command line, NBTEXT_*, config file):
-// every float is a finite number, and --workers is ≥ 0 and capped at
-// workersPerCore × cores, with a notice.
-func checkFlags(cmd *cobra.Command) error {
+// MaxWorkers is the largest --workers value: WorkersPerCore × cores.
+func MaxWorkers() int { return WorkersPerCore * runtime.NumCPU() }
+
+// Check applies the rules every command shares to the flags of fs, once
+// their values are resolved (command line, NBTEXT_*, config file): every
+// float is a finite number, and --workers is ≥ 0 and capped at
+// WorkersPerCore × cores, with a notice given to warn.
+func Check(fs *pflag.FlagSet, warn func(msg string)) error {
 	var firstErr error
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if firstErr != nil || !f.Changed {
-			return
-		}
-		if err := checkFinite(f); err != nil {
-			firstErr = err
+	fs.VisitAll(func(f *pflag.Flag) {
+		if firstErr == nil && f.Changed {
+			firstErr = checkFinite(f)
 		}
 	})
 	if firstErr != nil {
 		return firstErr
 	}
-	f := cmd.Flags().Lookup("workers")
+	f := fs.Lookup("workers")
 	if f == nil || !f.Changed {
 		return nil
 	}
@@ -41,7 +40,7 @@ func checkFlags(cmd *cobra.Command) error {
 	if err != nil {
 		return nil // not an int flag: nothing to bound
 	}
-	limit := maxWorkers()
+	limit := MaxWorkers()
 	switch {
 	case n < 0:
 		return usageErrorf("%s--workers must be ≥ 0 (0: one per core), got %d", sourcePrefix(f), n)
@@ -49,13 +48,10 @@ func checkFlags(cmd *cobra.Command) error {
 		if err := f.Value.Set(strconv.Itoa(limit)); err != nil {
 			return err
 		}
-		note(cmd.ErrOrStderr(), false, "nbtext: %s--workers %d is more than %d per core: using %d (%d cores)", sourcePrefix(f), n, workersPerCore, limit, runtime.NumCPU())
+		warn(fmt.Sprintf("%s--workers %d is more than %d per core: using %d (%d cores)", sourcePrefix(f), n, WorkersPerCore, limit, runtime.NumCPU()))
 	}
 	return nil
 }
-
-// maxWorkers is the largest --workers value: workersPerCore × cores.
-func maxWorkers() int { return workersPerCore * runtime.NumCPU() }
 
 // checkFinite fails when a float flag holds NaN or ±Inf, which no float
 // setting of nbtext means: a NaN gate (--min-accuracy nan) could never
@@ -79,19 +75,9 @@ func checkFinite(f *pflag.Flag) error {
 	return nil
 }
 
-// sourcePrefix names where a flag's value came from when it was not the
-// command line ("NBTEXT_ALPHA: " or "FILE: key: "), as resolveConfig
-// recorded it, and is empty otherwise.
-func sourcePrefix(f *pflag.Flag) string {
-	if src := f.Annotations[flagSource]; len(src) > 0 {
-		return fmt.Sprintf("%s: ", src[0])
-	}
-	return ""
-}
-
-// finite parses a float that a string flag holds (one that also takes a
-// word, such as --alpha auto) and refuses NaN and ±Inf as checkFinite does.
-func finite(name, s string) (float64, error) {
+// Finite parses a float that a string flag holds (one that also takes a
+// word, such as --alpha auto) and refuses NaN and ±Inf as Check does.
+func Finite(name, s string) (float64, error) {
 	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0, fmt.Errorf("--%s: want a finite number, got %q", name, s)
