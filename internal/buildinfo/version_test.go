@@ -59,4 +59,3 @@ func TestVersionText(t *testing.T) {
 		t.Errorf("-ldflags version:\n%s", got)
 	}
 }
-
