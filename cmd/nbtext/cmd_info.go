@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -66,37 +67,26 @@ order), "class_docs", "terms", "settings", "params", "top_terms", "fields"
   nbtext info news.nbm --format json | jq -r '.classes[]'`,
 		Args:    cobra.ExactArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return withCode(exitUsage, o.Validate()) },
-		RunE:    func(cmd *cobra.Command, args []string) error { return runInfo(cmd, args[0], o) },
+		RunE:    func(cmd *cobra.Command, args []string) error { return runInfo(cmd.OutOrStdout(), args[0], o) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
 }
 
-func runInfo(cmd *cobra.Command, path string, o *infoOptions) error {
-	info, err := model.Inspect(path, o.top)
-	if errors.Is(err, model.ErrNotModel) {
-		return runCountsInfo(cmd, path, o)
-	}
-	if err != nil {
+// runInfo describes the model or, failing that, the counts file at path.
+func runInfo(w io.Writer, path string, o *infoOptions) error {
+	mi, err := model.Inspect(path, o.top)
+	if err == nil {
+		return mi.Write(w, o.format)
+	} else if !errors.Is(err, model.ErrNotModel) {
 		return withCode(exitBadModel, err)
 	}
-	if o.format == "json" {
-		return info.WriteJSON(cmd.OutOrStdout())
-	}
-	return info.WriteTable(cmd.OutOrStdout())
-}
-
-// runCountsInfo is 'nbtext info' of a counts file (counts.Inspect).
-func runCountsInfo(cmd *cobra.Command, path string, o *infoOptions) error {
-	info, err := counts.Inspect(path)
+	ci, err := counts.Inspect(path)
 	if errors.Is(err, counts.ErrNotCounts) {
-		return withCode(exitBadModel, fmt.Errorf("%s: neither an nbtext model nor a counts file", path))
+		err = fmt.Errorf("%s: neither an nbtext model nor a counts file", path)
 	}
 	if err != nil {
 		return withCode(exitBadModel, err)
 	}
-	if o.format == "json" {
-		return info.WriteJSON(cmd.OutOrStdout())
-	}
-	return info.WriteTable(cmd.OutOrStdout())
+	return ci.Write(w, o.format)
 }

@@ -80,6 +80,18 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Write writes info in format: "table" (WriteTable) or "json"
+// (WriteJSON); another format is an error.
+func (info *Info) Write(w io.Writer, format string) error {
+	switch format {
+	case "table":
+		return info.WriteTable(w)
+	case "json":
+		return info.WriteJSON(w)
+	}
+	return fmt.Errorf("--format must be table or json, got %q", format)
+}
+
 // WriteJSON writes info as one indented JSON object.
 func (info *Info) WriteJSON(w io.Writer) error {
 	b, err := json.MarshalIndent(info, "", "  ")

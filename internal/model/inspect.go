@@ -242,6 +242,18 @@ func keepTop(best []scored, s scored, n int) []scored {
 	return best
 }
 
+// Write writes info in format: "table" (WriteTable) or "json"
+// (WriteJSON); another format is an error.
+func (info *Info) Write(w io.Writer, format string) error {
+	switch format {
+	case "table":
+		return info.WriteTable(w)
+	case "json":
+		return info.WriteJSON(w)
+	}
+	return fmt.Errorf("--format must be table or json, got %q", format)
+}
+
 // WriteJSON writes info as one indented JSON object.
 func (info *Info) WriteJSON(w io.Writer) error {
 	b, err := json.MarshalIndent(info, "", "  ")
