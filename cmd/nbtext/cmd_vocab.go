@@ -1,10 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -70,53 +67,36 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 	if err := checkOutputs(args, nil, o.output); err != nil {
 		return err
 	}
-	start := time.Now()
 	settings := vectorize.DefaultSettings()
 	if err := o.vec.apply(&settings); err != nil {
 		return err
 	}
-	remove, err := o.corpus.removeSetting()
-	if err != nil {
+	var err error
+	if settings.Remove, err = o.corpus.removeSetting(); err != nil {
 		return err
 	}
-	settings.Remove = remove
 	src, err := o.corpus.source(s, args, "train", o.global.quiet)
 	if err != nil {
 		return err
 	}
-	vc, err := pipeline.CountVocabulary(&src, settings, counts.Options{Workers: o.workers, Mem: vocabCountMem(), TempDir: o.tmpDir}, o.vec.softMinDF(), func(minDF int) {
-		note(s.Err, false, "nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", minDF)
-	})
+	opt := counts.Options{Workers: o.workers, Mem: vocabCountMem(), TempDir: o.tmpDir}
+	vc, err := pipeline.CountVocabulary(&src, settings, opt, o.vec.softMinDF(), func(msg string) { note(s.Err, false, "%s", msg) })
 	if err != nil {
 		return err
 	}
-	v, docs, classes, runs := vc.Vocab, vc.Docs, vc.Classes, vc.Runs
-	switch {
-	case o.output == "-":
-		if err := vectorize.WriteTSV(s.Out, v); err != nil {
-			return err
-		}
-	case o.output != "":
-		if err := fsutil.WriteFile(o.output, func(w io.Writer) error { return vectorize.WriteTSV(w, v) }); err != nil {
-			return err
-		}
-	case o.top == 0:
-		if err := vectorize.WriteTSV(s.Out, v); err != nil {
-			return err
-		}
+	switch write := func(w io.Writer) error { return vectorize.WriteTSV(w, vc.Vocab) }; {
+	case o.output != "" && o.output != "-":
+		err = fsutil.WriteFile(o.output, write)
+	case o.output == "-" || o.top == 0:
+		err = write(s.Out)
+	}
+	if err != nil {
+		return err
 	}
 	if o.top > 0 {
-		writeTopTable(s.Out, v, o.top)
+		vectorize.WriteTop(s.Out, vc.Vocab, o.top) // a failed write fails the run (checkedWriter)
 	}
-	where := ""
-	if o.output != "" && o.output != "-" {
-		where = " -> " + o.output
-	}
-	if runs > 0 {
-		where += fmt.Sprintf(" (%d runs spilled)", runs)
-	}
-	note(s.Err, o.global.quiet, "vocabulary: %d terms from %d documents, %d classes (%.2fs)%s",
-		v.Len(), docs, classes, time.Since(start).Seconds(), where)
+	note(s.Err, o.global.quiet, "%s", vc.Summary(o.output))
 	return nil
 }
 
@@ -124,13 +104,3 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 // (counts.Options.Mem): membudget.CountTables, a variable so that tests can make
 // a small corpus spill.
 var vocabCountMem = membudget.CountTables
-
-// writeTopTable prints the n terms of highest document frequency.
-func writeTopTable(w io.Writer, v *vectorize.Vocabulary, n int) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "rank\tterm\tdf\tcf\t\n")
-	for i, id := range v.Top(n) {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t\n", i+1, v.DisplayName(int(id)), v.DF[id], v.CF[id])
-	}
-	tw.Flush()
-}

@@ -2,16 +2,35 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // VocabCount is the vocabulary CountVocabulary counted, with the
-// documents and classes it saw and the sorted runs its tables spilled.
+// documents and classes it saw, the sorted runs its tables spilled and
+// how long it took.
 type VocabCount struct {
 	Vocab               *vectorize.Vocabulary
 	Docs, Classes, Runs int
+	Duration            time.Duration
+}
+
+// Summary is the line 'nbtext vocab' notes when done: the terms,
+// documents, classes and seconds, the output file (none for "" and "-",
+// stdout) and the runs spilled, if any.
+func (vc *VocabCount) Summary(output string) string {
+	where := ""
+	if output != "" && output != "-" {
+		where = " -> " + output
+	}
+	if vc.Runs > 0 {
+		where += fmt.Sprintf(" (%d runs spilled)", vc.Runs)
+	}
+	return fmt.Sprintf("vocabulary: %d terms from %d documents, %d classes (%.2fs)%s",
+		vc.Vocab.Len(), vc.Docs, vc.Classes, vc.Duration.Seconds(), where)
 }
 
 // CountVocabulary counts the documents of src as 'nbtext count' does (a
@@ -20,9 +39,10 @@ type VocabCount struct {
 // opt.TempDir) and returns the vocabulary that settings prune from the
 // counts. It is the vocabulary an in-memory fit of the same documents
 // gives (vectorize.Fit). With softMinDF, a default min_df that keeps no
-// term is relaxed to 1, with a call of warn, when the corpus can be read
-// again (not stdin).
-func CountVocabulary(src *Source, settings vectorize.Settings, opt counts.Options, softMinDF bool, warn func(minDF int)) (*VocabCount, error) {
+// term is relaxed to 1, with a warning to warn (when not nil), when the
+// corpus can be read again (not stdin).
+func CountVocabulary(src *Source, settings vectorize.Settings, opt counts.Options, softMinDF bool, warn func(msg string)) (*VocabCount, error) {
+	start := time.Now()
 	opt.VocabOnly = true
 	count := func(settings vectorize.Settings) (*VocabCount, error) {
 		ctr, err := counts.NewCounter(settings, nil, opt)
@@ -46,10 +66,14 @@ func CountVocabulary(src *Source, settings vectorize.Settings, opt counts.Option
 	vc, err := count(settings)
 	if errors.Is(err, vectorize.ErrPrunedAll) && softMinDF && settings.MinDF > 1 && !src.readsStdin() {
 		if warn != nil {
-			warn(settings.MinDF)
+			warn(fmt.Sprintf("nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", settings.MinDF))
 		}
 		settings.MinDF = 1
 		vc, err = count(settings)
 	}
-	return vc, err
+	if err != nil {
+		return nil, err
+	}
+	vc.Duration = time.Since(start)
+	return vc, nil
 }

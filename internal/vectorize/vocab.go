@@ -2,8 +2,10 @@ package vectorize
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sync"
+	"text/tabwriter"
 )
 
 // Vocabulary maps terms to column ids. Ids are positions in Terms, which
@@ -159,6 +161,17 @@ func (v *Vocabulary) Lookup(term string) (int32, bool) {
 //
 // with n = NDocs. The slice is shared: do not modify it.
 func (v *Vocabulary) IDF() []float32 { return v.idf() }
+
+// WriteTop writes the n terms of highest document frequency (Top) as a
+// table for people: rank, term (DisplayName), df and cf, right-aligned.
+func WriteTop(w io.Writer, v *Vocabulary, n int) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "rank\tterm\tdf\tcf\t\n")
+	for i, id := range v.Top(n) {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t\n", i+1, v.DisplayName(int(id)), v.DF[id], v.CF[id])
+	}
+	return tw.Flush()
+}
 
 // Top returns the ids of the n terms of highest document frequency, ties
 // broken by ascending term (= ascending id): the order of the vocabulary
