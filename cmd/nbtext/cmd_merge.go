@@ -1,16 +1,10 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"time"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/counts"
-	"github.com/nbtext/nbtext/internal/model"
-	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/pipeline"
 )
 
 // mergeOptions are the flags of 'nbtext merge'.
@@ -66,64 +60,15 @@ merged again.`,
 			}
 			return checkOutputs(args, nil, o.output)
 		},
-		RunE: func(cmd *cobra.Command, args []string) error { return runMerge(cmd, args, o) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := pipeline.Merge(pipeline.MergeOptions{Paths: args, Output: o.output, ExpectShards: o.expectShards, Version: buildVersion(),
+				Note: func(msg string) { note(cmd.ErrOrStderr(), o.global.quiet, "%s", msg) }})
+			if err == nil && !o.global.quiet {
+				r.Write(cmd.OutOrStdout()) // as train: the summary is all merge prints
+			}
+			return err
+		},
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
-}
-
-func runMerge(cmd *cobra.Command, args []string, o *mergeOptions) error {
-	start := time.Now()
-	if m0, err := model.Load(args[0]); !errors.Is(err, model.ErrNotModel) {
-		if err != nil {
-			return err
-		}
-		return mergeModels(cmd, args, o, m0, start)
-	}
-	h, err := counts.MergeFilesChecked(o.output, args, o.expectShards)
-	if err != nil {
-		return err
-	}
-	if h.Inputs == nil {
-		note(cmd.ErrOrStderr(), o.global.quiet, "nbtext: some parts record no inputs (counted by an older nbtext, or by a tool that does not record them): the merge cannot refuse documents counted twice, and records no inputs")
-	}
-	if o.global.quiet {
-		return nil // as train: the summary is all merge prints
-	}
-	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "counts       %d parts -> %s\n", len(args), o.output)
-	fmt.Fprintf(w, "documents    %d\n", h.Documents())
-	fmt.Fprintf(w, "classes      %d\n", len(h.Classes))
-	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
-	return nil
-}
-
-// mergeModels is 'nbtext merge' of model files: their document-weighted
-// average (train.MixLinear), m0 being the first, already loaded.
-func mergeModels(cmd *cobra.Command, args []string, o *mergeOptions, m0 *model.Model, start time.Time) error {
-	ms := []*model.Model{m0}
-	for _, a := range args[1:] {
-		m, err := model.Load(a)
-		if err != nil {
-			return err
-		}
-		ms = append(ms, m)
-	}
-	m, err := train.MixLinear(ms, args)
-	if err != nil {
-		return err
-	}
-	m.Meta = model.Meta{Version: buildVersion(), CreatedBy: "nbtext merge"}
-	if err := model.Save(o.output, m); err != nil {
-		return err
-	}
-	if o.global.quiet {
-		return nil
-	}
-	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "model        %s, %d models averaged -> %s\n", m.Kind, len(args), o.output)
-	fmt.Fprintf(w, "documents    %d\n", m.Params.Docs)
-	fmt.Fprintf(w, "classes      %d\n", len(m.Classes))
-	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
-	return nil
 }
