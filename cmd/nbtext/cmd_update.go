@@ -2,20 +2,13 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"io/fs"
 	"os"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/pipeline"
-	"github.com/nbtext/nbtext/internal/update"
 )
 
 // updateOptions are the flags of 'nbtext update' and 'nbtext forget'.
@@ -145,165 +138,35 @@ func (o *updateOptions) validate(fs *pflag.FlagSet, args []string) error {
 	return nil
 }
 
-// countsPath returns the counts file beside the model file path: its
-// name with .nbm replaced by (or, without it, followed by) .nbc.
-func countsPath(path string) string { return strings.TrimSuffix(path, ".nbm") + ".nbc" }
-
-// historyDate returns the date a history step records: SOURCE_DATE_EPOCH
-// (seconds since 1970, as reproducible builds set it) when set, else now,
-// in RFC 3339, UTC.
-func historyDate() (string, error) {
-	t := time.Now()
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		sec, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return "", usageErrorf("SOURCE_DATE_EPOCH=%q: not a number of seconds", s)
-		}
-		t = time.Unix(sec, 0)
-	}
-	return t.UTC().Format(time.RFC3339), nil
-}
+// countsPath returns the counts file beside a model file (train
+// --keep-counts writes it).
+var countsPath = pipeline.CountsPath
 
 func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
-	start := time.Now()
-	modelPath, src := args[0], args[1]
-	m, err := model.Load(modelPath)
-	if err != nil {
+	co := o.corpus
+	r, err := pipeline.UpdateModel(pipeline.UpdateOptions{ModelPath: args[0], Corpus: args[1], Split: o.corpus.split,
+		Counts: o.counts, Replay: o.replay, Output: o.output, Forget: o.forget, NoHistory: o.noHistory,
+		Epochs: o.epochs, Workers: o.workers, SourceDateEpoch: os.Getenv("SOURCE_DATE_EPOCH"), Version: buildVersion(),
+		Source: func(arg, remove string) (pipeline.Source, error) {
+			co.remove = remove
+			return co.source(s, []string{arg}, "train", o.global.quiet)
+		},
+		CheckFiles: checkOutputs,
+		Note:       func(msg string) { note(s.Err, o.global.quiet, "%s", msg) },
+	})
+	if errors.Is(err, model.ErrModelFile) {
 		return withCode(exitBadModel, err)
 	}
-	date, err := historyDate()
-	if err != nil {
-		return err
+	if err == nil && !o.global.quiet {
+		r.Write(s.Out)
 	}
-	source := src
-	if o.corpus.split != "" {
-		source += " (split " + o.corpus.split + ")"
-	}
-	opt := update.Options{Date: date, Source: source, NoHistory: o.noHistory}
-	co := o.corpus
-	co.remove = m.Vocab.Settings.Remove
-	if !o.forget && (m.Kind == model.LogReg || m.Kind == model.SVM || m.Kind == model.NBLR) {
-		return runUpdateLinear(s, m, args, o, &co, opt, start)
-	}
-	// tf-idf and the l2 norm: an approximate update (update.AddApprox),
-	// whose round two replays the rows of round one.
-	approx := update.Exact(m) != nil && update.Approximate(m) == nil
-	if err := update.Exact(m); err != nil && !approx {
-		return withCode(exitUsage, fmt.Errorf("%s: %w", modelPath, err))
-	}
-	countsIn := o.counts
-	if countsIn == "" {
-		countsIn = countsPath(modelPath)
-	}
-	countsOut := countsPath(o.output)
-	if err := checkOutputs([]string{src}, []string{modelPath, countsIn, o.replay}, o.output, countsOut); err != nil {
-		return err
-	}
-	old, err := counts.ReadFile(countsIn)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: %w: the model's counts are needed to %s it; train it again with --keep-counts, or count its training documents with 'nbtext count --model %s' and the model's settings ('nbtext info %s') and pass the file with --counts", countsIn, update.ErrNoCounts, cmd.Name(), m.Kind, modelPath)
-	}
-	if err != nil {
-		return err
-	}
-	if err := update.CheckCounts(m, old, modelPath, countsIn); err != nil {
-		return err
-	}
-	corpusSrc, err := co.source(s, []string{src}, "train", o.global.quiet)
-	if err != nil {
-		return err
-	}
-	up, err := pipeline.Update(m, old, corpusSrc, o.forget, countsIn, src, opt, o.workers)
-	if err != nil {
-		return err
-	}
-	nm, merged := up.Model, up.Counts
-	nm.Meta.Version = buildVersion()
-	if err := model.Save(o.output, nm); err != nil {
-		return err
-	}
-	if err := counts.WriteFile(countsOut, merged); err != nil {
-		return err
-	}
-	if approx {
-		note(s.Err, o.global.quiet, "nbtext: note: weighting %s (norm %s): the vocabulary and the new documents' weights are exact, the old documents' weights are rescaled, not recomputed (docs/updating.md)", m.Vocab.Settings.Weighting, orNone(m.Vocab.Settings.Norm))
-	}
-	if o.global.quiet {
-		return nil
-	}
-	w := s.Out
-	verb, sign := "updated", "+"
-	if o.forget {
-		verb, sign = "forgotten", "-"
-	}
-	fmt.Fprintf(w, "model        %s, %s -> %s (counts %s)\n", nm.Kind, verb, o.output, countsOut)
-	fmt.Fprintf(w, "documents    %d %s%d = %d\n", up.Old, sign, up.Delta, merged.Documents())
-	fmt.Fprintf(w, "classes      %d\n", len(nm.Classes))
-	fmt.Fprintf(w, "vocabulary   %d terms (of %d counted)\n", nm.Vocab.Len(), merged.Len())
-	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
-	return nil
-}
-
-// runUpdateLinear is 'nbtext update' of a linear model m (logreg, svm,
-// nblr): a warm start on the documents of CORPUS and --replay (update.Linear).
-func runUpdateLinear(s streams, m *model.Model, args []string, o *updateOptions, co *corpusOptions, opt update.Options, start time.Time) error {
-	if o.counts != "" {
-		return usageErrorf("--counts: %s models keep no counts", m.Kind)
-	}
-	if err := checkOutputs(args[1:], []string{args[0], o.replay}, o.output); err != nil {
-		return err
-	}
-	src, err := co.source(s, args[1:2], "train", o.global.quiet)
-	if err != nil {
-		return err
-	}
-	var replay *pipeline.Source
-	if o.replay != "" {
-		r, err := co.source(s, []string{o.replay}, "train", o.global.quiet)
-		if err != nil {
-			return err
-		}
-		replay = &r
-		opt.Source += " + replay " + o.replay
-	}
-	nm, n, replayed, err := pipeline.UpdateLinear(m, src, replay, o.epochs, o.workers, args[1], opt)
-	if err != nil {
-		return err
-	}
-	nm.Meta.Version = buildVersion()
-	if err := model.Save(o.output, nm); err != nil {
-		return err
-	}
-	if o.global.quiet {
-		return nil
-	}
-	fmt.Fprintf(s.Out, "model        %s, warm start -> %s (not exact: see docs/updating.md)\n", nm.Kind, o.output)
-	fmt.Fprintf(s.Out, "documents    %d new, %d replayed\n", n, replayed)
-	fmt.Fprintf(s.Out, "classes      %d\n", len(nm.Classes))
-	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
-	return nil
+	return err
 }
 
 // validateKeepCounts checks that 'train --keep-counts' can keep the counts
-// a model of kind is refitted from: an NB or centroid model whose
-// vocabulary is pruned from its own corpus, in memory.
+// a model of kind is refitted from (pipeline.CheckKeepCounts).
 func (o *trainOptions) validateKeepCounts(kind model.Kind) error {
-	switch {
-	case !pipeline.FitsCounts(kind):
-		return usageErrorf("--keep-counts keeps the counts of naive bayes and centroid models, not %s (its update is a warm start: see 'nbtext update --help')", kind)
-	case o.fromCounts != "":
-		return usageErrorf("--keep-counts: with --from-counts the counts are kept already: give that file to 'nbtext update --counts'")
-	case o.stream:
-		return usageErrorf("--keep-counts counts the corpus held in memory: drop --stream, or keep the file of 'nbtext count' with the same settings")
-	case o.auto.on:
-		return usageErrorf("--keep-counts: --auto chooses the settings; train the chosen model again with --keep-counts")
-	case o.vocab != "":
-		return usageErrorf("--keep-counts: a --vocab file fixes the vocabulary, which an update prunes again from the counts: drop --vocab")
-	case o.ml.multi:
-		return usageErrorf("--keep-counts: a --multi-label model keeps no counts")
-	case !o.rec.spec().Empty():
-		return usageErrorf("--keep-counts keeps the counts of text: record fields cannot be updated")
-	}
-	return nil
+	return pipeline.CheckKeepCounts(kind, pipeline.KeepCountsWith{FromCounts: o.fromCounts != "", Stream: o.stream,
+		Auto: o.auto.on, Vocab: o.vocab != "", MultiLabel: o.ml.multi, Fields: !o.rec.spec().Empty()})
 }
