@@ -13,34 +13,27 @@ import (
 
 // updateOptions are the flags of 'nbtext update' and 'nbtext forget'.
 type updateOptions struct {
-	global    *globalOptions
-	corpus    corpusOptions
-	forget    bool
-	counts    string
-	output    string
-	noHistory bool
-	epochs    int
-	replay    string
-	workers   int
+	global *globalOptions
+	corpus corpusOptions
+	u      pipeline.UpdateOptions
 }
 
 func (o *updateOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
 	// The model fixes what is stripped (validate refuses the flag).
 	fs.MarkHidden("remove")
-	fs.StringVarP(&o.output, "output", "o", "", "model file to write (required); its counts are written beside it (NEW.nbc)")
-	fs.StringVar(&o.counts, "counts", "", "naive bayes, centroid: the model's counts (default: MODEL.nbc beside it, as 'train --keep-counts' writes)")
-	fs.BoolVar(&o.noHistory, "no-history", false, "record no history step in the model: the file is then byte-identical to the one train writes on the same documents")
-	fs.IntVar(&o.workers, "workers", 0, "tokenizer goroutines (0: one per core)")
-	if !o.forget {
-		fs.IntVar(&o.epochs, "epochs", 0, "linear models: epochs (logreg sgd), iterations (lbfgs) or passes (svm, nblr) of the warm start on the new documents (default: the model's)")
-		fs.StringVar(&o.replay, "replay", "", "linear models: a corpus of old training documents (a sample) to train on with the new ones, so that the warm start does not forget them")
+	fs.StringVarP(&o.u.Output, "output", "o", "", "model file to write (required); its counts are written beside it (NEW.nbc)")
+	fs.StringVar(&o.u.Counts, "counts", "", "naive bayes, centroid: the model's counts (default: MODEL.nbc beside it, as 'train --keep-counts' writes)")
+	fs.BoolVar(&o.u.NoHistory, "no-history", false, "record no history step in the model: the file is then byte-identical to the one train writes on the same documents")
+	fs.IntVar(&o.u.Workers, "workers", 0, "tokenizer goroutines (0: one per core)")
+	if !o.u.Forget {
+		fs.IntVar(&o.u.Epochs, "epochs", 0, "linear models: epochs (logreg sgd), iterations (lbfgs) or passes (svm, nblr) of the warm start on the new documents (default: the model's)")
+		fs.StringVar(&o.u.Replay, "replay", "", "linear models: a corpus of old training documents (a sample) to train on with the new ones, so that the warm start does not forget them")
 	}
 }
 
 func newUpdateCmd(g *globalOptions) *cobra.Command {
-	o := &updateOptions{global: g}
-	cmd := &cobra.Command{
+	return updateCmd(g, false, &cobra.Command{
 		Use:   "update MODEL CORPUS -o NEW",
 		Short: "Add the documents of a corpus to a trained model",
 		Long: `Add the documents of CORPUS to the trained model MODEL and write the
@@ -83,17 +76,11 @@ the date). See docs/updating.md.`,
   nbtext update news.nbm more.tsv -o news2.nbm
   nbtext update news.nbm 20news-bydate.tar.gz --split test -o all.nbm
   nbtext update lr.nbm new.tsv --replay old-sample.tsv --epochs 3 -o lr2.nbm`,
-		Args:    cobra.ExactArgs(2),
-		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags(), args) },
-		RunE:    func(cmd *cobra.Command, args []string) error { return runUpdate(cmd, args, o) },
-	}
-	o.AddFlags(cmd.Flags())
-	return cmd
+	})
 }
 
 func newForgetCmd(g *globalOptions) *cobra.Command {
-	o := &updateOptions{global: g, forget: true}
-	cmd := &cobra.Command{
+	return updateCmd(g, true, &cobra.Command{
 		Use:   "forget MODEL CORPUS -o NEW",
 		Short: "Remove the contribution of some training documents from a model",
 		Long: `Remove exactly the contribution of the documents of CORPUS from the naive
@@ -114,25 +101,31 @@ forget: retrain them. tf-idf and l2-normalised multinomial and complement
 NB forget approximately, as 'update' adds (see its help).`,
 		Example: `  nbtext forget news.nbm removed.tsv -o news2.nbm
   nbtext forget all.nbm 20news-bydate.tar.gz --split test -o train-only.nbm`,
-		Args:    cobra.ExactArgs(2),
-		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags(), args) },
-		RunE:    func(cmd *cobra.Command, args []string) error { return runUpdate(cmd, args, o) },
-	}
+	})
+}
+
+// updateCmd completes the command of update (forget): its arguments,
+// flags, validation and run.
+func updateCmd(g *globalOptions, forget bool, cmd *cobra.Command) *cobra.Command {
+	o := &updateOptions{global: g, u: pipeline.UpdateOptions{Forget: forget}}
+	cmd.Args = cobra.ExactArgs(2)
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags(), args) }
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return runUpdate(cmd, args, o) }
 	o.AddFlags(cmd.Flags())
 	return cmd
 }
 
 func (o *updateOptions) validate(fs *pflag.FlagSet, args []string) error {
-	if o.output == "" || o.output == "-" {
+	if o.u.Output == "" || o.u.Output == "-" {
 		return usageErrorf("-o NEW is required (a file: it is written atomically)")
 	}
 	if err := checkFixedFlags(fs, []string{"remove"}, "update and forget", "the model fixes what is stripped from each document"); err != nil {
 		return err
 	}
-	if o.epochs < 0 {
-		return usageErrorf("--epochs must be ≥ 0, got %d", o.epochs)
+	if o.u.Epochs < 0 {
+		return usageErrorf("--epochs must be ≥ 0, got %d", o.u.Epochs)
 	}
-	if len(args) == 2 && args[1] == "-" && o.replay == "-" {
+	if len(args) == 2 && args[1] == "-" && o.u.Replay == "-" {
 		return usageErrorf("--replay -: stdin is CORPUS already")
 	}
 	return nil
@@ -144,21 +137,18 @@ var countsPath = pipeline.CountsPath
 
 func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
-	co := o.corpus
-	r, err := pipeline.UpdateModel(pipeline.UpdateOptions{ModelPath: args[0], Corpus: args[1], Split: o.corpus.split,
-		Counts: o.counts, Replay: o.replay, Output: o.output, Forget: o.forget, NoHistory: o.noHistory,
-		Epochs: o.epochs, Workers: o.workers, SourceDateEpoch: os.Getenv("SOURCE_DATE_EPOCH"), Version: buildVersion(),
-		Source: func(arg, remove string) (pipeline.Source, error) {
-			co.remove = remove
-			return co.source(s, []string{arg}, "train", o.global.quiet)
-		},
-		CheckFiles: checkOutputs,
-		Note:       func(msg string) { note(s.Err, o.global.quiet, "%s", msg) },
-	})
+	u, co := o.u, o.corpus
+	u.ModelPath, u.Corpus, u.Split = args[0], args[1], o.corpus.split
+	u.SourceDateEpoch, u.Version, u.CheckFiles = os.Getenv("SOURCE_DATE_EPOCH"), buildVersion(), checkOutputs
+	u.Source = func(arg, remove string) (pipeline.Source, error) {
+		co.remove = remove
+		return co.source(s, []string{arg}, "train", o.global.quiet)
+	}
+	u.Note = func(msg string) { note(s.Err, o.global.quiet, "%s", msg) }
+	r, err := pipeline.UpdateModel(u)
 	if errors.Is(err, model.ErrModelFile) {
 		return withCode(exitBadModel, err)
-	}
-	if err == nil && !o.global.quiet {
+	} else if err == nil && !o.global.quiet {
 		r.Write(s.Out)
 	}
 	return err
