@@ -24,6 +24,14 @@
 // shared with the commands that read corpora without training (count,
 // vocab, update).
 //
+// Beside training runs, the package carries out the runs of the other
+// commands that read corpora or model files, each from a plain options
+// struct: UpdateModel (update and forget: from the model's counts, or a
+// warm start of a linear model; CheckKeepCounts says which training runs
+// can keep those counts), Merge (of counts files, or of logistic
+// regression models), CountVocabulary (vocab) and EvalRecords (eval of a
+// model with record fields).
+//
 // The package prints nothing but Report.Write's summary to the writer it
 // is given; notes, warnings and progress go through the Plan's
 // callbacks. Errors in what a plan asks are UsageErrors.

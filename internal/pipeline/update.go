@@ -108,9 +108,9 @@ func HistoryDate(sourceDateEpoch string) (string, error) {
 // UpdateModel loads the model o.ModelPath and adds to it the documents of
 // o.Corpus, or with o.Forget removes them, and writes the result to
 // o.Output: for naive Bayes and centroid models from the model's counts,
-// exactly or, for tf-idf and the l2 norm, approximately (Update), the new
+// exactly or, for tf-idf and the l2 norm, approximately (updateCounts), the new
 // counts beside the output; for linear models (logreg, svm, nblr) by a
-// warm start on the corpus and o.Replay (UpdateLinear). A model that does
+// warm start on the corpus and o.Replay (updateLinear). A model that does
 // not load is an error matching model.ErrModelFile; what the options ask
 // of a model that cannot give it is a UsageError; missing counts are
 // update.ErrNoCounts, with the commands that make them.
@@ -156,7 +156,7 @@ func UpdateModel(o UpdateOptions) (*UpdateReport, error) {
 			opt.Source += " + replay " + o.Replay
 		}
 		r.Linear = true
-		if r.Model, r.New, r.Replayed, err = UpdateLinear(m, src, replay, o.Epochs, o.Workers, o.Corpus, opt); err != nil {
+		if r.Model, r.New, r.Replayed, err = updateLinear(m, src, replay, o.Epochs, o.Workers, o.Corpus, opt); err != nil {
 			return nil, err
 		}
 		r.Model.Meta.Version = o.Version
@@ -198,7 +198,7 @@ func UpdateModel(o UpdateOptions) (*UpdateReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	up, err := Update(m, old, src, o.Forget, countsIn, o.Corpus, opt, o.Workers)
+	up, err := updateCounts(m, old, src, o.Forget, countsIn, o.Corpus, opt, o.Workers)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +221,8 @@ func UpdateModel(o UpdateOptions) (*UpdateReport, error) {
 	return r, nil
 }
 
-// Updated is the result of an update of counts (Update).
-type Updated struct {
+// updated is the result of an update of counts (updateCounts).
+type updated struct {
 	Model *model.Model
 	// Counts are the new model's counts: the old plus (or minus) the
 	// documents'.
@@ -234,12 +234,12 @@ type Updated struct {
 	Approx bool
 }
 
-// Update adds the documents of src to the model m, whose counts are old
+// updateCounts adds the documents of src to the model m, whose counts are old
 // (read from countsName), or with forget removes them (update.Add,
 // update.Remove; update.AddApprox and update.RemoveApprox for the
 // weightings that make it approximate). src is read with m's --remove
 // setting; srcName names it in errors.
-func Update(m *model.Model, old *counts.Counts, src Source, forget bool, countsName, srcName string, opt update.Options, workers int) (*Updated, error) {
+func updateCounts(m *model.Model, old *counts.Counts, src Source, forget bool, countsName, srcName string, opt update.Options, workers int) (*updated, error) {
 	approx := update.Exact(m) != nil && update.Approximate(m) == nil
 	src, err := src.withRemove(m.Vocab.Settings.Remove)
 	if err != nil {
@@ -282,14 +282,14 @@ func Update(m *model.Model, old *counts.Counts, src Source, forget bool, countsN
 	if err != nil {
 		return nil, err
 	}
-	return &Updated{Model: nm, Counts: merged, Old: old.Documents(), Delta: delta.Documents(), Approx: approx}, nil
+	return &updated{Model: nm, Counts: merged, Old: old.Documents(), Delta: delta.Documents(), Approx: approx}, nil
 }
 
-// UpdateLinear is the update of a linear model m (logreg, svm, nblr): a
+// updateLinear is the update of a linear model m (logreg, svm, nblr): a
 // warm start on the documents of src and, when not nil, of replay, a
 // sample of old documents (update.Linear), read with m's --remove
 // setting. It returns the model and the documents of src and of replay.
-func UpdateLinear(m *model.Model, src Source, replay *Source, epochs, workers int, srcName string, opt update.Options) (nm *model.Model, n, replayed int, err error) {
+func updateLinear(m *model.Model, src Source, replay *Source, epochs, workers int, srcName string, opt update.Options) (nm *model.Model, n, replayed int, err error) {
 	var texts, labels []string
 	read := func(s Source) error {
 		s, err := s.withRemove(m.Vocab.Settings.Remove)
