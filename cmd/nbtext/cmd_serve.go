@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/serve"
 )
 
@@ -79,7 +80,7 @@ to stderr. See docs/serving.md.`,
 				}
 				o.cfg.Models = append(o.cfg.Models, spec)
 			}
-			o.cfg.LabelThreshold = defaultLabelThreshold
+			o.cfg.LabelThreshold = pipeline.DefaultLabelThreshold
 			return withCode(exitUsage, o.cfg.Validate())
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
