@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -12,9 +11,9 @@ import (
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
-	"github.com/nbtext/nbtext/internal/train"
-	"github.com/nbtext/nbtext/internal/vectorize"
+	"github.com/nbtext/nbtext/internal/pipeline"
 )
 
 // evalFormats are the values of eval's --format.
@@ -245,23 +244,20 @@ func (o *evalOptions) writeOptions() eval.WriteOptions {
 // the model does not take, 3 for a model file that cannot be evaluated.
 func (o *evalOptions) verdict(s streams, verdict string, err error) error {
 	var (
-		re *eval.RemoveSettingError
 		ue *eval.UsageError
 		gu *eval.GateUnavailableError
 		me *eval.ModelError
 		ge *eval.GateError
 	)
 	switch {
-	case err == nil && verdict != "":
-		note(s.Err, o.global.quiet, "nbtext: %s", verdict)
-	case errors.As(err, &re):
-		return usageErrorf("--remove: %v", re.Err)
 	case errors.As(err, &ue), errors.As(err, &gu):
 		return withCode(exitUsage, err)
 	case errors.As(err, &me):
 		return withCode(exitBadModel, err)
 	case errors.As(err, &ge):
 		return withCode(exitGate, err)
+	case err == nil && verdict != "":
+		note(s.Err, o.global.quiet, "nbtext: %s", verdict)
 	}
 	return err
 }
@@ -301,57 +297,40 @@ func checkTrainingOnly(fs *pflag.FlagSet, names []string) error {
 	return usageErrorf("%s: %s, used only with --cv; a model file (-m) keeps the settings it was trained with", strings.Join(set, ", "), plural(len(set), "a training setting", "training settings"))
 }
 
+// runCV is eval --cv: pipeline.CrossValidate of the training
+// configuration the flags ask for on the corpus (20news: its train split).
 func runCV(s streams, args []string, o *evalOptions) error {
 	kind, _ := model.ParseKind(o.model)
-	settings, _ := train.Defaults(kind)
-	if err := o.vec.apply(&settings); err != nil {
-		return err
-	}
-	o.rec.apply(&o.corpus, kind)
-	o.corpus.holds, o.corpus.mem = "eval --cv", o.global.mem
-	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
+	co := o.corpus
+	o.rec.apply(&co, kind)
+	src, err := co.source(s, args, "train", o.global.quiet)
 	if err != nil {
 		return err
 	}
-	if settings.Remove, err = o.corpus.removeSetting(); err != nil {
-		return err
+	budget, err := membudget.Resolve(o.global.mem)
+	if err != nil {
+		return usageErrorf("%v", err)
 	}
-	p, auto, err := o.fit.params(kind, c.Labels, train.ClassSizes(c.LabelIDs(), len(c.Labels)))
+	quiet := o.global.quiet
+	res, err := pipeline.CrossValidate(&pipeline.Plan{
+		Source: src, Kind: kind, Vectorizer: o.vec.apply, Fields: o.rec.spec(), Budget: budget, Workers: o.workers,
+		Params: func(classes []string, sizes []int) (model.Params, bool, error) {
+			p, auto, err := o.fit.params(kind, classes, sizes)
+			if err == nil {
+				o.rec.params(&p, kind)
+			}
+			return p, auto, err
+		},
+		Progress: func(phase string) func(done, total int) { return progress(s.Err, quiet, phase) },
+		Warn:     func(msg string) { note(s.Err, false, "%s", msg) },
+	}, o.cv, o.topK)
 	if err != nil {
 		return err
 	}
-	if auto {
-		return usageErrorf("--alpha auto and --C auto belong to train; eval --cv measures one configuration")
-	}
-	if w := train.DegenerateWarning(kind, p); w != "" {
-		fmt.Fprintf(s.Err, "nbtext: warning: %s\n", w)
-	}
-	res, err := crossValidate(s, c, settings, kind, p, o)
-	if err != nil {
-		return err
-	}
-	if err := writeCV(s.Out, o.format, res); err != nil {
+	if err := res.Write(s.Out, o.format); err != nil {
 		return err
 	}
 	return applyGates(s, o, res.Scores(), nil)
-}
-
-// crossValidate runs eval --cv on c: CrossValidate, or CrossValidateRecords
-// when record fields are named.
-func crossValidate(s streams, c *corpus.Corpus, settings vectorize.Settings, kind model.Kind, p model.Params, o *evalOptions) (*eval.CVResult, error) {
-	if spec := o.rec.spec(); !spec.Empty() {
-		r, err := records(c, spec)
-		if err != nil {
-			return nil, err
-		}
-		o.rec.params(&p, kind)
-		return eval.CrossValidateRecords(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, r, o.cv, uint64(p.Seed), eval.CVOptions{
-			Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
-		})
-	}
-	return eval.CrossValidate(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, o.cv, uint64(p.Seed), eval.CVOptions{
-		Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
-	})
 }
 
 // writeCV writes a cross-validation result in format.

@@ -6,6 +6,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -31,12 +32,22 @@ func (e *UsageError) Unwrap() error { return e.Err }
 func usagef(format string, a ...any) error { return &UsageError{fmt.Errorf(format, a...)} }
 
 // ModelError is a model file that cannot be evaluated: model.Load's
-// error, or the scorer's (see LoadStreamScorer; a *RemoveSettingError
-// inside is the model's --remove setting, which does not parse).
+// error, or the scorer's (see LoadStreamScorer).
 type ModelError struct{ Err error }
 
 func (e *ModelError) Error() string { return e.Err.Error() }
 func (e *ModelError) Unwrap() error { return e.Err }
+
+// scorerError gives an error of LoadingScorer.Wait its type: a
+// UsageError for a Remove setting that does not parse (as --remove would
+// not), a ModelError otherwise.
+func scorerError(err error) error {
+	var re *RemoveSettingError
+	if errors.As(err, &re) {
+		return usagef("--remove: %v", re.Err)
+	}
+	return &ModelError{err}
+}
 
 // FileOptions are the settings of EvaluateFile.
 type FileOptions struct {
@@ -106,8 +117,9 @@ type Loader func(rd Reading) (c *corpus.Corpus, seq []int, err error)
 //
 // It returns the gates' verdict ("" without gates). Errors: a
 // *ModelError for a model file that cannot be evaluated, a *UsageError
-// for options the model does not take, Gates.Check's for a gate (a
-// *GateError inside one not met), or the loader's.
+// for options the model does not take (or a Remove setting of the model
+// that does not parse), Gates.Check's for a gate (a *GateError inside one
+// not met), or the loader's.
 func EvaluateFile(opt FileOptions, load Loader, w io.Writer) (verdict string, err error) {
 	m, err := model.Load(opt.Model)
 	if err != nil {
@@ -164,7 +176,7 @@ func (e *fileEval) single() (*Report, *Scores, error) {
 		emit = func(text string) { ls.Add(text); lb.Add(text) }
 	}
 	if _, err := ls.Wait(); err != nil {
-		return nil, nil, &ModelError{err}
+		return nil, nil, scorerError(err)
 	}
 	c, seq, err := e.load(Reading{Model: e.m, Hold: true, Emit: emit})
 	if err != nil {
@@ -184,7 +196,7 @@ func (e *fileEval) single() (*Report, *Scores, error) {
 	}
 	bs, err := lb.Wait()
 	if err != nil {
-		return nil, nil, &ModelError{err}
+		return nil, nil, scorerError(err)
 	}
 	if bm := bs.Model(); bm.MultiLabel || bm.Fields != nil {
 		return nil, nil, usagef("--baseline %s is a multi-label model or one with record fields; %s is neither", e.Baseline, e.Model)

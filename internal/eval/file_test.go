@@ -113,6 +113,17 @@ func TestEvaluateFileErrors(t *testing.T) {
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "has no record fields") {
 		t.Errorf("fields of a text model: error %v, want a *UsageError", err)
 	}
+	// A Remove setting of the model that does not parse is a usage error
+	// when the scorer strips (as --remove would be), none when the user
+	// gave --remove.
+	badRemove, raw, rawLabels := saveSynth(t, "headers,sigs")
+	_, err = EvaluateFile(FileOptions{Model: badRemove}, textLoader(raw, rawLabels, &asked), &bytes.Buffer{})
+	if !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), "--remove: ") {
+		t.Errorf("bad Remove setting: error %v, want a *UsageError of --remove", err)
+	}
+	if _, err = EvaluateFile(FileOptions{Model: badRemove, RemoveGiven: true}, textLoader(raw, rawLabels, &asked), &bytes.Buffer{}); err != nil {
+		t.Errorf("bad Remove setting with --remove given: %v", err)
+	}
 	none := make([]string, len(labels))
 	for i := range none {
 		none[i] = "pos"
