@@ -21,28 +21,21 @@ var evalFormats = eval.Formats
 
 // evalOptions are the flags of 'nbtext eval'.
 type evalOptions struct {
-	global    *globalOptions
-	corpus    corpusOptions
-	vec       vectorizeOptions
-	fit       fitOptions
-	rec       recordOptions
-	ml        multiLabelOptions
-	model     string
-	format    string
-	topK      int
-	confusion bool
-	normalize bool
-	gates     eval.Gates
-	// minRecall and minPrecision are the LABEL=x values of --min-recall
-	// and --min-precision, parsed into gates by validate.
-	minRecall, minPrecision []string
-	baseline                string
-	cv                      int
-	workers                 int
+	global                  *globalOptions
+	corpus                  corpusOptions
+	vec                     vectorizeOptions
+	fit                     fitOptions
+	rec                     recordOptions
+	ml                      multiLabelOptions
+	auto                    autoOptions
+	model, format, baseline string
+	topK, cv, workers       int
+	confusion, normalize    bool
+	gates                   eval.Gates
+	minRecall, minPrecision []string // LABEL=x values, parsed into gates by validate
 	// trainingOnly are the vectorizer and estimator flags, which only
 	// --cv uses: a model file fixes their settings.
 	trainingOnly []string
-	auto         autoOptions
 }
 
 func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
@@ -164,14 +157,7 @@ func (o *evalOptions) validate(fs *pflag.FlagSet) error {
 	if o.ml.multi && (o.cv > 0 || !o.rec.spec().Empty()) {
 		return usageErrorf("--multi-label evaluates a multi-label model file, without --cv or record fields")
 	}
-	if err := o.gates.Validate(); err != nil {
-		return withCode(exitUsage, err)
-	}
-	var err error
-	if o.gates.MinRecall, err = eval.ParseLabelThresholds("--min-recall", o.minRecall); err != nil {
-		return withCode(exitUsage, err)
-	}
-	if o.gates.MinPrecision, err = eval.ParseLabelThresholds("--min-precision", o.minPrecision); err != nil {
+	if err := o.gates.Parse(o.minRecall, o.minPrecision); err != nil {
 		return withCode(exitUsage, err)
 	}
 	if o.baseline != "" && o.cv > 0 {
