@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -12,38 +11,31 @@ import (
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
-	"github.com/nbtext/nbtext/internal/train"
-	"github.com/nbtext/nbtext/internal/vectorize"
+	"github.com/nbtext/nbtext/internal/pipeline"
 )
 
 // evalFormats are the values of eval's --format.
-var evalFormats = []string{"table", "tsv", "json"}
+var evalFormats = eval.Formats
 
 // evalOptions are the flags of 'nbtext eval'.
 type evalOptions struct {
-	global    *globalOptions
-	corpus    corpusOptions
-	vec       vectorizeOptions
-	fit       fitOptions
-	rec       recordOptions
-	ml        multiLabelOptions
-	model     string
-	format    string
-	topK      int
-	confusion bool
-	normalize bool
-	gates     eval.Gates
-	// minRecall and minPrecision are the LABEL=x values of --min-recall
-	// and --min-precision, parsed into gates by validate.
-	minRecall, minPrecision []string
-	baseline                string
-	cv                      int
-	workers                 int
+	global                  *globalOptions
+	corpus                  corpusOptions
+	vec                     vectorizeOptions
+	fit                     fitOptions
+	rec                     recordOptions
+	ml                      multiLabelOptions
+	auto                    autoOptions
+	model, format, baseline string
+	topK, cv, workers       int
+	confusion, normalize    bool
+	gates                   eval.Gates
+	minRecall, minPrecision []string // LABEL=x values, parsed into gates by validate
 	// trainingOnly are the vectorizer and estimator flags, which only
 	// --cv uses: a model file fixes their settings.
 	trainingOnly []string
-	auto         autoOptions
 }
 
 func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
@@ -165,14 +157,7 @@ func (o *evalOptions) validate(fs *pflag.FlagSet) error {
 	if o.ml.multi && (o.cv > 0 || !o.rec.spec().Empty()) {
 		return usageErrorf("--multi-label evaluates a multi-label model file, without --cv or record fields")
 	}
-	if err := o.gates.Validate(); err != nil {
-		return withCode(exitUsage, err)
-	}
-	var err error
-	if o.gates.MinRecall, err = eval.ParseLabelThresholds("--min-recall", o.minRecall); err != nil {
-		return withCode(exitUsage, err)
-	}
-	if o.gates.MinPrecision, err = eval.ParseLabelThresholds("--min-precision", o.minPrecision); err != nil {
+	if err := o.gates.Parse(o.minRecall, o.minPrecision); err != nil {
 		return withCode(exitUsage, err)
 	}
 	if o.baseline != "" && o.cv > 0 {
@@ -189,91 +174,92 @@ func (o *evalOptions) validate(fs *pflag.FlagSet) error {
 
 func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
-	if o.cv > 0 && o.auto.on {
+	switch {
+	case o.cv > 0 && o.auto.on:
 		return runCVAuto(s, args, o)
-	}
-	if o.cv > 0 {
+	case o.cv > 0:
 		return runCV(s, args, o)
 	}
-	if !o.rec.spec().Empty() {
-		return runEvalRecords(s, args, o, nil)
+	verdict, err := eval.EvaluateFile(eval.FileOptions{
+		Model: o.model, Baseline: o.baseline, MultiLabel: o.ml.multi, Fields: o.rec.spec(),
+		RemoveGiven: o.corpus.changedRemove(), Threshold: o.ml.threshold, ThresholdGiven: o.ml.fs.Changed("threshold"),
+		MinLabels: o.ml.minLabels, TopK: o.topK, Workers: o.workers, Format: o.format, Write: o.writeOptions(),
+		Gates: o.gates, Corpus: evalCorpus(args), Warn: func(msg string) { note(s.Err, false, "%s", msg) },
+	}, o.loader(s, args), s.Out)
+	return o.verdict(s, verdict, err)
+}
+
+// loader reads eval's corpus (the test split of 20news) as the model
+// evaluated asks (eval.Reading).
+func (o *evalOptions) loader(s streams, args []string) eval.Loader {
+	return func(rd eval.Reading) (*corpus.Corpus, []int, error) {
+		co := o.corpus
+		co.useModelNames(rd.Model)
+		if !co.changedRemove() {
+			co.remove = rd.Remove
+		}
+		if rd.MultiLabel {
+			co.multiLabel, co.labelSep = true, o.ml.sep
+		}
+		if !rd.Fields.Empty() {
+			rec := o.rec
+			rec.categorical, rec.numeric = rd.Fields.Categorical, rd.Fields.Numeric
+			rec.apply(&co, rd.Kind)
+		}
+		if rd.Hold {
+			co.holds, co.mem = "eval", o.global.mem
+		}
+		return loadCorpusStream(s, args, &co, "test", o.global.quiet, rd.Emit)
 	}
-	if o.ml.multi {
-		return runEvalMultiLabel(s, args, o, nil)
+}
+
+// evalCorpus names the corpus args[0] in eval's messages.
+func evalCorpus(args []string) string {
+	if len(args) > 0 && isCachedCorpus(args[0]) {
+		return "the cached 20 Newsgroups test split (" + cachedCorpus + ")"
 	}
-	// The model decides how the corpus is read: a multi-label model reads
-	// label sets, a model with record fields reads its fields.
-	m, err := model.Load(o.model)
-	if err != nil {
+	return strings.Join(args, " ")
+}
+
+func (o *evalOptions) writeOptions() eval.WriteOptions {
+	return eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
+}
+
+// verdict prints the gates' verdict on stderr and gives err its exit
+// code: 4 for a gate not met, 2 for a gate that cannot apply or an option
+// the model does not take, 3 for a model file that cannot be evaluated.
+func (o *evalOptions) verdict(s streams, verdict string, err error) error {
+	var (
+		ue *eval.UsageError
+		gu *eval.GateUnavailableError
+		me *eval.ModelError
+		ge *eval.GateError
+	)
+	switch {
+	case errors.As(err, &ue), errors.As(err, &gu):
+		return withCode(exitUsage, err)
+	case errors.As(err, &me):
 		return withCode(exitBadModel, err)
+	case errors.As(err, &ge):
+		return withCode(exitGate, err)
+	case err == nil && verdict != "":
+		note(s.Err, o.global.quiet, "nbtext: %s", verdict)
 	}
-	if m.MultiLabel {
-		return runEvalMultiLabel(s, args, o, m)
-	}
-	if m.Fields != nil {
-		return runEvalRecords(s, args, o, m)
-	}
-	// Unless --remove is given, the corpus is read as is and the scorer
-	// strips as the model says.
-	co := o.corpus
-	co.useModelNames(m)
-	strip := !co.changedRemove()
-	if strip {
-		co.remove = ""
-	}
-	ls := eval.StartStreamScorer(m, o.model, o.workers, strip)
-	defer ls.Close()
-	emit := ls.Add
-	var lb *eval.LoadingScorer
-	if o.baseline != "" {
-		lb = eval.LoadStreamScorer(o.baseline, o.workers, strip)
-		defer lb.Close()
-		emit = func(text string) { ls.Add(text); lb.Add(text) }
-	}
-	if _, err := ls.Wait(); err != nil {
-		return modelError(err)
-	}
-	co.holds, co.mem = "eval", o.global.mem
-	c, seq, readErr := loadCorpusStream(s, args, &co, "test", o.global.quiet, emit)
-	if readErr != nil {
-		return readErr
-	}
-	ss, _ := ls.Wait()
-	labels := make([]string, len(c.Docs))
-	for i, d := range c.Docs {
-		labels[i] = d.Label
-	}
-	r, err := ss.Finish(seq, labels, eval.Options{TopK: o.topK})
-	if err != nil {
-		return err
-	}
-	if err := checkSomeKnown(r, args); err != nil {
-		return err
-	}
-	var old *eval.Scores
-	if lb != nil {
-		bs, err := lb.Wait()
-		if err != nil {
-			return modelError(err)
-		}
-		if bm := bs.Model(); bm.MultiLabel || bm.Fields != nil {
-			return usageErrorf("--baseline %s is a multi-label model or one with record fields; %s is neither", o.baseline, o.model)
-		}
-		br, err := bs.Finish(seq, labels, eval.Options{})
-		if err != nil {
-			return err
-		}
-		sc := br.Scores()
-		old = &sc
-	}
-	return finishEval(s, o, r, old)
+	return err
+}
+
+// applyGates applies o's gates to sc (and the baseline's scores old, when
+// not nil) and prints the verdict (verdict).
+func applyGates(s streams, o *evalOptions, sc eval.Scores, old *eval.Scores) error {
+	verdict, err := o.gates.Check(sc, old, o.baseline)
+	return o.verdict(s, verdict, err)
 }
 
 // finishEval writes the report of an eval, warns of unknown labels and
-// applies the quality gates (old: the baseline's scores, or nil).
+// applies the gates, as eval.EvaluateFile does: for runEvalRecords
+// (records.go), which EvaluateFile replaces.
 func finishEval(s streams, o *evalOptions, r *eval.Report, old *eval.Scores) error {
-	wo := eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
-	if err := writeReport(s.Out, o.format, r, wo); err != nil {
+	if err := eval.WriteReport(s.Out, o.format, r, o.writeOptions()); err != nil {
 		return err
 	}
 	if len(r.Unknown) > 0 {
@@ -282,23 +268,8 @@ func finishEval(s streams, o *evalOptions, r *eval.Report, old *eval.Scores) err
 	return applyGates(s, o, r.Scores(), old)
 }
 
-// applyGates applies o's gates to sc (and the baseline's scores old, when
-// not nil) and prints the verdict on stderr: exit 4 for a gate not met,
-// 2 for a gate that cannot apply to this evaluation.
-func applyGates(s streams, o *evalOptions, sc eval.Scores, old *eval.Scores) error {
-	verdict, err := o.gates.Check(sc, old, o.baseline)
-	var gu *eval.GateUnavailableError
-	if errors.As(err, &gu) {
-		return withCode(exitUsage, err)
-	}
-	if err != nil {
-		return gateCode(err)
-	}
-	if verdict != "" {
-		note(s.Err, o.global.quiet, "nbtext: %s", verdict)
-	}
-	return nil
-}
+// unknownList lists labels with their counts (eval.CountList).
+var unknownList = eval.CountList
 
 // checkTrainingOnly fails with a usage error naming each of names given
 // on the command line: eval without --cv scores a model file, whose
@@ -312,139 +283,41 @@ func checkTrainingOnly(fs *pflag.FlagSet, names []string) error {
 	return usageErrorf("%s: %s, used only with --cv; a model file (-m) keeps the settings it was trained with", strings.Join(set, ", "), plural(len(set), "a training setting", "training settings"))
 }
 
-// checkSomeKnown fails when no document of the corpus has a label the
-// model knows: such a report measures the wrong corpus (a pos/neg model
-// on 20 Newsgroups, for want of a corpus argument), not the model.
-func checkSomeKnown(r *eval.Report, args []string) error {
-	if r.N == 0 || r.UnknownN() < r.N {
-		return nil
-	}
-	var known []string
-	for _, m := range r.PerClass {
-		if !m.Unknown {
-			known = append(known, m.Label)
-		}
-	}
-	unknown := sortedKeys(r.Unknown)
-	where := args[0]
-	if isCachedCorpus(where) {
-		where = "the cached 20 Newsgroups test split (" + cachedCorpus + ")"
-	}
-	return fmt.Errorf("none of the %d documents of %s has a label the model knows (labels %s; the model predicted %s): give the corpus the model was trained for", r.N, where, firstFew(unknown), firstFew(known))
-}
-
-// firstFew joins up to five names, and says how many more there are.
-func firstFew(names []string) string {
-	const few = 5
-	if len(names) <= few {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:few], ", "), len(names)-few)
-}
-
-// modelError gives a failure of eval.LoadStreamScorer its exit code: a
-// bad model file, or a usage error for a Remove setting that does not
-// parse (as --remove would not).
-func modelError(err error) error {
-	var re *eval.RemoveSettingError
-	if errors.As(err, &re) {
-		return usageErrorf("--remove: %v", re.Err)
-	}
-	return withCode(exitBadModel, err)
-}
-
-func writeReport(w io.Writer, format string, r *eval.Report, wo eval.WriteOptions) error {
-	switch format {
-	case "json":
-		return eval.WriteJSON(w, r, wo)
-	case "tsv":
-		return eval.WriteTSV(w, r, wo)
-	default:
-		return eval.WriteTable(w, r, wo)
-	}
-}
-
-// gateCode gives a failed quality gate its own exit code.
-func gateCode(err error) error {
-	var ge *eval.GateError
-	if errors.As(err, &ge) {
-		return withCode(exitGate, err)
-	}
-	return err
-}
-
-func unknownList(u map[string]int) string {
-	out := ""
-	for _, l := range sortedKeys(u) {
-		if out != "" {
-			out += ", "
-		}
-		out += fmt.Sprintf("%s (%d)", l, u[l])
-	}
-	return out
-}
-
+// runCV is eval --cv: pipeline.CrossValidate of the training
+// configuration the flags ask for on the corpus (20news: its train split).
 func runCV(s streams, args []string, o *evalOptions) error {
 	kind, _ := model.ParseKind(o.model)
-	settings, _ := train.Defaults(kind)
-	if err := o.vec.apply(&settings); err != nil {
-		return err
-	}
-	o.rec.apply(&o.corpus, kind)
-	o.corpus.holds, o.corpus.mem = "eval --cv", o.global.mem
-	c, err := loadCorpus(s, args, &o.corpus, "train", o.global.quiet)
+	co := o.corpus
+	o.rec.apply(&co, kind)
+	src, err := co.source(s, args, "train", o.global.quiet)
 	if err != nil {
 		return err
 	}
-	if settings.Remove, err = o.corpus.removeSetting(); err != nil {
-		return err
+	budget, err := membudget.Resolve(o.global.mem)
+	if err != nil {
+		return usageErrorf("%v", err)
 	}
-	p, auto, err := o.fit.params(kind, c.Labels, train.ClassSizes(c.LabelIDs(), len(c.Labels)))
+	quiet := o.global.quiet
+	res, err := pipeline.CrossValidate(&pipeline.Plan{
+		Source: src, Kind: kind, Vectorizer: o.vec.apply, Fields: o.rec.spec(), Budget: budget, Workers: o.workers,
+		Params: func(classes []string, sizes []int) (model.Params, bool, error) {
+			p, auto, err := o.fit.params(kind, classes, sizes)
+			if err == nil {
+				o.rec.params(&p, kind)
+			}
+			return p, auto, err
+		},
+		Progress: func(phase string) func(done, total int) { return progress(s.Err, quiet, phase) },
+		Warn:     func(msg string) { note(s.Err, false, "%s", msg) },
+	}, o.cv, o.topK)
 	if err != nil {
 		return err
 	}
-	if auto {
-		return usageErrorf("--alpha auto and --C auto belong to train; eval --cv measures one configuration")
-	}
-	if w := train.DegenerateWarning(kind, p); w != "" {
-		fmt.Fprintf(s.Err, "nbtext: warning: %s\n", w)
-	}
-	res, err := crossValidate(s, c, settings, kind, p, o)
-	if err != nil {
-		return err
-	}
-	if err := writeCV(s.Out, o.format, res); err != nil {
+	if err := res.Write(s.Out, o.format); err != nil {
 		return err
 	}
 	return applyGates(s, o, res.Scores(), nil)
 }
 
-// crossValidate runs eval --cv on c: CrossValidate, or CrossValidateRecords
-// when record fields are named.
-func crossValidate(s streams, c *corpus.Corpus, settings vectorize.Settings, kind model.Kind, p model.Params, o *evalOptions) (*eval.CVResult, error) {
-	if spec := o.rec.spec(); !spec.Empty() {
-		r, err := records(c, spec)
-		if err != nil {
-			return nil, err
-		}
-		o.rec.params(&p, kind)
-		return eval.CrossValidateRecords(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, r, o.cv, uint64(p.Seed), eval.CVOptions{
-			Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
-		})
-	}
-	return eval.CrossValidate(c.Texts(), c.LabelIDs(), c.Labels, settings, kind, p, o.cv, uint64(p.Seed), eval.CVOptions{
-		Workers: o.workers, TopK: o.topK, Progress: progress(s.Err, o.global.quiet, "cross-validating"),
-	})
-}
-
 // writeCV writes a cross-validation result in format.
-func writeCV(w io.Writer, format string, res *eval.CVResult) error {
-	switch format {
-	case "json":
-		return res.WriteJSON(w)
-	case "tsv":
-		return res.WriteTSV(w)
-	default:
-		return res.WriteTable(w)
-	}
-}
+func writeCV(w io.Writer, format string, res *eval.CVResult) error { return res.Write(w, format) }

@@ -3,8 +3,6 @@ package main
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/eval"
-	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/pipeline"
 )
 
@@ -60,67 +58,4 @@ func (o *multiLabelOptions) apply(co *corpusOptions) {
 	if o.multi {
 		co.multiLabel, co.labelSep = true, o.sep
 	}
-}
-
-// runEvalMultiLabel is 'nbtext eval' of a multi-label model (m, or the
-// model file -m when m is nil) on a corpus whose records carry label sets.
-func runEvalMultiLabel(s streams, args []string, o *evalOptions, m *model.Model) error {
-	if m == nil {
-		var err error
-		if m, err = model.Load(o.model); err != nil {
-			return withCode(exitBadModel, err)
-		}
-	}
-	if !m.MultiLabel {
-		return usageErrorf("%s is not a multi-label model: leave out --multi-label", o.model)
-	}
-	if o.gates.MaxLogLoss > 0 {
-		return usageErrorf("--max-log-loss: %s is a multi-label model, whose evaluation has no log-loss", o.model)
-	}
-	var old *model.Model
-	if o.baseline != "" {
-		var err error
-		if old, err = model.Load(o.baseline); err != nil {
-			return withCode(exitBadModel, err)
-		}
-		if !old.MultiLabel {
-			return usageErrorf("--baseline %s is not a multi-label model, as %s is", o.baseline, o.model)
-		}
-	}
-	co := o.corpus
-	co.useModelNames(m)
-	co.multiLabel, co.labelSep = true, o.ml.sep
-	if !co.changedRemove() {
-		co.remove = m.Vocab.Settings.Remove
-	}
-	c, err := loadCorpus(s, args, &co, "test", o.global.quiet)
-	if err != nil {
-		return err
-	}
-	sets, _ := pipeline.LabelSets(c)
-	k := max(o.topK, 1)
-	threshold, given := o.ml.threshold, o.ml.fs.Changed("threshold")
-	texts := c.Texts()
-	rep, err := eval.EvaluateMultiLabelTexts(m, texts, sets, m.Thresholds(threshold, given), o.ml.minLabels, k, o.workers)
-	if err != nil {
-		return err
-	}
-	if o.format == "json" {
-		err = rep.WriteJSON(s.Out)
-	} else {
-		err = rep.WriteTable(s.Out)
-	}
-	if err != nil {
-		return err
-	}
-	var oldScores *eval.Scores
-	if old != nil {
-		br, err := eval.EvaluateMultiLabelTexts(old, texts, sets, old.Thresholds(threshold, given), o.ml.minLabels, k, o.workers)
-		if err != nil {
-			return err
-		}
-		sc := br.Scores()
-		oldScores = &sc
-	}
-	return applyGates(s, o, rep.Scores(), oldScores)
 }

@@ -3,6 +3,7 @@ package corpus
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -210,6 +211,27 @@ func (c *Corpus) LabelIDs() []int {
 		ids[i] = idx[d.Label]
 	}
 	return ids
+}
+
+// LabelSets returns each document's labels (its Label when the reader
+// gave no Labels) and the sorted set of all of them.
+func (c *Corpus) LabelSets() (sets [][]string, labels []string) {
+	seen := map[string]bool{}
+	sets = make([][]string, len(c.Docs))
+	for i, d := range c.Docs {
+		sets[i] = d.Labels
+		if sets[i] == nil && d.Label != "" {
+			sets[i] = []string{d.Label}
+		}
+		for _, l := range sets[i] {
+			if !seen[l] {
+				seen[l] = true
+				labels = append(labels, l)
+			}
+		}
+	}
+	slices.Sort(labels)
+	return sets, labels
 }
 
 // DropTexts empties the text of every document and keeps the rest (IDs,

@@ -37,6 +37,26 @@ type CVOptions struct {
 	Progress func(done, total int)
 	// TopK, when > 0, adds top-k accuracy to each fold's report.
 	TopK int
+	// Fit, when not nil, fits each fold's model on its training rows X
+	// (labels y, vocabulary vocab) and record fields recs (nil without
+	// fields), with the configuration's kind, classes and parameters: a
+	// training run's own fit (pipeline.CrossValidate), so that a fold is
+	// fitted as train fits. Nil: train.Fit, or train.FitWithFields for
+	// CrossValidateRecords.
+	Fit func(X *vectorize.Matrix, y []int, vocab *vectorize.Vocabulary, recs *train.Records) (*model.Model, error)
+}
+
+// fit fits a fold's model: opt.Fit, else train.FitWithFields (for a
+// model without fields, recs nil, train.Fit's model).
+func (opt CVOptions) fit(kind model.Kind, X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, recs *train.Records, workers int) (*model.Model, error) {
+	if opt.Fit != nil {
+		return opt.Fit(X, y, vocab, recs)
+	}
+	if recs == nil {
+		return train.Fit(kind, X, y, classes, vocab, p, train.Options{Workers: workers})
+	}
+	m, _, err := train.FitWithFields(kind, X, y, classes, vocab, p, train.Options{Workers: workers}, recs)
+	return m, err
 }
 
 // Fold is the outcome of one cross-validation fold.
@@ -140,7 +160,7 @@ func CrossValidate(texts []string, y []int, classes []string, s vectorize.Settin
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		ytr := corpus.Pick(y, rows)
-		m, err := train.Fit(kind, Xtr, ytr, classes, vocab, p, train.Options{Workers: workers})
+		m, err := opt.fit(kind, Xtr, ytr, classes, vocab, p, nil, workers)
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}

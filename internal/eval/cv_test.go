@@ -2,14 +2,17 @@ package eval
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 func TestCrossValidate(t *testing.T) {
@@ -150,5 +153,45 @@ func TestEvaluateModelNeedsLabels(t *testing.T) {
 	labels[5] = ""
 	if _, err := EvaluateModel(m, X, labels, Options{}, 1); err == nil || !strings.Contains(err.Error(), "document 6 has no label") {
 		t.Errorf("unlabelled: %v", err)
+	}
+}
+
+// TestCrossValidateFit checks that CVOptions.Fit fits every fold, and
+// that a Fit which fits as the default does gives the same result.
+func TestCrossValidateFit(t *testing.T) {
+	texts, y, classes := synthCorpus(3, 30, 4)
+	spec := DefaultModelSpec(model.Complement)
+	spec.Settings.MinDF = 1
+	want, err := CrossValidate(texts, y, classes, spec.Settings, spec.Kind, spec.Params, 3, 5, CVOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	fits := 0
+	opt := CVOptions{Workers: 2, Fit: func(X *vectorize.Matrix, y []int, vocab *vectorize.Vocabulary, recs *train.Records) (*model.Model, error) {
+		mu.Lock()
+		fits++
+		mu.Unlock()
+		if recs != nil {
+			t.Errorf("records %v for a text model", recs)
+		}
+		return train.Fit(spec.Kind, X, y, classes, vocab, spec.Params, train.Options{Workers: 1})
+	}}
+	got, err := CrossValidate(texts, y, classes, spec.Settings, spec.Kind, spec.Params, 3, 5, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fits != 3 {
+		t.Errorf("Fit called %d times, want 3", fits)
+	}
+	if got.Mean != want.Mean || got.Std != want.Std {
+		t.Errorf("with Fit: mean %+v ± %+v, want %+v ± %+v", got.Mean, got.Std, want.Mean, want.Std)
+	}
+	// A Fit that fails fails the cross-validation, naming the fold.
+	opt.Fit = func(*vectorize.Matrix, []int, *vectorize.Vocabulary, *train.Records) (*model.Model, error) {
+		return nil, errors.New("no fit")
+	}
+	if _, err := CrossValidate(texts, y, classes, spec.Settings, spec.Kind, spec.Params, 3, 5, opt); err == nil || !strings.Contains(err.Error(), "fold 1: no fit") {
+		t.Errorf("failing Fit: error %v", err)
 	}
 }

@@ -55,11 +55,16 @@
 // # What eval does not do
 //
 // It does not fit models or vocabularies itself: cross-validation and
-// learning curves call vectorize to tokenize and weigh and train to fit. It
+// learning curves call vectorize to tokenize and weigh and train to fit
+// (or the caller's fit, CVOptions.Fit: a training run's). It
 // does not read corpora, and it does not print: writers take an io.Writer,
 // and the command decides where output goes. StreamScorer scores texts as a
 // reader hands them over (corpus.ReadStream's emit), so that scoring
-// overlaps decompression; it is EvaluateTexts to the bit. The one model
-// file it reads is LoadStreamScorer's, which loads the model (with
-// model.Load) while the caller starts reading its corpus.
+// overlaps decompression; it is EvaluateTexts to the bit. The model
+// files it reads are LoadStreamScorer's, which loads the model (with
+// model.Load) while the caller starts reading its corpus, and
+// EvaluateFile's: the evaluation of a model file as nbtext eval -m makes
+// it, whose corpus a Loader of the caller's reads as the model asks
+// (Reading), and whose errors are typed for the caller's exit codes
+// (UsageError, ModelError, GateError).
 package eval

@@ -127,6 +127,20 @@ func ParseLabelThresholds(flag string, values []string) (map[string]float64, err
 	return m, nil
 }
 
+// Parse sets MinRecall and MinPrecision from the values of --min-recall
+// and --min-precision (ParseLabelThresholds) and validates g (Validate).
+func (g *Gates) Parse(minRecall, minPrecision []string) error {
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	var err error
+	if g.MinRecall, err = ParseLabelThresholds("--min-recall", minRecall); err != nil {
+		return err
+	}
+	g.MinPrecision, err = ParseLabelThresholds("--min-precision", minPrecision)
+	return err
+}
+
 // Validate checks that each threshold lies in its range.
 func (g Gates) Validate() error {
 	if g.MinAccuracy < 0 || g.MinAccuracy > 1 || math.IsNaN(g.MinAccuracy) {

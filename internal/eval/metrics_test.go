@@ -250,3 +250,24 @@ func TestLogSoftmax(t *testing.T) {
 		t.Error("argmax must take the lower id on ties")
 	}
 }
+
+// TestGatesParse checks that Parse fills the label gates and validates
+// the thresholds.
+func TestGatesParse(t *testing.T) {
+	g := Gates{MinAccuracy: 0.8}
+	if err := g.Parse([]string{"spam=0.9", "a=b=0.5"}, []string{"ham=0.25"}); err != nil {
+		t.Fatal(err)
+	}
+	if g.MinRecall["spam"] != 0.9 || g.MinRecall["a=b"] != 0.5 || len(g.MinRecall) != 2 || g.MinPrecision["ham"] != 0.25 || len(g.MinPrecision) != 1 {
+		t.Errorf("Parse: recall %v, precision %v", g.MinRecall, g.MinPrecision)
+	}
+	if err := (&Gates{}).Parse(nil, []string{"ham=2"}); err == nil || !strings.Contains(err.Error(), "--min-precision ham") {
+		t.Errorf("precision 2: error %v", err)
+	}
+	if err := (&Gates{}).Parse([]string{"spam"}, nil); err == nil || !strings.Contains(err.Error(), "--min-recall takes LABEL=x") {
+		t.Errorf("no threshold: error %v", err)
+	}
+	if err := (&Gates{MinAccuracy: 1.5}).Parse(nil, nil); err == nil || !strings.Contains(err.Error(), "--min-accuracy") {
+		t.Errorf("accuracy 1.5: error %v", err)
+	}
+}

@@ -91,7 +91,7 @@ func CrossValidateRecords(texts []string, y []int, classes []string, s vectorize
 			}
 			Xho = train.PrepareWith(vocab, corpus.Pick(texts, held), opt.Workers)
 		}
-		m, _, err := train.FitWithFields(kind, Xtr, ytr, classes, vocab, p, train.Options{Workers: opt.Workers}, r.Subset(rows))
+		m, err := opt.fit(kind, Xtr, ytr, classes, vocab, p, r.Subset(rows), opt.Workers)
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}

@@ -17,6 +17,10 @@
 //     block, record fields go to a spool on disk;
 //   - from counts: naive Bayes and centroid fitted from a counts file.
 //
+// CrossValidate runs a plan's configuration through stratified k-fold
+// cross-validation (eval --cv): the corpus held in memory, each fold
+// fitted as the in-memory run fits.
+//
 // With StreamAuto, Run streams when the corpus would not fit the memory
 // budget (membudget) held in memory, or when streaming gives the same
 // model and the corpus is large; the Report says which way it went and

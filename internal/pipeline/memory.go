@@ -171,9 +171,7 @@ func (r *run) inMemory() error {
 		// model's arrays are allocated: only the labels are read below.
 		train.ReleaseBeforeFit(kind, X.Cols, len(c.Labels), c.DropTexts)
 	}
-	m, cal, err := train.FitWithFields(kind, X, y, c.Labels, vocab, p, train.Options{
-		Workers: r.Workers, Progress: r.progress("fitting"), Init: init,
-	}, recs)
+	m, cal, err := r.fit(X, y, c.Labels, vocab, p, recs, init, r.progress("fitting"))
 	if err != nil {
 		return err
 	}
@@ -184,6 +182,14 @@ func (r *run) inMemory() error {
 		return r.keepCounts(c, m)
 	}
 	return nil
+}
+
+// fit fits the plan's kind on the rows X (labels y, ids into classes) and
+// the record fields recs (nil without fields), from the model init (nil:
+// none): the fit of an in-memory run, which each fold of CrossValidate
+// makes too.
+func (r *run) fit(X *vectorize.Matrix, y []int, classes []string, vocab *vectorize.Vocabulary, p model.Params, recs *train.Records, init *model.Model, progress func(done, total int)) (*model.Model, *train.Calibration, error) {
+	return train.FitWithFields(r.Kind, X, y, classes, vocab, p, train.Options{Workers: r.Workers, Progress: progress, Init: init}, recs)
 }
 
 // saveFitted writes m and fills the report: with Summary, the accuracy

@@ -20,24 +20,7 @@ const DefaultLabelThreshold = 0.5
 
 // LabelSets returns each document's labels (its Label when the reader
 // gave no Labels) and the sorted set of all of them.
-func LabelSets(c *corpus.Corpus) (sets [][]string, labels []string) {
-	seen := map[string]bool{}
-	sets = make([][]string, len(c.Docs))
-	for i, d := range c.Docs {
-		sets[i] = d.Labels
-		if sets[i] == nil && d.Label != "" {
-			sets[i] = []string{d.Label}
-		}
-		for _, l := range sets[i] {
-			if !seen[l] {
-				seen[l] = true
-				labels = append(labels, l)
-			}
-		}
-	}
-	slices.Sort(labels)
-	return sets, labels
-}
+func LabelSets(c *corpus.Corpus) (sets [][]string, labels []string) { return c.LabelSets() }
 
 // multiLabel is the end of a multi-label run: one binary model per label
 // over the shared vocabulary (train.FitMultiLabel), saved in one file,

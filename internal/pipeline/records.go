@@ -25,38 +25,16 @@ func layout(spec train.FieldSpec) *model.Fields {
 // of spec; a numeric value that does not parse is an error naming the
 // document and the field.
 func Records(c *corpus.Corpus, spec train.FieldSpec) (*train.Records, error) {
-	return fieldRecords(c, layout(spec), spec)
+	return train.DocumentRecords(c, layout(spec), spec)
 }
 
 // ModelRecords returns the records of c's documents for the fields of m.
 func ModelRecords(c *corpus.Corpus, m *model.Model) (*train.Records, error) {
-	return fieldRecords(c, m.Fields, FieldSpec(m.Fields))
-}
-
-// fieldRecords converts the raw fields of c's documents by f's layout.
-func fieldRecords(c *corpus.Corpus, f *model.Fields, spec train.FieldSpec) (*train.Records, error) {
-	r := &train.Records{Spec: spec, Recs: make([]model.Record, len(c.Docs))}
-	for i, d := range c.Docs {
-		rec, err := f.Record(d.Fields)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", d.ID, err)
-		}
-		r.Recs[i] = rec
-	}
-	return r, nil
+	return train.DocumentRecords(c, m.Fields, FieldSpec(m.Fields))
 }
 
 // FieldSpec returns the names of f's fields as a train.FieldSpec.
-func FieldSpec(f *model.Fields) train.FieldSpec {
-	var spec train.FieldSpec
-	for _, c := range f.Categorical {
-		spec.Categorical = append(spec.Categorical, c.Name)
-	}
-	for _, n := range f.Numeric {
-		spec.Numeric = append(spec.Numeric, n.Name)
-	}
-	return spec
-}
+func FieldSpec(f *model.Fields) train.FieldSpec { return train.FieldSpecOf(f) }
 
 // spoolFields returns a train.FieldSpool for the record fields (nil
 // without fields) and the function that passes each document's fields to
