@@ -255,19 +255,6 @@ func applyGates(s streams, o *evalOptions, sc eval.Scores, old *eval.Scores) err
 	return o.verdict(s, verdict, err)
 }
 
-// finishEval writes the report of an eval, warns of unknown labels and
-// applies the gates, as eval.EvaluateFile does: for runEvalRecords
-// (records.go), which EvaluateFile replaces.
-func finishEval(s streams, o *evalOptions, r *eval.Report, old *eval.Scores) error {
-	if err := eval.WriteReport(s.Out, o.format, r, o.writeOptions()); err != nil {
-		return err
-	}
-	if len(r.Unknown) > 0 {
-		note(s.Err, false, "nbtext: warning: %d documents have labels the model does not know (counted as errors): %s", r.UnknownN(), unknownList(r.Unknown))
-	}
-	return applyGates(s, o, r.Scores(), old)
-}
-
 // unknownList lists labels with their counts (eval.CountList).
 var unknownList = eval.CountList
 

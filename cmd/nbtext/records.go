@@ -1,14 +1,11 @@
 package main
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
-	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/train"
 )
 
@@ -66,35 +63,6 @@ func (o *recordOptions) params(p *model.Params, kind model.Kind) {
 	if !o.spec().Empty() {
 		o.p.Apply(p, kind)
 	}
-}
-
-// records returns the record fields of the documents of c, for the
-// fields of spec (pipeline.Records).
-var records = pipeline.Records
-
-// runEvalRecords is eval of a model with record fields (m, or the model
-// file -m when m is nil; pipeline.EvalRecords): the corpus is read with
-// the model's fields, and the baseline's, stripped as the model was
-// trained unless --remove is given.
-func runEvalRecords(s streams, args []string, o *evalOptions, m *model.Model) error {
-	rep, old, err := pipeline.EvalRecords(pipeline.EvalRecordsOptions{Model: m, ModelPath: o.model, Baseline: o.baseline,
-		Spec: o.rec.spec(), TopK: o.topK, Workers: o.workers,
-		Load: func(m *model.Model, fields train.FieldSpec) (*corpus.Corpus, error) {
-			co, rec := o.corpus, o.rec
-			co.useModelNames(m)
-			rec.categorical, rec.numeric = fields.Categorical, fields.Numeric
-			rec.apply(&co, m.Kind)
-			if !co.changedRemove() {
-				co.remove = m.Vocab.Settings.Remove
-			}
-			return loadCorpus(s, args, &co, "test", o.global.quiet)
-		}})
-	if errors.Is(err, model.ErrModelFile) {
-		return withCode(exitBadModel, err)
-	} else if err != nil {
-		return err
-	}
-	return finishEval(s, o, rep, old)
 }
 
 func sortedCopy(xs []string) []string {
