@@ -86,8 +86,8 @@ func (o *countOptions) validate(fs *pflag.FlagSet) error {
 	if k, err := model.ParseKind(o.kind); err != nil || !pipeline.FitsCounts(k) {
 		return usageErrorf("--model must be bernoulli, multinomial, complement or centroid, got %q", o.kind)
 	}
-	if _, _, err := parseShard(o.shard); err != nil {
-		return err
+	if _, _, err := counts.ParseShard(o.shard); err != nil {
+		return withCode(exitUsage, err)
 	}
 	if _, err := parseSize("mem", o.mem); err != nil {
 		return err
@@ -96,20 +96,6 @@ func (o *countOptions) validate(fs *pflag.FlagSet) error {
 		return checkFixedFlags(fs, append(o.fixed, "model"), "--vocab", "the round-one counts fix the vectorizer settings")
 	}
 	return nil
-}
-
-// parseShard parses --shard i/N (1 ≤ i ≤ N); empty is the one shard 1/1.
-func parseShard(s string) (i, n int, err error) {
-	if s == "" {
-		return 1, 1, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(strings.TrimSpace(a))
-	n, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return 0, 0, usageErrorf("--shard must be i/N with 1 ≤ i ≤ N, got %q", s)
-	}
-	return i, n, nil
 }
 
 // parseSize parses a byte size such as 512MiB, 2G, 100k or 1048576 (k, M,
@@ -148,7 +134,7 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 	if settings.Remove, err = co.removeSetting(); err != nil {
 		return err
 	}
-	i, n, _ := parseShard(o.shard)
+	i, n, _ := counts.ParseShard(o.shard)
 	mem, _ := parseSize("mem", o.mem)
 	if err := checkOutputs(args, []string{o.vocab}, o.output); err != nil {
 		return err
