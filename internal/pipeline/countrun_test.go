@@ -23,7 +23,9 @@ func TestCountShardsAndRounds(t *testing.T) {
 	if err := os.WriteFile(data, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	source := func() (Source, error) { return Source{Paths: []string{data}, Options: corpus.Options{Format: "auto"}}, nil }
+	source := func() (Source, error) {
+		return Source{Paths: []string{data}, Options: corpus.Options{Format: "auto"}}, nil
+	}
 	settings, vocab, fixed, err := CountSettings(model.Complement, "", func(s *vectorize.Settings) error { s.MinDF = 1; return nil })
 	if err != nil || vocab != nil || fixed {
 		t.Fatalf("CountSettings: %v, vocab %v, fixed %v", err, vocab, fixed)
