@@ -22,7 +22,9 @@
 // model and the corpus is large; the Report says which way it went and
 // why. Source is the corpus to read (files, folders, archives, stdin),
 // shared with the commands that read corpora without training (count,
-// vocab, update).
+// vocab, update). Count is the counting run of 'nbtext count': one shard
+// of a source counted with the settings of a round (CountSettings) into a
+// counts file, with its CountReport.
 //
 // The package prints nothing but Report.Write's summary to the writer it
 // is given; notes, warnings and progress go through the Plan's
