@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -14,8 +13,6 @@ import (
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/pipeline"
-	"github.com/nbtext/nbtext/internal/train"
-	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // countOptions are the flags of 'nbtext count'.
@@ -89,8 +86,8 @@ func (o *countOptions) validate(fs *pflag.FlagSet) error {
 	if k, err := model.ParseKind(o.kind); err != nil || !pipeline.FitsCounts(k) {
 		return usageErrorf("--model must be bernoulli, multinomial, complement or centroid, got %q", o.kind)
 	}
-	if _, _, err := parseShard(o.shard); err != nil {
-		return err
+	if _, _, err := counts.ParseShard(o.shard); err != nil {
+		return withCode(exitUsage, err)
 	}
 	if _, err := parseSize("mem", o.mem); err != nil {
 		return err
@@ -99,20 +96,6 @@ func (o *countOptions) validate(fs *pflag.FlagSet) error {
 		return checkFixedFlags(fs, append(o.fixed, "model"), "--vocab", "the round-one counts fix the vectorizer settings")
 	}
 	return nil
-}
-
-// parseShard parses --shard i/N (1 ≤ i ≤ N); empty is the one shard 1/1.
-func parseShard(s string) (i, n int, err error) {
-	if s == "" {
-		return 1, 1, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(strings.TrimSpace(a))
-	n, err2 := strconv.Atoi(strings.TrimSpace(b))
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return 0, 0, usageErrorf("--shard must be i/N with 1 ≤ i ≤ N, got %q", s)
-	}
-	return i, n, nil
 }
 
 // parseSize parses a byte size such as 512MiB, 2G, 100k or 1048576 (k, M,
@@ -140,72 +123,31 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 	}
 	start := time.Now()
 	kind, _ := model.ParseKind(o.kind)
-	defs, _ := train.Defaults(kind)
 	co := o.corpus
-	var (
-		vocab *vectorize.Vocabulary
-		fixed *vectorize.Settings
-	)
-	if o.vocab != "" {
-		r1, err := counts.ReadFile(o.vocab)
-		if err != nil {
-			return err
-		}
-		if r1.Weighted() {
-			return fmt.Errorf("%s: --vocab takes round-one counts (counted without --vocab), these are of round two", o.vocab)
-		}
-		if vocab, _, err = r1.Vocabulary(); err != nil {
-			return fmt.Errorf("%s: %w", o.vocab, err)
-		}
-		fixed = &r1.Settings
-	}
-	settings, err := resolveSettings(defs, fixed, &o.vec, &co)
+	settings, vocab, fixed, err := pipeline.CountSettings(kind, o.vocab, o.vec.apply)
 	if err != nil {
 		return err
 	}
-	i, n, _ := parseShard(o.shard)
+	if fixed {
+		co.remove = settings.Remove // what round one stripped
+	}
+	if settings.Remove, err = co.removeSetting(); err != nil {
+		return err
+	}
+	i, n, _ := counts.ParseShard(o.shard)
 	mem, _ := parseSize("mem", o.mem)
 	if err := checkOutputs(args, []string{o.vocab}, o.output); err != nil {
 		return err
 	}
-	ctr, err := counts.NewCounter(settings, vocab, counts.Options{Workers: o.workers, Mem: mem, TempDir: o.tmpDir})
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	defer ctr.Close()
-	src, err := co.source(s, args, "train", o.global.quiet)
+	source := func() (pipeline.Source, error) { return co.source(s, args, "train", o.global.quiet) }
+	rep, err := pipeline.Count(pipeline.CountPlan{Start: start, Mem: o.mem, Source: source, Settings: settings, Vocab: vocab,
+		Shard: i, Shards: n, Output: o.output, Options: counts.Options{Workers: o.workers, Mem: mem, TempDir: o.tmpDir}})
 	if err != nil {
 		return err
 	}
-	rec := counts.NewRecorder() // what was counted, recorded in the file
-	seq, docs, err := src.CountRecorded(ctr, rec, i, n)
-	if err != nil {
-		return err
-	}
-	ins, err := rec.Inputs(i, n)
-	if err != nil {
-		return err
-	}
-	ctr.SetInputs(ins)
-	h, err := ctr.WriteFile(o.output)
-	if err != nil {
-		return err
-	}
-	round := "one"
-	if h.Weighted() {
-		round = "two"
-	}
-	fmt.Fprintf(s.Out, "counts       %s\n", o.output)
-	fmt.Fprintf(s.Out, "documents    %d of %d (shard %d/%d)\n", docs, seq, i, n)
-	fmt.Fprintf(s.Out, "classes      %d\n", len(h.Classes))
-	fmt.Fprintf(s.Out, "round        %s\n", round)
-	if ctr.Runs() > 0 {
-		fmt.Fprintf(s.Out, "runs         %d spilled under --mem %s\n", ctr.Runs(), o.mem)
-	}
-	fmt.Fprintf(s.Out, "seconds      %.2f\n", time.Since(start).Seconds())
-	if !h.Weighted() && counts.NeedsVocab(settings) {
-		note(s.Err, o.global.quiet, "nbtext: these are round-one counts: weighting %s with norm %s needs the document frequencies of the whole corpus, so merge the parts of this round (nbtext merge PARTS... -o round1.nbc), count the same documents again with --vocab round1.nbc, and train from the merge of that round",
-			settings.Weighting, orNone(settings.Norm))
+	rep.Write(s.Out)
+	if msg := rep.RoundTwoNeeded(); msg != "" {
+		note(s.Err, o.global.quiet, "%s", msg)
 	}
 	return nil
 }
@@ -226,23 +168,4 @@ func (o *trainOptions) validateFromCounts(fs *pflag.FlagSet) error {
 	}
 	names := append(slices.Clone(o.fixed), "vocab", "split", "input-format", "classes", "folds")
 	return checkFixedFlags(fs, names, "--from-counts", "the counts file fixes the documents and the vectorizer settings, so pass such flags to 'nbtext count'")
-}
-
-// resolveSettings returns the vectorizer settings of a command: those of
-// a file (fixed, with what --remove stripped then), or defs with the
-// vectorizer flags vec applied; and co's --remove setting in them.
-func resolveSettings(defs vectorize.Settings, fixed *vectorize.Settings, vec *vectorizeOptions, co *corpusOptions) (vectorize.Settings, error) {
-	s := defs
-	if fixed != nil {
-		s = *fixed
-		co.remove = s.Remove
-	} else if err := vec.apply(&s); err != nil {
-		return s, err
-	}
-	remove, err := co.removeSetting()
-	if err != nil {
-		return s, err
-	}
-	s.Remove = remove
-	return s, nil
 }

@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/predict"
 )
@@ -104,53 +102,12 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	if err != nil {
 		return withCode(exitBadModel, err)
 	}
-	opt := o.opt
-	opt.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
-	if !m.MultiLabel && (opt.MinLabels > 0 || opt.AllProbs) {
-		return usageErrorf("--min-labels and --all-probs apply to multi-label models; %s has one label per document", o.modelPath)
-	}
-	if in := m.Meta.Input; in != nil {
-		if in.LabelField != "" && !o.fs.Changed("label-field") {
-			opt.Fields.Label = in.LabelField
-		}
-		if len(in.TextFields) > 0 && !o.fs.Changed("text-field") {
-			opt.Fields.Text = in.TextFields
-		}
-		if in.LabelPrefix != "" && !o.fs.Changed("label-prefix") {
-			opt.Fields.LabelPrefix = in.LabelPrefix
-		}
-	}
-	if m.Kind.RecordOnly() && m.Fields != nil && len(m.Fields.Names()) > 0 && !o.fs.Changed("text-field") &&
-		(m.Meta.Input == nil || len(m.Meta.Input.TextFields) == 0) && headerInput(opt.Input, args) {
-		// A record model reads no text: its first field stands in for
-		// the text column of a CSV or TSV header, as in train.
-		opt.Fields.Text = m.Fields.Names()[:1]
-	}
-	if m.Fields != nil && opt.Input == predict.InputAuto && (len(args) == 0 || slices.Contains(args, predict.Stdin)) {
-		// Standard input is read as lines unless --input says otherwise.
-		return usageErrorf("%s has record fields: give --input csv, tsv or jsonl for standard input, records with the text and the fields", o.modelPath)
-	}
-	if names := append(slices.Clone(o.categorical), o.numeric...); len(names) > 0 {
-		if m.Fields == nil {
-			return usageErrorf("%s has no record fields: leave out --categorical-field and --numeric-field", o.modelPath)
-		}
-		if !slices.Equal(sortedCopy(names), sortedCopy(m.Fields.Names())) {
-			return usageErrorf("%s has the fields %s, not %s", o.modelPath, strings.Join(m.Fields.Names(), ", "), strings.Join(names, ", "))
-		}
-	}
-	if m.MultiLabel {
-		given := cmd.Flags().Changed("threshold")
-		if !given {
-			opt.Threshold = defaultLabelThreshold
-		}
-		opt.LabelThresholds = m.Thresholds(opt.Threshold, given)
-		if opt.TopK > 0 && !given {
-			opt.LabelThresholds = m.Thresholds(0, true) // the top K, as fastText's -k without -threshold
-		}
-	}
-	if opt.Costs, err = model.ParseCosts(o.costs, m.Classes); err != nil {
+	opt, err := o.opt.ForModel(m, predict.Request{Path: o.modelPath, Args: args, Given: o.fs.Changed,
+		Categorical: o.categorical, Numeric: o.numeric, Costs: o.costs, LabelThreshold: defaultLabelThreshold})
+	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	opt.Warn = func(msg string) { note(s.Err, false, "nbtext: warning: %s", msg) }
 	p, err := predict.New(m, opt)
 	if err != nil {
 		return withCode(exitUsage, err)
@@ -192,22 +149,4 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 		return fmt.Errorf("no documents found in %s (the other arguments were answered)", strings.Join(st.NoDocs, " "))
 	}
 	return nil
-}
-
-// headerInput reports whether predict reads records with a header row:
-// --input csv or tsv, or files named so (auto: corpus.FormatByName, as
-// predict frames them).
-func headerInput(input string, args []string) bool {
-	switch input {
-	case predict.InputCSV, predict.InputTSV:
-		return true
-	case predict.InputAuto:
-		for _, a := range args {
-			if f := corpus.FormatByName(a); f != corpus.FormatCSV && f != corpus.FormatTSV {
-				return false
-			}
-		}
-		return len(args) > 0
-	}
-	return false
 }

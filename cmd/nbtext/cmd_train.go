@@ -17,48 +17,34 @@ import (
 )
 
 // fitOptions are the estimator flags shared by train and eval --cv.
+// Only flags the user set override the model's defaults
+// (train.ParamSpecOf maps each flag to its parameter).
 type fitOptions struct {
-	fs      *pflag.FlagSet
-	alpha   string
-	beta    float64
-	prior   string
-	c       string
-	penalty string
-	solver  string
-	epochs  int
-	batch   int
-	seed    int64
-	// l1Ratio, classWeight and interp: --l1-ratio, --class-weight and
-	// --interpolation.
-	l1Ratio     float64
-	classWeight string
-	interp      float64
-	// temperature is NB's probability calibration τ; unset means auto.
-	temperature float64
-	// weightNorm is complement NB's second weight normalisation
-	// (model.Params.NoWeightNorm is its negation).
-	weightNorm bool
-	// centroidOffset is the nearest centroid's class offsets.
-	centroidOffset string
+	fs       *pflag.FlagSet
+	names    []string // the flags AddFlags added
+	alpha, c string
+	seed     int64
 }
 
 func (o *fitOptions) AddFlags(fs *pflag.FlagSet) {
 	o.fs = fs
-	fs.StringVar(&o.alpha, "alpha", "", "NB smoothing α ≥ 0, or auto (cross-validated on the training data) (default: the model's)")
-	fs.Float64Var(&o.beta, "beta", 0, "Bernoulli NB: second Beta(α, β) prior parameter (default: equal to α)")
-	fs.StringVar(&o.prior, "prior", "learned", "NB class prior: learned, uniform, or label=p,label=p,...")
-	fs.StringVar(&o.c, "C", "", "logreg, svm, nblr: inverse regularisation strength C > 0, or auto (default: the model's)")
-	fs.StringVar(&o.penalty, "penalty", "", "logreg penalty: l2 (Gaussian prior), l1 (Laplace prior) or elasticnet (their mix, --l1-ratio) (default: the model's, l2)")
-	fs.Float64Var(&o.l1Ratio, "l1-ratio", 0.5, "logreg --penalty elasticnet: weight ρ ∈ [0, 1] of the L1 part, ρ‖W‖₁ + (1-ρ)‖W‖²/2")
-	fs.StringVar(&o.classWeight, "class-weight", "", "weight of each class's documents: balanced (n / (classes × n_c)) or label=w,... (others 1) (default: all 1; not for centroid)")
-	fs.Float64Var(&o.interp, "interpolation", 0, "nblr: β ∈ [0, 1] of w' = (1-β)·mean|w| + β·w (default: the model's)")
-	fs.StringVar(&o.solver, "solver", "", "logreg solver: lbfgs (gonum's L-BFGS) or sgd (mini-batch SGD) (default: the model's, sgd)")
-	fs.IntVar(&o.epochs, "epochs", 0, "logreg: sgd epochs or lbfgs iterations; svm, nblr: most solver passes (default: the model's)")
-	fs.IntVar(&o.batch, "batch-size", 0, "logreg sgd: mini-batch size (default: the model's)")
-	fs.Int64Var(&o.seed, "seed", 1, "random seed (sgd order, cross-validation folds)")
-	fs.BoolVar(&o.weightNorm, "weight-norm", true, "complement: normalise each class's weights by their sum of magnitudes (Rennie et al. 2003); false is scikit-learn's ComplementNB(norm=False)")
-	fs.StringVar(&o.centroidOffset, "centroid-offset", "", "centroid: per-class score offsets: none, prior (log of the class's share of documents) or fitted (on held-out leave-one-out scores, with the temperature) (default: the model's)")
-	fs.Float64Var(&o.temperature, "temperature", 0, "NB: scale scores by τ so probabilities are calibrated; 1 turns calibration off (default: fitted by cross-validation for bernoulli and complement)")
+	o.names = addedFlags(fs, func(fs *pflag.FlagSet) {
+		fs.StringVar(&o.alpha, "alpha", "", "NB smoothing α ≥ 0, or auto (cross-validated on the training data) (default: the model's)")
+		fs.Float64("beta", 0, "Bernoulli NB: second Beta(α, β) prior parameter (default: equal to α)")
+		fs.String("prior", "learned", "NB class prior: learned, uniform, or label=p,label=p,...")
+		fs.StringVar(&o.c, "C", "", "logreg, svm, nblr: inverse regularisation strength C > 0, or auto (default: the model's)")
+		fs.String("penalty", "", "logreg penalty: l2 (Gaussian prior), l1 (Laplace prior) or elasticnet (their mix, --l1-ratio) (default: the model's, l2)")
+		fs.Float64("l1-ratio", train.DefaultL1Ratio, "logreg --penalty elasticnet: weight ρ ∈ [0, 1] of the L1 part, ρ‖W‖₁ + (1-ρ)‖W‖²/2")
+		fs.String("class-weight", "", "weight of each class's documents: balanced (n / (classes × n_c)) or label=w,... (others 1) (default: all 1; not for centroid)")
+		fs.Float64("interpolation", 0, "nblr: β ∈ [0, 1] of w' = (1-β)·mean|w| + β·w (default: the model's)")
+		fs.String("solver", "", "logreg solver: lbfgs (gonum's L-BFGS) or sgd (mini-batch SGD) (default: the model's, sgd)")
+		fs.Int("epochs", 0, "logreg: sgd epochs or lbfgs iterations; svm, nblr: most solver passes (default: the model's)")
+		fs.Int("batch-size", 0, "logreg sgd: mini-batch size (default: the model's)")
+		fs.Int64Var(&o.seed, "seed", 1, "random seed (sgd order, cross-validation folds)")
+		fs.Bool("weight-norm", true, "complement: normalise each class's weights by their sum of magnitudes (Rennie et al. 2003); false is scikit-learn's ComplementNB(norm=False)")
+		fs.String("centroid-offset", "", "centroid: per-class score offsets: none, prior (log of the class's share of documents) or fitted (on held-out leave-one-out scores, with the temperature) (default: the model's)")
+		fs.Float64("temperature", 0, "NB: scale scores by τ so probabilities are calibrated; 1 turns calibration off (default: fitted by cross-validation for bernoulli and complement)")
+	})
 }
 
 // trainOptions are the flags of 'nbtext train'.
@@ -258,40 +244,13 @@ func (o *trainOptions) profileChoice(kind model.Kind, settings vectorize.Setting
 func (o *fitOptions) changed(name string) bool { return o.fs.Changed(name) }
 
 // params resolves the training parameters: the model's defaults,
-// overridden by the flags that were set (train.ParamSpec.Resolve). auto
-// reports --alpha auto or --C auto. sizes (documents per class,
+// overridden by the flags that were set (train.ParamSpecOf, Resolve).
+// auto reports --alpha auto or --C auto. sizes (documents per class,
 // train.ClassSizes) gives the weights of --class-weight balanced.
 func (o *fitOptions) params(kind model.Kind, classes []string, sizes []int) (model.Params, bool, error) {
-	spec := train.ParamSpec{Alpha: o.alpha, C: o.c, Prior: o.prior, L1Ratio: o.l1Ratio, ClassWeight: o.classWeight}
-	if o.changed("beta") {
-		spec.Beta = &o.beta
-	}
-	if o.changed("interpolation") {
-		spec.Interpolation = &o.interp
-	}
-	if o.changed("penalty") {
-		spec.Penalty = o.penalty
-	}
-	if o.changed("solver") {
-		spec.Solver = o.solver
-	}
-	if o.changed("epochs") {
-		spec.Epochs = &o.epochs
-	}
-	if o.changed("batch-size") {
-		spec.BatchSize = &o.batch
-	}
-	if o.changed("seed") {
-		spec.Seed = &o.seed
-	}
-	if o.changed("weight-norm") {
-		spec.WeightNorm = &o.weightNorm
-	}
-	if o.changed("centroid-offset") {
-		spec.CentroidOffset = o.centroidOffset
-	}
-	if o.changed("temperature") {
-		spec.Temperature = &o.temperature
+	spec, err := train.ParamSpecOf(changedValues(o.fs, o.names))
+	if err != nil {
+		return model.Params{}, false, withCode(exitUsage, err)
 	}
 	p, auto, err := spec.Resolve(kind, classes, sizes)
 	return p, auto, withCode(exitUsage, err)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -158,22 +157,11 @@ func (o *corpusOptions) options() (corpus.Options, error) {
 
 // vectorizeOptions are the tokenizer, pruning and weighting flags shared by
 // vocab and train. Only flags the user set (on the command line, in the
-// environment or in the config file) override the defaults of the model.
+// environment or in the config file) override the defaults of the model
+// (vectorize.Settings.Override, which maps each flag to its setting).
 type vectorizeOptions struct {
-	fs          *pflag.FlagSet
-	lowercase   bool
-	stopWords   string
-	ngram       string
-	minDF       int
-	maxDF       float64
-	maxFeatures int
-	sel         string
-	weighting   string
-	sublinear   bool
-	norm        string
-	fields      string
-	hashBits    int
-	analysis    analysisOptions
+	fs    *pflag.FlagSet
+	names []string // the flags addFlags added
 }
 
 func (o *vectorizeOptions) AddFlags(fs *pflag.FlagSet) {
@@ -190,117 +178,60 @@ func (o *vectorizeOptions) AddModelFlags(fs *pflag.FlagSet) {
 func (o *vectorizeOptions) addFlags(fs *pflag.FlagSet, perModel bool) {
 	d := vectorize.DefaultSettings()
 	wHelp, nHelp, sHelp := "feature values: binary, count or tfidf", "row normalisation after weighting: l2 or none", "tf-idf: replace tf by 1+ln(tf)"
+	fHelp := "header fields whose words also count as terms of their own, NAME[:WEIGHT],... (e.g. subject:2; none to turn off)"
 	if perModel {
 		d.Weighting, d.Norm = "", ""
 		wHelp += " (default: the model's)"
 		nHelp += " (default: the model's)"
 		sHelp += " (default: the model's)"
-	}
-	o.fs = fs
-	fs.BoolVar(&o.lowercase, "lowercase", d.Lowercase, "fold text to lower case before tokenizing")
-	fs.StringVar(&o.stopWords, "stop-words", d.StopWords, "stop word list to drop: english, or empty for none")
-	fs.StringVar(&o.ngram, "ngram", "1,1", fmt.Sprintf("word n-gram range MIN,MAX, MAX ≤ %d (e.g. 1,2 for unigrams and bigrams)", vectorize.MaxNGram))
-	fs.IntVar(&o.minDF, "min-df", d.MinDF, "drop terms found in fewer documents than this")
-	fs.Float64Var(&o.maxDF, "max-df", d.MaxDF, "drop terms found in more than this fraction of documents")
-	fs.IntVar(&o.maxFeatures, "max-features", d.MaxFeatures, "keep only the N terms of highest document frequency (0: all)")
-	fs.StringVar(&o.sel, "select", d.Select, "keep the K terms of highest mutual information with the class: mi:K")
-	fs.StringVar(&o.weighting, "weighting", d.Weighting, wHelp)
-	fs.BoolVar(&o.sublinear, "sublinear-tf", d.Sublinear, sHelp)
-	fs.StringVar(&o.norm, "norm", d.Norm, nHelp)
-	fHelp := "header fields whose words also count as terms of their own, NAME[:WEIGHT],... (e.g. subject:2; none to turn off)"
-	if perModel {
 		fHelp += " (default: the model's)"
 	}
-	fs.StringVar(&o.fields, "fields", d.Fields, fHelp)
-	fs.IntVar(&o.hashBits, "hash-bits", d.HashBits, fmt.Sprintf("feature hashing: count terms in 2^B buckets, B in 1..%d, so the model size is fixed (0: a vocabulary of terms)", vectorize.MaxHashBits))
-	o.analysis.addFlags(fs, d)
+	o.fs = fs
+	o.names = addedFlags(fs, func(fs *pflag.FlagSet) {
+		fs.Bool("lowercase", d.Lowercase, "fold text to lower case before tokenizing")
+		fs.String("stop-words", d.StopWords, "stop word list to drop: english, or empty for none")
+		fs.String("ngram", "1,1", fmt.Sprintf("word n-gram range MIN,MAX, MAX ≤ %d (e.g. 1,2 for unigrams and bigrams)", vectorize.MaxNGram))
+		fs.Int("min-df", d.MinDF, "drop terms found in fewer documents than this")
+		fs.Float64("max-df", d.MaxDF, "drop terms found in more than this fraction of documents")
+		fs.Int("max-features", d.MaxFeatures, "keep only the N terms of highest document frequency (0: all)")
+		fs.String("select", d.Select, "keep the K terms of highest mutual information with the class: mi:K")
+		fs.String("weighting", d.Weighting, wHelp)
+		fs.Bool("sublinear-tf", d.Sublinear, sHelp)
+		fs.String("norm", d.Norm, nHelp)
+		fs.String("fields", d.Fields, fHelp)
+		fs.Int("hash-bits", d.HashBits, fmt.Sprintf("feature hashing: count terms in 2^B buckets, B in 1..%d, so the model size is fixed (0: a vocabulary of terms)", vectorize.MaxHashBits))
+		// The analyzer (vectorize.Analysis): which text becomes which
+		// terms. See docs/languages.md.
+		fs.String("analyzer", "word", "terms: word (words, see --token-pattern), char (character n-grams of the text) or char_wb (character n-grams inside words padded with a space), as scikit-learn's")
+		fs.String("char-ngram", vectorize.DefaultCharNGram, fmt.Sprintf("--analyzer char, char_wb: character n-gram range MIN,MAX, MAX ≤ %d", vectorize.MaxCharNGram))
+		fs.String("subwords", "none", "word analyzer: each word w also gives the character n-grams of \"<w>\" of MIN,MAX characters as terms of their own (fastText's -minn/-maxn), e.g. 3,5; none for none")
+		fs.Bool("cjk-bigrams", d.CJKBigrams, "word analyzer: a run of Han, Hiragana, Katakana, Hangul or Thai characters gives its overlapping character bigrams, as Lucene's CJK analyzer (false: one token per run)")
+		fs.String("unicode-norm", orNone(d.Normalize), "Unicode normalisation before tokenizing (--normalize of eval is the confusion matrix): nfkc (full-width and compatibility forms to their plain ones) or none")
+		fs.Bool("case-fold", d.CaseFold, "with --lowercase, fold case fully (Unicode case folding: ß → ss) instead of Python's str.lower")
+		fs.Bool("strip-accents", d.StripAccents, "remove accents after lower-casing, as scikit-learn's strip_accents='unicode' (NFKD, drop combining marks)")
+		fs.String("token-pattern", "", "word analyzer: the tokens are the matches of this regular expression (Go RE2 syntax; \\w is ASCII there, use [\\pL\\pN_] for any script; one capturing group: the group), instead of scikit-learn's (?u)\\b\\w\\w+\\b")
+	})
 }
 
 // softMinDF reports whether --min-df was left to its default, which a
 // corpus too small for it may lower (fitCorpus).
 func (o *vectorizeOptions) softMinDF() bool { return !o.fs.Changed("min-df") }
 
-// apply overrides the fields of s whose flags were set, then validates.
+// apply overrides the settings of s whose flags were set, then validates.
 func (o *vectorizeOptions) apply(s *vectorize.Settings) error {
-	changed := func(name string) bool { return o.fs.Changed(name) }
-	if changed("lowercase") {
-		s.Lowercase = o.lowercase
-	}
-	if changed("stop-words") {
-		s.StopWords = o.stopWords
-	}
-	if changed("ngram") {
-		lo, hi, err := parseRange(o.ngram)
-		if err != nil {
-			return usageErrorf("--ngram: %v", err)
-		}
-		s.NGramMin, s.NGramMax = lo, hi
-	}
-	if changed("min-df") {
-		s.MinDF = o.minDF
-	}
-	if changed("max-df") {
-		s.MaxDF = o.maxDF
-	}
-	if changed("max-features") {
-		s.MaxFeatures = o.maxFeatures
-	}
-	if changed("select") {
-		s.Select = o.sel
-	}
-	if changed("weighting") {
-		s.Weighting = o.weighting
-	}
-	if changed("sublinear-tf") {
-		s.Sublinear = o.sublinear
-	}
-	if changed("norm") {
-		s.Norm = o.norm
-	}
-	if changed("fields") {
-		s.Fields = o.fields
-		if strings.EqualFold(strings.TrimSpace(s.Fields), "none") {
-			s.Fields = ""
-		}
-	}
-	if changed("hash-bits") {
-		s.HashBits = o.hashBits
-		if s.HashBits > 0 && !changed("max-features") {
-			// A model's default cap on its terms (train.Defaults) bounds
-			// a vocabulary that grows with the corpus; hashing fixes the
-			// model's size itself, at 2^B buckets.
-			s.MaxFeatures = 0
-		}
-	}
-	if err := o.analysis.apply(s, changed); err != nil {
-		return err
-	}
-	if err := s.Validate(); err != nil {
-		return &codedError{exitUsage, err}
-	}
-	return nil
+	return withCode(exitUsage, s.Override(changedValues(o.fs, o.names)))
 }
 
-// parseRange parses "MIN,MAX" or a single "N" (meaning N,N).
-func parseRange(s string) (int, int, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) > 2 {
-		return 0, 0, fmt.Errorf("want MIN,MAX, got %q", s)
-	}
-	lo, err := strconv.Atoi(strings.TrimSpace(parts[0]))
-	if err != nil {
-		return 0, 0, fmt.Errorf("want MIN,MAX, got %q", s)
-	}
-	hi := lo
-	if len(parts) == 2 {
-		if hi, err = strconv.Atoi(strings.TrimSpace(parts[1])); err != nil {
-			return 0, 0, fmt.Errorf("want MIN,MAX, got %q", s)
+// changedValues returns, by name, the values of the flags of names that
+// were set.
+func changedValues(fs *pflag.FlagSet, names []string) map[string]string {
+	given := map[string]string{}
+	for _, name := range names {
+		if f := fs.Lookup(name); f != nil && f.Changed {
+			given[name] = f.Value.String()
 		}
 	}
-	if lo < 1 || hi < lo {
-		return 0, 0, fmt.Errorf("want 1 ≤ MIN ≤ MAX, got %q", s)
-	}
-	return lo, hi, nil
+	return given
 }
 
 // changedRemove reports whether --remove was set by the user.

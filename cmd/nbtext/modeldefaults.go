@@ -15,67 +15,6 @@ import (
 // defaultKind is train's default --model.
 const defaultKind = model.Multinomial
 
-// kindDefaults returns, by flag name, the value each vectorizer and
-// estimator flag takes for kind when it is not set: train.Defaults, the
-// one table of defaults, rendered as the flag would take it. Flags that
-// kind does not use are absent.
-func kindDefaults(kind model.Kind) map[string]string {
-	s, p := train.Defaults(kind)
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	fields := s.Fields
-	if fields == "" {
-		fields = "none"
-	}
-	d := map[string]string{
-		"lowercase":    strconv.FormatBool(s.Lowercase),
-		"stop-words":   s.StopWords,
-		"ngram":        fmt.Sprintf("%d,%d", s.NGramMin, s.NGramMax),
-		"min-df":       strconv.Itoa(s.MinDF),
-		"max-df":       f(s.MaxDF),
-		"max-features": strconv.Itoa(s.MaxFeatures),
-		"select":       s.Select,
-		"weighting":    s.Weighting,
-		"sublinear-tf": strconv.FormatBool(s.Sublinear),
-		"norm":         s.Norm,
-		"fields":       fields,
-		"prior":        p.Prior,
-		"seed":         strconv.FormatInt(p.Seed, 10),
-	}
-	if kind.IsNB() {
-		d["alpha"] = f(p.Alpha)
-		if kind == model.Bernoulli {
-			d["beta"] = f(p.Beta)
-			if p.Beta == p.Alpha {
-				d["beta"] = "equal to --alpha, " + f(p.Beta)
-			}
-		}
-		if kind == model.Complement {
-			d["weight-norm"] = strconv.FormatBool(!p.NoWeightNorm)
-		}
-		if train.DefaultCalibrate(kind) {
-			d["temperature"] = "fitted by cross-validation"
-		} else {
-			d["temperature"] = "1 (not calibrated)"
-		}
-	}
-	switch kind {
-	case model.Centroid:
-		d["centroid-offset"] = p.CentroidOffset
-	case model.LogReg:
-		d["C"] = f(p.C)
-		d["penalty"] = p.Penalty
-		d["solver"] = p.Solver
-		d["epochs"] = strconv.Itoa(p.Epochs)
-		d["batch-size"] = strconv.Itoa(p.BatchSize)
-	case model.SVM, model.NBLR:
-		d["C"] = f(p.C)
-		if kind == model.NBLR {
-			d["interpolation"] = f(p.Interpolation)
-		}
-	}
-	return d
-}
-
 // ownDefault matches the "(default ...)" a usage string ends with, which
 // showKindDefaults replaces.
 var ownDefault = regexp.MustCompile(`\s*\(default[^()]*(\([^()]*\)[^()]*)*\)$`)
@@ -89,21 +28,21 @@ const usageBase = "nbtext-usage"
 const kindDefault = "nbtext-default"
 
 // showKindDefaults writes into the help of every vectorizer and estimator
-// flag of fs the default that kind really uses (kindDefaults), or, when
+// flag of fs the default that kind really uses (train.FlagDefaults), or, when
 // kind is 0, that the default is the chosen model's. The flags' DefValue
 // is set to their zero value, so that pflag does not print a second,
 // untrue default of its own. context says when the defaults apply (eval:
 // "with --cv").
 func showKindDefaults(fs *pflag.FlagSet, kind model.Kind, context string) {
-	all := kindDefaults(model.LogReg)
+	all := train.FlagDefaults(model.LogReg)
 	for _, k := range []model.Kind{model.Bernoulli, model.Complement, model.Centroid} {
-		for name, v := range kindDefaults(k) {
+		for name, v := range train.FlagDefaults(k) {
 			all[name] = v
 		}
 	}
 	var d map[string]string
 	if kind != 0 {
-		d = kindDefaults(kind)
+		d = train.FlagDefaults(kind)
 	}
 	for name := range all {
 		f := fs.Lookup(name)

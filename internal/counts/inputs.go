@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -350,4 +351,19 @@ func (h *Header) CheckShards(n int) error {
 		return fmt.Errorf("the counts do not hold every document of their inputs: missing %s", strings.Join(miss, "; "))
 	}
 	return nil
+}
+
+// ParseShard parses a shard as 'count --shard' names it, i/N with
+// 1 ≤ i ≤ N; empty is the one shard 1/1, all documents.
+func ParseShard(s string) (i, n int, err error) {
+	if s == "" {
+		return 1, 1, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("--shard must be i/N with 1 ≤ i ≤ N, got %q", s)
+	}
+	return i, n, nil
 }

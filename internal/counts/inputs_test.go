@@ -314,3 +314,16 @@ func TestBadInputsRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestParseShard(t *testing.T) {
+	for in, want := range map[string][2]int{"": {1, 1}, "1/4": {1, 4}, " 4 / 4 ": {4, 4}} {
+		if i, n, err := ParseShard(in); err != nil || i != want[0] || n != want[1] {
+			t.Errorf("ParseShard(%q) = %d, %d, %v; want %v", in, i, n, err, want)
+		}
+	}
+	for _, in := range []string{"0/4", "5/4", "1/0", "1", "a/b", "1/2/3"} {
+		if _, _, err := ParseShard(in); err == nil || !strings.Contains(err.Error(), "--shard must be i/N") {
+			t.Errorf("ParseShard(%q): %v", in, err)
+		}
+	}
+}

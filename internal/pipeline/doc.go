@@ -26,7 +26,9 @@
 // model and the corpus is large; the Report says which way it went and
 // why. Source is the corpus to read (files, folders, archives, stdin),
 // shared with the commands that read corpora without training (count,
-// vocab, update).
+// vocab, update). Count is the counting run of 'nbtext count': one shard
+// of a source counted with the settings of a round (CountSettings) into a
+// counts file, with its CountReport.
 //
 // Beside training runs, the package carries out the runs of the other
 // commands that read corpora or model files, each from a plain options

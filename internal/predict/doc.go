@@ -35,5 +35,8 @@
 //     documents (doc, nul, jsonl, files) but not from single lines, which
 //     have none: stripping would empty them.
 //
+// Options.ForModel completes the options from the model: the input names
+// it was trained with, its record fields, label thresholds and costs.
+//
 // It does not fit models or compute metrics (see internal/eval).
 package predict

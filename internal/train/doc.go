@@ -8,7 +8,9 @@
 // cross-validated choice of α and C behind --alpha auto and --C auto, and
 // every default (defaults.go), chosen on held-out parts of the training
 // splits of 20 Newsgroups and IMDB (cross-validation folds, later posts,
-// reviews of held-out movies).
+// reviews of held-out movies). The command line names parameters by its
+// flags: ParamSpecOf reads the flags given into a ParamSpec, FlagDefaults
+// shows each kind's defaults by flag for the help.
 //
 // # Conventions
 //

@@ -41,6 +41,9 @@
 // stripping (NFKD, drop combining marks, as scikit-learn). TokenPattern
 // replaces the word scanner by RE2 matches. DefaultSettings turns
 // CJKBigrams on: it changes nothing in text without those scripts.
+// Settings.Override sets settings by the names of the flags that set them
+// (override.go), with the rules that tie them: a character analyzer
+// turns off the word-only settings not given.
 //
 // English stop words (Settings.StopWords "english") are scikit-learn's
 // ENGLISH_STOP_WORDS, 318 words. They are removed before n-grams are formed,
