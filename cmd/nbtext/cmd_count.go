@@ -46,29 +46,10 @@ func (o *countOptions) AddFlags(fs *pflag.FlagSet) {
 func newCountCmd(g *globalOptions) *cobra.Command {
 	o := &countOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "count CORPUS... [--shard i/N] -o PART.nbc",
-		Short: "Count the Naive Bayes statistics of a corpus or one shard of it",
-		Long: `Count the sufficient statistics of the Naive Bayes models (per-class
-documents, per-term and class documents, occurrences and weighted sums) of
-the documents of CORPUS..., or of one shard of them, and write them as a
-counts file (.nbc). Counts add: 'nbtext merge' sums parts counted anywhere,
-in any order or tree, to the same bytes as one count of everything, and
-'nbtext train --from-counts' fits the model that 'nbtext train' fits on
-those documents. The per-class weighted sums are also the class sums of
-nearest centroid ('train --from-counts --model centroid'). CORPUS 20news reads the train
-split of the cached 20 Newsgroups archive.
-
-The vectorizer settings are those of 'train --model M', overridden by the
-flags given. Every term is kept: pruning (--min-df, --max-df,
---max-features, --select) needs the whole corpus and applies when a model
-is fitted. Weightings that need the document frequencies of the whole
-corpus (tfidf, --norm l2, the defaults of multinomial and complement NB)
-count in two rounds: merge the parts of round one, then count the same
-documents again with --vocab ROUND1.nbc and merge those.`,
-		Example: `  nbtext count corpus.tsv --shard 1/4 -o part1.nbc
-  nbtext count 20news --model bernoulli -o all.nbc
-  nbtext count corpus.tsv --shard 1/4 --vocab round1.nbc -o part1.r2.nbc
-  nbtext count big.jsonl --mem 256MiB -o big.nbc`,
+		Use:     "count CORPUS... [--shard i/N] -o PART.nbc",
+		Short:   "Count the Naive Bayes statistics of a corpus or one shard of it",
+		Long:    helpText("count"),
+		Example: exampleText("count"),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runCount(cmd, args, o) },
 	}

@@ -66,43 +66,10 @@ func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 func newEvalCmd(g *globalOptions) *cobra.Command {
 	o := &evalOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "eval -m MODEL CORPUS",
-		Short: "Measure a model on a labelled corpus, or cross-validate a configuration",
-		Long: `Score a model on a labelled corpus and report accuracy, per-class precision,
-recall, F1 and support, macro/micro/weighted averages, log-loss, top-k accuracy
-and, with --confusion, the confusion matrix.
-
-CORPUS 20news reads the test split of the cached 20 Newsgroups archive.
-The model's own --remove setting applies unless --remove is given. Labels the
-model does not know are reported by name and counted as errors.
-
-CI gates, in every mode (a model file, --multi-label, record fields, --cv,
---cv --auto): --min-accuracy, --min-macro-f1, --max-log-loss, --min-recall
-LABEL=x and --min-precision LABEL=x make the exit code 4 when a score is on
-the wrong side of its threshold; --baseline OLD.nbm scores an older model on
-the same documents and fails when the accuracy or macro F1 falls more than
---tolerance below the old one's. One line on stderr gives the verdict. A gate
-that cannot apply (a log-loss without probabilities, a label the evaluation
-does not have, a baseline for --cv) is a usage error (exit 2). With
---multi-label, accuracy is the subset accuracy; with --cv, the scores are
-the means over the folds.
-
-A model trained on records or with --multi-label is evaluated as such: the
-field names and the multi-label reading come from the model file, unless
---multi-label, --categorical-field or --numeric-field are given.
-
-With --cv K, --model names an estimator instead of a file, and eval runs
-stratified K-fold cross-validation of that training configuration (with the
-vectorizer and estimator flags of 'nbtext train') on CORPUS (20news: its
-train split), reporting the mean and standard deviation of each metric.`,
-		Example: `  nbtext eval -m news.nbm 20news
-  nbtext eval -m news.nbm 20news --format json --top-k 3
-  nbtext eval -m news.nbm 20news --min-accuracy 0.85      # CI gate
-  nbtext eval -m new.nbm test.tsv --baseline old.nbm --tolerance 0.005
-  nbtext eval -m spam.nbm test.tsv --min-recall spam=0.9 --max-log-loss 0.3
-  nbtext eval -m news.nbm 20news --confusion --normalize
-  nbtext eval 20news --cv 5 --model bernoulli --alpha 0.1
-  nbtext eval 20news --cv 5 --auto --budget 5m         # nested CV of train --auto`,
+		Use:     "eval -m MODEL CORPUS",
+		Short:   "Measure a model on a labelled corpus, or cross-validate a configuration",
+		Long:    helpText("eval"),
+		Example: exampleText("eval"),
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runEval(cmd, args, o) },

@@ -37,34 +37,10 @@ func (o *infoOptions) Validate() error {
 func newInfoCmd(g *globalOptions) *cobra.Command {
 	o := &infoOptions{}
 	cmd := &cobra.Command{
-		Use:   "info MODEL|COUNTS",
-		Short: "Show what a model or counts file holds: kind, classes, settings, top terms; documents, inputs, shards",
-		Long: `Show what a model file written by 'nbtext train' holds: its kind, its
-classes with their training documents, the vocabulary size, the tokenizer
-and weighting settings, the training parameters, the nbtext version that
-wrote it, the file's size and SHA-256, and the --top terms that weigh most
-for each class (W[term,class] minus the term's mean weight over the classes:
-header words or names among them show what the model learnt from). A model
-with record fields (--categorical-field, --numeric-field) lists each field's
-parameters: P(value|class) for every value and an unseen one, or a Gaussian
-mean and variance per class (naive Bayes; with kernel densities also the
-bandwidth); the one-hot weight of each value, or the weight and
-standardisation of a numeric field (logreg, svm, lda); QDA's class means and
-variances.
-
-Given a counts file ('nbtext count', 'nbtext merge'), info shows its round,
-documents, classes with their documents, terms, settings, and what was
-counted: each input's name, documents, bytes of text and SHA-256, and the
-shards of them (--format json: "documents", "classes", "class_docs",
-"terms", "parts"; --top does not apply).
-
---format json writes one object with "classes" (the class names in id
-order), "class_docs", "terms", "settings", "params", "top_terms", "fields"
-(when the model has record fields) and the other fields shown in the table.`,
-		Example: `  nbtext info news.nbm
-  nbtext info news.nbm --top 20
-  nbtext info all.nbc
-  nbtext info news.nbm --format json | jq -r '.classes[]'`,
+		Use:     "info MODEL|COUNTS",
+		Short:   "Show what a model or counts file holds: kind, classes, settings, top terms; documents, inputs, shards",
+		Long:    helpText("info"),
+		Example: exampleText("info"),
 		Args:    cobra.ExactArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return withCode(exitUsage, o.Validate()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runInfo(cmd.OutOrStdout(), args[0], o) },

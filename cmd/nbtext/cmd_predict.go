@@ -50,40 +50,10 @@ func (o *predictOptions) AddFlags(fs *pflag.FlagSet) {
 func newPredictCmd(g *globalOptions) *cobra.Command {
 	o := &predictOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "predict -m MODEL [FILE|DIR|ARCHIVE ...]",
-		Short: "Label documents from stdin or files with a trained model",
-		Long: `Label documents with a model written by 'nbtext train'.
-
-With no arguments it reads stdin, one document per line (--input lines),
-answering each line as it arrives, in input order. A FILE argument is read
-as stdin is: one answer per line by default (ids FILE:N), the whole file with
---input doc (id FILE), one per JSON object with --input jsonl. Record files
-are read as train reads them: a FILE named .csv, .tsv or .jsonl (also
-compressed) is read in that format, a file whose first line starts with
-__label__ as fastText; --input csv|tsv|jsonl|fasttext forces one. The text
-is in --text-field, the id in --id-field; in JSON output the other columns
-pass through. A labelled file's labels are never read as text: predict
-ignores them and says so ('nbtext eval' measures a model against them).
-A model trained on records reads its fields from them; the names given to
-train (--label-field, --text-field, --label-prefix) are the defaults. A FILE or
-stdin compressed with gzip, zstd or bzip2 is decompressed first. "-" is stdin. In a DIR or an ARCHIVE
-(.tar, also .tar.gz, .tgz, .tar.zst, .tar.bz2) each file is one document whose
-path is its id. A path that is a device or a pipe is refused: give it on
-stdin.
-
-There is one answer per document, always in input order: a document that
-cannot be read (larger than --max-doc-bytes, or with NUL bytes: binary,
-UTF-16) is answered with '?' (tsv: an empty label, json: an "error"
-field) and a warning, and predict exits 1 at the end, as it does when an
-argument holds no document (an empty folder). Empty documents are
-predicted from the prior; bytes that are not UTF-8 are read as latin-1.`,
-		Example: `  echo "the gpu renders textures" | nbtext predict -m news.nbm
-  nbtext predict -m news.nbm --top-k 3 --format json < posts.txt
-  tail -f feed.log | nbtext predict -m news.nbm --format tsv
-  nbtext predict -m news.nbm questions.txt      # one answer per line
-  nbtext predict -m news.nbm --input doc post.txt --explain 5
-  nbtext predict -m news.nbm -k 3 --threshold 0.2 < posts.txt
-  nbtext predict -m spam.nbm --format tsv mail/ archive.tar.gz`,
+		Use:     "predict -m MODEL [FILE|DIR|ARCHIVE ...]",
+		Short:   "Label documents from stdin or files with a trained model",
+		Long:    helpText("predict"),
+		Example: exampleText("predict"),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if o.modelPath == "" {
 				return usageErrorf("-m MODEL is required")

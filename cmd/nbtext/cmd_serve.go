@@ -41,34 +41,11 @@ func (o *serveOptions) AddFlags(fs *pflag.FlagSet) {
 func newServeCmd(g *globalOptions) *cobra.Command {
 	o := &serveOptions{}
 	cmd := &cobra.Command{
-		Use:   "serve -m MODEL [-m NAME=MODEL ...] [--addr HOST:PORT]",
-		Short: "Answer predictions over HTTP with a JSON API; reload models without a restart",
-		Long: `Serve models over HTTP until SIGTERM or SIGINT (requests in flight finish).
-
-  POST /v1/predict  {"text": "..."} or {"texts": ["...", ...]}, or {"record":
-                    {...}} / {"records": [...]} for a model with record fields
-                    (objects as in predict --input jsonl); options "top_k",
-                    "threshold", "explain", "costs" as predict's flags, and
-                    "model" to choose a model by name. One document is
-                    answered with the object 'predict --format json' writes
-                    for it, byte for byte; a batch with {"model", "version",
-                    "predictions": [...]}.
-  GET  /v1/models   each model's name, version and 'info --format json'
-  GET  /healthz     {"status":"ok"}
-  GET  /metrics     Prometheus text format
-
-A model is reloaded on SIGHUP and when its file changes (checked every
---watch; the trainers replace files by an atomic rename): requests in
-flight finish on the old model, new ones get the new one; a file that does
-not load is refused (logged) and the old model keeps serving. Errors are
-JSON {"error": "..."}: 400 bad request, 404, 405, 413 too large, 503
-overloaded. Every size, count and time is bounded by a flag below. Logs go
-to stderr. See docs/serving.md.`,
-		Example: `  nbtext serve -m news.nbm
-  curl -s localhost:8080/v1/predict -d '{"text": "the gpu renders textures", "top_k": 3}'
-  nbtext serve -m news=news.nbm -m spam=spam.nbm --addr 127.0.0.1:9000
-  kill -HUP $(pidof nbtext)     # reload every model now`,
-		Args: cobra.NoArgs,
+		Use:     "serve -m MODEL [-m NAME=MODEL ...] [--addr HOST:PORT]",
+		Short:   "Answer predictions over HTTP with a JSON API; reload models without a restart",
+		Long:    helpText("serve"),
+		Example: exampleText("serve"),
+		Args:    cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if len(o.models) == 0 {
 				return usageErrorf("-m MODEL is required")

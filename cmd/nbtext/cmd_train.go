@@ -106,39 +106,10 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 func newTrainCmd(g *globalOptions) *cobra.Command {
 	o := &trainOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "train CORPUS --model KIND -o MODEL",
-		Short: "Fit a model (naive Bayes, logistic regression, SVM, NB-SVM, centroid) and save it",
-		Long: `Fit a model on a labelled corpus and save it as one self-contained file
-(vocabulary, tokenizer and weighting settings, class names, training
-parameters, weights; NB models also keep their counts).
-
-CORPUS 20news reads the train split of the cached 20 Newsgroups archive.
-Each model has defaults chosen on held-out parts of the shared corpora'
-train splits (see docs/models.md and docs/accuracy.md); --alpha auto and --C auto choose by stratified k-fold
-cross-validation on the training data, never on test data.
-
---auto searches model kind × preprocessing (stop words, n-grams, min_df,
-sublinear tf, header field terms when the corpus has mail headers) × α or
-C by stratified k-fold cross-validation on the training data (or on
---valid FILE), racing the candidates by successive halving within --budget,
-prints a leaderboard and saves the best, which records how it was chosen.
-
---vocab FILE reuses a vocabulary written by 'nbtext vocab': the settings it
-records (tokenizer, pruning, weighting and what --remove stripped) replace
-the vectorizer flags. Giving one of those flags on the command line with
---vocab is a usage error; values NBTEXT_* variables or the config file give
-them are defaults for other runs and are ignored.
-
---unlabeled CORPUS makes multinomial or Bernoulli NB also learn from
-unlabelled documents by EM (Nigam et al. 2000), with their weight λ
-(--unlabeled-weight, cross-validated by default); --per-class N trains on N
-documents per class drawn with --seed, and --unlabeled-rest makes the rest
-unlabelled. See docs/semi-supervised.md.`,
-		Example: `  nbtext train 20news --model multinomial -o news.nbm
-  nbtext train 20news --model bernoulli --alpha auto -o bern.nbm
-  nbtext train corpus.tsv --model logreg --C 10 -o lr.nbm
-  nbtext train corpus.tsv --auto --budget 60s -o best.nbm
-  nbtext train few.tsv --unlabeled many.tsv -o em.nbm   # NB + EM on unlabelled documents`,
+		Use:     "train CORPUS --model KIND -o MODEL",
+		Short:   "Fit a model (naive Bayes, logistic regression, SVM, NB-SVM, centroid) and save it",
+		Long:    helpText("train"),
+		Example: exampleText("train"),
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags()) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runTrain(cmd, args, o) },

@@ -34,73 +34,19 @@ func (o *updateOptions) AddFlags(fs *pflag.FlagSet) {
 
 func newUpdateCmd(g *globalOptions) *cobra.Command {
 	return updateCmd(g, false, &cobra.Command{
-		Use:   "update MODEL CORPUS -o NEW",
-		Short: "Add the documents of a corpus to a trained model",
-		Long: `Add the documents of CORPUS to the trained model MODEL and write the
-result to NEW, without reading the old documents again.
-
-Naive Bayes (bernoulli, multinomial, complement) and centroid models with
-count or binary weighting (no l2 norm) are updated exactly: the counts of
-every term of the old documents, kept beside the model by
-'train --keep-counts' (MODEL.nbc, or --counts), and those of CORPUS are
-added, pruning (--min-df, --max-df, --max-features, --select) is applied
-again over the sum, and the model is fitted with its own parameters. NEW is
-then byte-identical to the model 'train' fits on the old and new documents
-with the same settings (and --temperature of the model, for a calibrated
-one), but for the history step it records (--no-history leaves it out).
-New classes are added. NEW's counts are written beside it (NEW.nbc).
-
-Not exact: tf-idf weighting or --norm l2 weigh every document by the whole
-corpus's document frequencies, which the update changes. For multinomial
-and complement NB the update is then approximate: the vocabulary (pruning,
-document frequencies, idf) is recomputed exactly from the counts, the new
-documents are weighted exactly as training on the union would, and the old
-documents' sums are the model's, rescaled by each term's new idf over its
-old one (their l2 norms are not recomputed); forget likewise. Bernoulli NB
-counts documents, so it stays exact; centroid is refused. Linear models have
-no counts: their update is a warm start from the old weights on CORPUS (and
---replay, a sample of old documents), over the old vocabulary (terms it
-lacks are ignored); a new class is added after the old ones with zero
-weights and learnt from its documents. Logistic regression trains from the old weights
-for --epochs epochs (sgd) or iterations (lbfgs). SVM and NB-LR take a
-proximal step: each class's problem minimises
-½‖w - w_old‖² + C Σ squared hinge over CORPUS (and --replay) by dual
-coordinate descent, for at most --epochs passes; the temperature is kept,
-and NB-LR's log-count ratios stay folded in the old weights (the step is
-taken on the presence features the model scores). See docs/updating.md.
-
-'nbtext info NEW' shows the history: trained, updated, forgotten, with the
-documents and the date of each step (SOURCE_DATE_EPOCH, when set, gives
-the date). See docs/updating.md.`,
-		Example: `  nbtext train news.tsv --model multinomial --weighting count --keep-counts -o news.nbm
-  nbtext update news.nbm more.tsv -o news2.nbm
-  nbtext update news.nbm 20news-bydate.tar.gz --split test -o all.nbm
-  nbtext update lr.nbm new.tsv --replay old-sample.tsv --epochs 3 -o lr2.nbm`,
+		Use:     "update MODEL CORPUS -o NEW",
+		Short:   "Add the documents of a corpus to a trained model",
+		Long:    helpText("update"),
+		Example: exampleText("update"),
 	})
 }
 
 func newForgetCmd(g *globalOptions) *cobra.Command {
 	return updateCmd(g, true, &cobra.Command{
-		Use:   "forget MODEL CORPUS -o NEW",
-		Short: "Remove the contribution of some training documents from a model",
-		Long: `Remove exactly the contribution of the documents of CORPUS from the naive
-Bayes or centroid model MODEL, and write the result to NEW: their counts
-are subtracted from the model's (MODEL.nbc, or --counts), pruning is
-applied again and the model fitted with its own parameters. For the models
-'update' updates exactly, NEW is byte-identical to the model 'train' fits
-without those documents (but for its history step; --no-history leaves it
-out); forgetting what an update added gives back the model before it.
-
-The contract: CORPUS holds documents MODEL was trained on, each with the
-label it was trained with, as many times as it was. A document the model
-never saw cannot be told from one it saw in general; forget refuses when
-the subtraction shows it (a count would go below zero, a class or a term
-the model never counted), naming the file. A class left without documents
-is dropped. Logistic regression, SVM and NB-LR keep no counts and cannot
-forget: retrain them. tf-idf and l2-normalised multinomial and complement
-NB forget approximately, as 'update' adds (see its help).`,
-		Example: `  nbtext forget news.nbm removed.tsv -o news2.nbm
-  nbtext forget all.nbm 20news-bydate.tar.gz --split test -o train-only.nbm`,
+		Use:     "forget MODEL CORPUS -o NEW",
+		Short:   "Remove the contribution of some training documents from a model",
+		Long:    helpText("forget"),
+		Example: exampleText("forget"),
 	})
 }
 

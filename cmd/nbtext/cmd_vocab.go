@@ -36,20 +36,11 @@ func (o *vocabOptions) AddFlags(fs *pflag.FlagSet) {
 func newVocabCmd(g *globalOptions) *cobra.Command {
 	o := &vocabOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "vocab CORPUS",
-		Short: "Build a vocabulary and write it as TSV",
-		Long: `Build the vocabulary of a corpus and write it as TSV: '#' lines with the
-settings it was built with, the header 'term<TAB>df<TAB>cf', then one line per
-term, by document frequency (descending) then term.
-
-CORPUS is a folder ROOT/<label>/<doc>, a tar archive of one, a TSV, CSV,
-JSONL or fastText file (plain, gzip, zstd or bzip2; see --input-format) or
-'-' for stdin; 20news reads the train split of the cached 20 Newsgroups
-archive.`,
-		Example: `  nbtext vocab 20news -o vocab.tsv
-  nbtext vocab 20news --top 20
-  nbtext vocab corpus.tsv --stop-words english --min-df 2 -o vocab.tsv`,
-		Args: cobra.MaximumNArgs(1),
+		Use:     "vocab CORPUS",
+		Short:   "Build a vocabulary and write it as TSV",
+		Long:    helpText("vocab"),
+		Example: exampleText("vocab"),
+		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
 			if o.top < 0 {
 				return usageErrorf("--top must be ≥ 0, got %d", o.top)

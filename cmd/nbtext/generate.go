@@ -17,10 +17,8 @@ func newGenerateCmd() *cobra.Command {
 		Use:    "generate --man DIR",
 		Short:  "Write the man pages of every command",
 		Hidden: true,
-		Long: `Write one man page (section 1) per command to DIR, generated from the
-commands' own help: nbtext.1, nbtext-train.1, ... The date in their footers
-is $SOURCE_DATE_EPOCH when set (reproducible builds), else today.`,
-		Args: cobra.NoArgs,
+		Long:   helpText("generate"),
+		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if manDir == "" {
 				return usageErrorf("--man DIR is required")
