@@ -85,7 +85,7 @@ func FitMultiLabel(kind model.Kind, X *vectorize.Matrix, Y [][]int, labels []str
 			mu.Unlock()
 		}
 	}
-	if useOVRSGD(kind, bp) {
+	if useOVRSGD(kind, bp) && !opt.twoClassOVR {
 		if err := fitOVRSGD(X, present, count, labels, bp, opt, workers, report, W, B); err != nil {
 			return nil, err
 		}

@@ -104,11 +104,12 @@ type ovrWork struct {
 
 // ovrBlock is the number of labels ovrSGD fits together, in one pass
 // over the documents: each document's terms are read once for all of
-// them, and their scores, exponentials and steps, which do not depend
-// on each other, overlap in the processor. Each label's arithmetic is
+// them, a term's weights fill one 64-byte cache line, and the labels'
+// scores, exponentials and steps, which do not depend on each other,
+// overlap in the processor. Each label's arithmetic is
 // the same as alone, in the same order, so its weights do not depend on
 // the block it is in.
-const ovrBlock = 4
+const ovrBlock = 8
 
 // maxSharedOrder is the most int32s ovrSGD keeps for the epochs' visiting
 // orders (64 MB); beyond, each block reshuffles as FitLogReg does.
@@ -192,10 +193,12 @@ func (o *ovrSGD) fit(ls []int, present [][]bool, W, B []float64, L int) error {
 	if err != nil {
 		return err
 	}
-	for k, l := range ls {
-		for t := 0; t < o.nf; t++ {
+	for t := 0; t < o.nf; t++ {
+		for k, l := range ls {
 			W[t*L+l] = w.v[t*ovrBlock+k]
 		}
+	}
+	for k, l := range ls {
 		B[l] = b[k]
 	}
 	return nil
@@ -266,8 +269,10 @@ func (o *ovrSGD) fitBlock(ys [][]bool, w *ovrWork) (b [ovrBlock]float64, err err
 		// The epoch's loss: Σ s_i (max(0, ∓z) + log1p(e^−|z|)); without
 		// class weights the logarithms are summed as the logarithm of a
 		// product, taken when it grows large.
-		var lin, logs [K]float64
-		prod := [K]float64{1, 1, 1, 1}
+		var lin, logs, prod [K]float64
+		for k := range prod {
+			prod[k] = 1
+		}
 		for pos := 0; pos < n; pos++ {
 			var i int
 			if order != nil {
@@ -287,6 +292,10 @@ func (o *ovrSGD) fitBlock(ys [][]bool, w *ovrWork) (b [ovrBlock]float64, err err
 				s[1] += x * wt[1]
 				s[2] += x * wt[2]
 				s[3] += x * wt[3]
+				s[4] += x * wt[4]
+				s[5] += x * wt[5]
+				s[6] += x * wt[6]
+				s[7] += x * wt[7]
 			}
 			var a [K]float64
 			for k := range K {
@@ -347,6 +356,10 @@ func (o *ovrSGD) fitBlock(ys [][]bool, w *ovrWork) (b [ovrBlock]float64, err err
 				wt[1] -= a[1] * x
 				wt[2] -= a[2] * x
 				wt[3] -= a[3] * x
+				wt[4] -= a[4] * x
+				wt[5] -= a[5] * x
+				wt[6] -= a[6] * x
+				wt[7] -= a[7] * x
 			}
 			if l1 {
 				for _, t := range ind {
@@ -397,6 +410,10 @@ func (o *ovrSGD) fitBlock(ys [][]bool, w *ovrWork) (b [ovrBlock]float64, err err
 			s[1] += x * wt[1]
 			s[2] += x * wt[2]
 			s[3] += x * wt[3]
+			s[4] += x * wt[4]
+			s[5] += x * wt[5]
+			s[6] += x * wt[6]
+			s[7] += x * wt[7]
 		}
 		copy(base[i*K:i*K+K], s[:])
 	}
