@@ -341,11 +341,38 @@ func Decide(logProbs, costs []float64) int {
 	return best
 }
 
+// topKSelect is the largest k for which TopK selects instead of sorting.
+const topKSelect = 16
+
 // TopK returns the ids of the k most probable classes, by logProbs
 // descending, ties broken by the lower class id (NaN last). k is clamped
 // to [0, len(logProbs)].
+//
+// For k up to topKSelect it keeps the k best seen so far, each new class
+// inserted after the ones that are not worse (the order of the stable
+// sort, without sorting every class: a multi-label model's 735 labels
+// for its top 5); beyond, it sorts.
 func TopK(logProbs []float64, k int) []int {
 	k = min(max(k, 0), len(logProbs))
+	if k <= topKSelect {
+		before := func(x, y float64) bool { return x > y || (x == x && y != y) }
+		ids := make([]int, 0, k)
+		for i, x := range logProbs {
+			if len(ids) == k && (k == 0 || !before(x, logProbs[ids[k-1]])) {
+				continue
+			}
+			p := len(ids)
+			for p > 0 && before(x, logProbs[ids[p-1]]) {
+				p--
+			}
+			if len(ids) < k {
+				ids = append(ids, 0)
+			}
+			copy(ids[p+1:], ids[p:len(ids)-1])
+			ids[p] = i
+		}
+		return ids
+	}
 	ids := make([]int, len(logProbs))
 	for i := range ids {
 		ids[i] = i

@@ -325,3 +325,42 @@ func TestNewLinearScorer(t *testing.T) {
 		}
 	}
 }
+
+// TestTopKSelectIsTheSort checks TopK's selection (k ≤ topKSelect)
+// against the stable sort on random scores with ties and NaNs.
+func TestTopKSelectIsTheSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for trial := range 2000 {
+		lp := make([]float64, rng.IntN(40))
+		for i := range lp {
+			switch rng.IntN(6) {
+			case 0:
+				lp[i] = math.NaN()
+			case 1:
+				lp[i] = math.Inf(-1)
+			default:
+				lp[i] = float64(rng.IntN(8)) // ties
+			}
+		}
+		all := make([]int, len(lp)) // the stable sort, NaN last
+		for i := range all {
+			all[i] = i
+		}
+		slices.SortStableFunc(all, func(a, b int) int {
+			x, y := lp[a], lp[b]
+			switch {
+			case x > y || (x == x && y != y):
+				return -1
+			case y > x || (y == y && x != x):
+				return 1
+			}
+			return 0
+		})
+		for k := 0; k <= topKSelect; k++ {
+			want := all[:min(k, len(lp))]
+			if got := TopK(lp, k); !slices.Equal(got, want) {
+				t.Fatalf("trial %d, k = %d, scores %v: TopK = %v, the sort gives %v", trial, k, lp, got, want)
+			}
+		}
+	}
+}

@@ -38,6 +38,9 @@ type Options struct {
 	// vocabulary and classes whose weights start the optimization (a warm
 	// start, as TuneMatrix does along its C grid).
 	Init *model.Model
+	// twoClassOVR makes FitMultiLabel fit logistic regression's labels
+	// with Fit's two-class softmax, not fitOVRSGD (benchmarks compare).
+	twoClassOVR bool
 	// calibEps, when > 0, replaces the stopping tolerance of kind's dual
 	// solver (DefaultSVMEps, DefaultNBLREps) when it is looser: the
 	// tolerance of the fits whose held-out scores calibrate an SVM or
