@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Exit codes, listed in the root help and the README.
+// Exit codes, listed in the root help (help/nbtext.txt) and the README.
 const (
 	exitOK       = 0 // success
 	exitError    = 1 // any other failure: bad input, I/O
@@ -22,14 +22,6 @@ const (
 	exitBadModel = 3 // a model file that is missing, not a model, truncated, corrupt or too new
 	exitGate     = 4 // eval: a quality gate (--min-accuracy, --max-log-loss, --baseline, ...) was not met
 )
-
-const exitCodeHelp = `Exit codes:
-  0  success
-  1  error (bad input, unreadable file, I/O)
-  2  usage error (bad flag or argument)
-  3  bad model file (missing, not an nbtext model, truncated, corrupt, too new)
-  4  quality gate not met (eval --min-accuracy, --min-macro-f1, --max-log-loss,
-     --min-recall, --min-precision, --baseline)`
 
 // streams are the command's standard streams, replaced by buffers in tests.
 type streams struct {
@@ -73,24 +65,9 @@ func (o *globalOptions) AddFlags(fs *pflag.FlagSet) {
 func newRootCmd(s streams) *cobra.Command {
 	g := &globalOptions{}
 	root := &cobra.Command{
-		Use:   "nbtext",
-		Short: "Fast text classification from the shell: naive Bayes, linear models, centroid",
-		Long: `nbtext turns labelled text into sparse bag-of-words vectors and fits
-naive Bayes (Bernoulli, multinomial, complement; categorical, Gaussian and
-mixed for record fields), logistic regression, a linear SVM, NB-SVM, the
-nearest centroid or, for numeric fields, LDA and QDA, single- or multi-label.
-Models are single self-contained files; predict reads stdin in pipelines.
-
-The corpus argument 20news names the 20 Newsgroups copy fetched by
-scripts/fetch-20news.sh (or the archive named by NBTEXT_20NEWS_TARBALL);
-commands say so on stderr. No corpus argument, or an empty one, is a usage
-error.
-
-Configuration precedence: flag > environment (NBTEXT_<COMMAND>_<FLAG>, then
-NBTEXT_<FLAG>, e.g. NBTEXT_TRAIN_ALPHA, NBTEXT_QUIET) > config file > default.
-Unknown config keys and NBTEXT_* variables are named in one warning.
-
-` + exitCodeHelp,
+		Use:           "nbtext",
+		Short:         "Fast text classification from the shell: naive Bayes, linear models, centroid",
+		Long:          helpText("nbtext"),
 		Version:       buildinfo.Text(version, buildinfo.Read()),
 		SilenceUsage:  true,
 		SilenceErrors: true,
