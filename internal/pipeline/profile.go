@@ -140,29 +140,11 @@ func profiledRound(src *Source, onDoc docFunc, settings vectorize.Settings, pc *
 // each default candidate of --auto and compare, so that their figures
 // describe the model train fits. settings are the kind's defaults with the
 // user's flags applied, p its parameters resolved; changed says whether
-// the user set a flag (which the profile then leaves alone). It profiles
-// the first texts as train does (profile.Sampler), sets the analyzer,
-// multinomial's weighting and Bernoulli's α in settings and p, records the
-// choice in p.Profile, and returns the choice (nil where kind's defaults do
-// not follow the profile: Note on nil is "").
+// the user set a flag (which the profile then leaves alone; nil: none). It
+// profiles the first texts as train does, sets the analyzer, multinomial's
+// weighting and Bernoulli's α in settings and p, records the choice in
+// p.Profile, and returns it (nil where kind's defaults do not follow the
+// profile). It is train.ChooseDefaults.
 func ProfileDefaults(kind model.Kind, settings *vectorize.Settings, p *model.Params, texts []string, y []int, nClasses int, changed func(string) bool) *train.ProfileChoice {
-	if !train.ProfileFollows(kind) {
-		return nil
-	}
-	if changed == nil {
-		changed = func(string) bool { return false }
-	}
-	pc := train.NewProfileChoice(kind, *settings, anyChanged(changed, train.AnalyzerFlags))
-	var sampler profile.Sampler
-	for _, t := range texts {
-		if sampler.Full() {
-			break
-		}
-		sampler.Add(t)
-	}
-	*settings = pc.Settings(sampler.Profile())
-	pc.WeightingSettings(settings, train.ClassSizes(y, nClasses), changed)
-	pc.Params(p, changed)
-	p.Profile = pc.Note()
-	return pc
+	return train.ChooseDefaults(kind, settings, p, texts, y, nClasses, changed)
 }

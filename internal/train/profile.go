@@ -128,6 +128,40 @@ func (pc *ProfileChoice) WeightingSettings(s *vectorize.Settings, sizes []int, c
 	return false
 }
 
+// ChooseDefaults makes the defaults of kind follow the corpus profile of
+// texts (labels y of nClasses classes), for a caller that holds the
+// corpus: it samples the first texts (profile.Sampler, the sample train
+// takes), then sets in settings (kind's defaults with the user's flags)
+// and p (its parameters) what the profile chooses: the analyzer,
+// multinomial's weighting, Bernoulli's α; a flag changed reports given is
+// left alone (changed nil: none). It records the choice in p.Profile and
+// returns it, or nil where kind's defaults do not follow the profile.
+func ChooseDefaults(kind model.Kind, settings *vectorize.Settings, p *model.Params, texts []string, y []int, nClasses int, changed func(string) bool) *ProfileChoice {
+	if !ProfileFollows(kind) {
+		return nil
+	}
+	if changed == nil {
+		changed = func(string) bool { return false }
+	}
+	fixed := false
+	for _, name := range AnalyzerFlags {
+		fixed = fixed || changed(name)
+	}
+	pc := NewProfileChoice(kind, *settings, fixed)
+	var sampler profile.Sampler
+	for _, t := range texts {
+		if sampler.Full() {
+			break
+		}
+		sampler.Add(t)
+	}
+	*settings = pc.Settings(sampler.Profile())
+	pc.WeightingSettings(settings, ClassSizes(y, nClasses), changed)
+	pc.Params(p, changed)
+	p.Profile = pc.Note()
+	return pc
+}
+
 // Note is the line that says what the profile chose, for the model's
 // parameters (model.Params.Profile): the profile, then the choices; or ""
 // when it changed none of the model's defaults (a corpus of fewer than
