@@ -12,6 +12,7 @@ import (
 
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/profile"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -118,6 +119,9 @@ func runProfile(t *testing.T, plan *Plan) (*model.Model, []byte) {
 func TestProfileDefaultEveryStrategy(t *testing.T) {
 	short := profileCorpus(t, 1200, false)
 	japanese := profileCorpus(t, 1200, true)
+	// More documents than the sample: the held ones are counted once it
+	// is full, then the rest as they come.
+	many := profileCorpus(t, profile.SampleDocs+300, false)
 	dir := t.TempDir()
 	type check func(m *model.Model) string
 	analyzer := func(want string) check {
@@ -174,6 +178,10 @@ func TestProfileDefaultEveryStrategy(t *testing.T) {
 			want: []check{analyzer("char_wb"), weighting("count")}, note: "of letters in scripts without spaces"},
 		{name: "complement unsegmented", kind: model.Complement, corpus: japanese, follow: true,
 			want: []check{analyzer("char_wb")}, note: "--analyzer char_wb"},
+		{name: "multinomial past the sample", kind: model.Multinomial, corpus: many, follow: true,
+			want: []check{weighting("count")}, note: "(5000 documents sampled)"},
+		{name: "svm past the sample", kind: model.SVM, corpus: many, follow: true,
+			want: []check{analyzer("char_wb")}, note: "(5000 documents sampled)"},
 		{name: "bernoulli short", kind: model.Bernoulli, corpus: short, follow: true,
 			want: []check{alpha(train.ProfileShortBernoulliAlpha)}, note: "--alpha 0.1"},
 		{name: "bernoulli short, --alpha 0.5", kind: model.Bernoulli, corpus: short, follow: true, changed: []string{"alpha"},
