@@ -98,7 +98,8 @@ func profilePlan(kind model.Kind, path, out string, follow bool, mode StreamMode
 // runProfile runs plan and returns the model it wrote and the file's bytes.
 func runProfile(t *testing.T, plan *Plan) (*model.Model, []byte) {
 	t.Helper()
-	if _, err := Run(plan); err != nil {
+	rep, err := Run(plan)
+	if err != nil {
 		t.Fatalf("%s: %v", plan.Kind, err)
 	}
 	m, err := model.Load(plan.Output)
@@ -108,6 +109,12 @@ func runProfile(t *testing.T, plan *Plan) (*model.Model, []byte) {
 	b, err := os.ReadFile(plan.Output)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The summary says what the model records, whatever the strategy.
+	var sum bytes.Buffer
+	rep.Write(&sum)
+	if line := "defaults     " + m.Params.Profile; (m.Params.Profile != "") != strings.Contains(sum.String(), line) {
+		t.Errorf("%s, %s: summary\n%s\nwithout the model's defaults line %q", plan.Kind, rep.Strategy, sum.String(), line)
 	}
 	return m, b
 }
