@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
+	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/profile"
@@ -73,8 +76,9 @@ func (r *run) countsChoice(cs *counts.Counts) *train.ProfileChoice {
 	return pc
 }
 
-// held is a document held until the profile's sample is full.
-type held struct{ text, label string }
+// held is a document held until the profile's sample is full, with its
+// ID for the errors of counting it (as Source.Each names it).
+type held struct{ id, text, label string }
 
 // profiledRound counts the documents of src as countRound does, with the
 // settings pc chooses from the profile of their first documents (pc nil:
@@ -103,10 +107,23 @@ func profiledRound(src *Source, onDoc docFunc, settings vectorize.Settings, pc *
 		}
 		for _, d := range hold {
 			if err := ctr.Add(d.text, d.label); err != nil {
+				if errors.Is(err, counts.ErrClasses) {
+					return fmt.Errorf("%s: %w", d.id, err)
+				}
 				return err
 			}
 		}
 		hold = nil
+		return nil
+	}
+	var id string // of the document being added
+	see := func(d corpus.Document) error {
+		if ctr == nil {
+			id = d.ID
+		}
+		if onDoc != nil {
+			return onDoc(d)
+		}
 		return nil
 	}
 	add := func(text, label string) error {
@@ -114,14 +131,14 @@ func profiledRound(src *Source, onDoc docFunc, settings vectorize.Settings, pc *
 			return ctr.Add(text, label)
 		}
 		sampler.Add(text)
-		// The reader reuses text and label after the call.
-		hold = append(hold, held{strings.Clone(text), strings.Clone(label)})
+		// The reader reuses the strings after the call.
+		hold = append(hold, held{strings.Clone(id), strings.Clone(text), strings.Clone(label)})
 		if sampler.Full() {
 			return start()
 		}
 		return nil
 	}
-	err := src.Each(onDoc, add)
+	err := src.Each(see, add)
 	if err == nil && ctr == nil {
 		err = start()
 	}
