@@ -98,7 +98,7 @@ func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.stream, "stream", false, "always train in bounded memory instead of holding the corpus (by default train streams where holding it would not fit, see --no-stream): naive bayes and centroid count it (tf-idf: two rounds, one with --vocab; record fields spool to disk; no probability calibration: give --temperature); logreg (--solver sgd) caches its rows on disk and reads them once per epoch; svm and nblr cache their rows and solve them block by block, their dual variables on disk (no calibration: give --temperature)")
 	fs.BoolVar(&o.noStream, "no-stream", false, "hold the corpus in memory even where it would not fit the memory budget (--mem) or streaming gives the same model (default: stream when holding the corpus would take more than half the budget, or more than 512 MiB where streaming gives the same model: multinomial NB, logreg --solver sgd, the others with --temperature)")
 	fs.BoolVar(&o.keepCounts, "keep-counts", false, "naive bayes, centroid: also write the counts of every term met (MODEL.nbc beside MODEL), which 'nbtext update' and 'nbtext forget' need to change the model exactly")
-	fs.BoolVar(&o.followProfile, "follow-profile", false, "let the analyzer (char_wb 2,4 on short or unsegmented text), Bernoulli's α (short text) and multinomial's weighting (imbalanced classes) follow the corpus, from 1000 documents on (docs/defaults.md); in-memory training only")
+	fs.BoolVar(&o.followProfile, "follow-profile", true, "let the analyzer (char_wb 2,4 on short or unsegmented text), Bernoulli's α (short text) and multinomial's weighting (imbalanced classes) follow the corpus, from 1000 documents on, unless their flags are given; in memory, streamed and from counts (class balance only); multi-label only when given; =false keeps the fixed defaults (docs/defaults.md)")
 	o.auto.AddFlags(fs, true)
 	o.unl.AddFlags(fs)
 }
@@ -196,20 +196,6 @@ func (o *trainOptions) validate(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// profileChoice returns the choice of kind's defaults from the corpus
-// profile, or nil when they do not follow it: a kind whose defaults do
-// not, or settings fixed by a vocabulary or a model to start from.
-func (o *trainOptions) profileChoice(kind model.Kind, settings vectorize.Settings) *train.ProfileChoice {
-	if !o.followProfile || !train.ProfileFollows(kind) || o.vocab != "" || o.init != "" {
-		return nil
-	}
-	fixed := false
-	for _, name := range train.AnalyzerFlags {
-		fixed = fixed || o.fit.fs.Changed(name)
-	}
-	return train.NewProfileChoice(kind, settings, fixed)
-}
-
 // changed reports whether the user set the flag (command line, environment
 // or config file).
 func (o *fitOptions) changed(name string) bool { return o.fs.Changed(name) }
@@ -273,7 +259,7 @@ func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Pl
 	p.Tune = o.fit.alpha == "auto" || o.fit.c == "auto"
 	p.Changed = o.fit.changed
 	if o.followProfile {
-		p.Profile = o.profileChoice
+		p.FollowProfile = true
 	}
 	p.Folds, p.Fields, p.MultiLabel, p.TuneThresholds = o.folds, o.rec.spec(), o.ml.multi, o.ml.tune
 	p.Init, p.KeepCounts, p.PerClass, p.Seed = o.init, keep, o.unl.perClass, o.fit.seed

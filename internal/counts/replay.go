@@ -200,10 +200,18 @@ func (c *cacheWriter) finish(tc *vectorize.TermCounter) (segment, error) {
 	return s, nil
 }
 
+// sameButWeighting reports whether a and b are the same settings but for
+// the weighting of the values (Weighting, Sublinear, Norm).
+func sameButWeighting(a, b vectorize.Settings) bool {
+	a.Weighting, a.Sublinear, a.Norm = b.Weighting, b.Sublinear, b.Norm
+	return a == b
+}
+
 // RoundTwo returns a round-two Counter over vocab (which must have c's
-// settings) holding every document added to c, counted from the row
-// cache of c (made with Options.Replay) instead of the documents: the
-// counts are those of a NewCounter(settings, vocab, ...) that the same
+// settings, but for the weighting of the values: Weighting, Sublinear and
+// Norm, which a caller may choose once round one is counted) holding
+// every document added to c, counted from the row cache of c (made with
+// Options.Replay) instead of the documents: the counts are those of a NewCounter(settings, vocab, ...) that the same
 // documents are added to. It does not spill: Options.Mem bounds round
 // one, and round two's tables are the size of vocab. c's counting must be
 // finished (Vocabulary, Stats, Counts or WriteFile). The row cache is
@@ -221,7 +229,7 @@ func (c *Counter) RoundTwo(vocab *vectorize.Vocabulary) (*Counter, error) {
 		return nil, c.cacheErr
 	case c.replayed:
 		return nil, errors.New("round two from the row cache: the cache was replayed already")
-	case vocab.Settings != c.s:
+	case !sameButWeighting(vocab.Settings, c.s):
 		return nil, errors.New("round two from the row cache needs a vocabulary of round one's settings")
 	}
 	// Round one's tables are garbage now: collect them before round two

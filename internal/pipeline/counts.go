@@ -32,8 +32,9 @@ func (r *run) fromCounts() error {
 			return fmt.Errorf("%s: %w", r.FromCounts, err)
 		}
 	}
+	pc := r.countsChoice(cs)
 	stats := func() (*counts.Stats, error) { return cs.Stats(kind == model.Bernoulli) }
-	if err := r.fitCounts(cs.Classes, stats, nil, "counts do not hold"); err != nil {
+	if err := r.fitCounts(cs.Classes, stats, nil, pc, "counts do not hold"); err != nil {
 		return fmt.Errorf("%s: %w", r.FromCounts, err)
 	}
 	return nil
@@ -41,9 +42,10 @@ func (r *run) fromCounts() error {
 
 // fitCounts fits an NB or centroid model from the statistics that stats
 // returns (of counts of classes), and the record fields of fields when
-// not nil (mixed naive Bayes), saves it and fills the report. why says
-// why --alpha auto cannot be (what does not keep the documents).
-func (r *run) fitCounts(classes []string, stats func() (*counts.Stats, error), fields *train.FieldSpool, why string) error {
+// not nil (mixed naive Bayes), saves it and fills the report; pc, when
+// not nil, is the choice of the defaults the fit follows. why says why
+// --alpha auto cannot be (what does not keep the documents).
+func (r *run) fitCounts(classes []string, stats func() (*counts.Stats, error), fields *train.FieldSpool, pc *train.ProfileChoice, why string) error {
 	kind := r.Kind
 	p, auto, err := r.params(classes, nil)
 	if err != nil {
@@ -55,6 +57,11 @@ func (r *run) fitCounts(classes []string, stats func() (*counts.Stats, error), f
 	st, err := stats()
 	if err != nil {
 		return err
+	}
+	if pc != nil {
+		pc.Classes(classSizes(st.Header.ClassDocs))
+		pc.Params(&p, r.changed)
+		p.Profile = pc.Note()
 	}
 	// --class-weight balanced needs the class sizes: the documents the
 	// counts' header records.
@@ -140,7 +147,7 @@ func (r *run) streamNB() error {
 			return err
 		}
 		defer ctr.Close()
-		return r.fitCounter(ctr, fields)
+		return r.fitCounter(ctr, fields, nil)
 	}
 	defs, _ := train.Defaults(kind)
 	settings, err := r.settings(defs)
@@ -155,10 +162,11 @@ func (r *run) streamNB() error {
 		// vocabulary's, which the model holds anyway.
 		opt.Mem = membudget.CountTables()
 	}
-	ctr, runs, err := streamCounts(&src, onDoc, settings, opt)
+	pc := r.profileChoice(settings)
+	ctr, runs, err := r.streamCounts(&src, onDoc, settings, pc, opt)
 	if err == nil {
 		defer ctr.Close()
-		err = r.fitCounter(ctr, fields)
+		err = r.fitCounter(ctr, fields, pc)
 	}
 	if errors.Is(err, vectorize.ErrPrunedAll) && r.SoftMinDF && settings.MinDF > 1 && fields == nil && !src.readsStdin() {
 		// As the in-memory run relaxes a default min_df that keeps no
@@ -166,9 +174,10 @@ func (r *run) streamNB() error {
 		// min_df 1. Stdin cannot be read twice, nor the spooled fields.
 		r.warn("nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", settings.MinDF)
 		settings.MinDF = 1
-		if ctr, runs, err = streamCounts(&src, onDoc, settings, opt); err == nil {
+		pc = r.profileChoice(settings)
+		if ctr, runs, err = r.streamCounts(&src, onDoc, settings, pc, opt); err == nil {
 			defer ctr.Close()
-			err = r.fitCounter(ctr, fields)
+			err = r.fitCounter(ctr, fields, pc)
 		}
 	}
 	if err != nil {
@@ -179,39 +188,45 @@ func (r *run) streamNB() error {
 }
 
 // fitCounter fits the model from the statistics of the streamed count
-// ctr, and the record fields of fields when not nil (fitCounts).
-func (r *run) fitCounter(ctr *counts.Counter, fields *train.FieldSpool) error {
+// ctr, and the record fields of fields when not nil, following the choice
+// pc when not nil (fitCounts).
+func (r *run) fitCounter(ctr *counts.Counter, fields *train.FieldSpool, pc *train.ProfileChoice) error {
 	st, err := ctr.Stats(r.Kind == model.Bernoulli)
 	if err != nil {
 		return err
 	}
 	stats := func() (*counts.Stats, error) { return st, nil }
-	return r.fitCounts(st.Classes, stats, fields, "--stream does not keep")
+	return r.fitCounts(st.Classes, stats, fields, pc, "--stream does not keep")
 }
 
 // streamCounts counts the documents of src for a model with settings, in
 // one pass: the returned Counter holds round one, or when the weighting
 // NeedsVocab, round two, counted from round one's row cache on disk over
-// the vocabulary of round one (so stdin needs no spooling). It also
-// returns the runs round one spilled under opt.Mem.
-func streamCounts(src *Source, onDoc docFunc, settings vectorize.Settings, opt counts.Options) (*counts.Counter, int, error) {
+// the vocabulary of round one (so stdin needs no spooling). With pc, the
+// settings follow the corpus profile (profiledRound), and the weighting
+// its class balance, read from round one, before round two weights the
+// rows (a weighting that then needs no vocabulary is summed in round two
+// all the same, to the same bits). It also returns the runs round one
+// spilled under opt.Mem.
+func (r *run) streamCounts(src *Source, onDoc docFunc, settings vectorize.Settings, pc *train.ProfileChoice, opt counts.Options) (*counts.Counter, int, error) {
 	if !counts.NeedsVocab(settings) {
-		ctr, err := countRound(src, onDoc, settings, nil, opt)
+		ctr, _, err := profiledRound(src, onDoc, settings, pc, opt)
 		if err != nil {
 			return nil, 0, err
 		}
 		return ctr, ctr.Runs(), nil
 	}
 	opt.Replay, opt.VocabOnly = true, true // round one gives the vocabulary only
-	r1, err := countRound(src, onDoc, settings, nil, opt)
+	r1, _, err := profiledRound(src, onDoc, settings, pc, opt)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer r1.Close()
-	vocab, _, err := r1.Vocabulary()
+	vocab, h, err := r1.Vocabulary()
 	if err != nil {
 		return nil, 0, err
 	}
+	pc.Weighting(vocab, classSizes(h.ClassDocs), r.changed)
 	ctr, err := r1.RoundTwo(vocab)
 	return ctr, r1.Runs(), err
 }

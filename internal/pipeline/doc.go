@@ -38,6 +38,14 @@
 // regression models), CountVocabulary (vocab) and EvalRecords (eval of a
 // model with record fields).
 //
+// With Plan.FollowProfile (train's default), every strategy makes the
+// kind's defaults follow the corpus profile alike (profile.go): the
+// analyzer and Bernoulli's α from the first documents, multinomial's
+// weighting from the class balance (from counts: the class balance
+// only), so that streamed and in-memory runs still write the same bytes.
+// ProfileDefaults is the same choice for commands that hold the corpus
+// and fit it several times (eval --cv, compare).
+//
 // The package prints nothing but Report.Write's summary to the writer it
 // is given; notes, warnings and progress go through the Plan's
 // callbacks. Errors in what a plan asks are UsageErrors.

@@ -133,7 +133,11 @@ func (r *run) linearRows() (*rows, error) {
 		}
 	}
 	rewind()
-	if out.vocab, out.classes, err = r.streamVocabulary(&src, onDoc, settings, out.init, vocab); err != nil {
+	var pc *train.ProfileChoice
+	if fixed == nil {
+		pc = r.profileChoice(settings)
+	}
+	if out.vocab, out.classes, err = r.streamVocabulary(&src, onDoc, settings, pc, out.init, vocab); err != nil {
 		return nil, err
 	}
 	if fixed == nil {
@@ -147,6 +151,10 @@ func (r *run) linearRows() (*rows, error) {
 	}
 	if auto {
 		return nil, usagef("--C auto cross-validates on documents held in memory: give --C with --stream")
+	}
+	if pc != nil {
+		pc.Params(&p, r.changed)
+		p.Profile = pc.Note()
 	}
 	if kind == model.LogReg && p.Solver != "sgd" {
 		return nil, usagef("--stream fits logistic regression with --solver sgd, not %s", p.Solver)
@@ -185,8 +193,9 @@ func (r *run) linearRows() (*rows, error) {
 // streamVocabulary returns the vocabulary and classes of a streamed fit:
 // those of the warm start init; or the vocabulary of a file and the
 // classes of a first pass that reads the labels only; or those counted in
-// a first pass over the corpus.
-func (r *run) streamVocabulary(src *Source, onDoc docFunc, settings vectorize.Settings, init *model.Model, vocab *vectorize.Vocabulary) (*vectorize.Vocabulary, []string, error) {
+// a first pass over the corpus, with the settings pc chooses when it is
+// not nil (profiledRound), which then records the class balance.
+func (r *run) streamVocabulary(src *Source, onDoc docFunc, settings vectorize.Settings, pc *train.ProfileChoice, init *model.Model, vocab *vectorize.Vocabulary) (*vectorize.Vocabulary, []string, error) {
 	if init != nil {
 		init.Vocab.Settings.Remove = settings.Remove
 		return init.Vocab, init.Classes, nil
@@ -195,7 +204,7 @@ func (r *run) streamVocabulary(src *Source, onDoc docFunc, settings vectorize.Se
 		classes, err := streamLabels(src, onDoc)
 		return vocab, classes, err
 	}
-	ctr, err := countRound(src, onDoc, settings, nil, counts.Options{Workers: r.Workers, VocabOnly: true, Mem: membudget.CountTables()})
+	ctr, _, err := profiledRound(src, onDoc, settings, pc, counts.Options{Workers: r.Workers, VocabOnly: true, Mem: membudget.CountTables()})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -204,6 +213,7 @@ func (r *run) streamVocabulary(src *Source, onDoc docFunc, settings vectorize.Se
 	if err != nil {
 		return nil, nil, err
 	}
+	pc.Classes(classSizes(h.ClassDocs))
 	return vocab, h.Classes, nil
 }
 

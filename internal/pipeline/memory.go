@@ -113,9 +113,7 @@ func (r *run) inMemory() error {
 		// The texts are tokenized as they are read; only a supervised
 		// selection tuned inside each fold (below) reads them again.
 		src.Options.DropTexts = (settings.Select == "" || !r.Tune) && r.KeepCounts == ""
-		if r.Profile != nil {
-			pc = r.Profile(kind, settings)
-		}
+		pc = r.profileChoice(settings)
 		if c, y, vocab, X, err = r.fitCorpus(&src, settings, pc, true); err != nil {
 			return err
 		}

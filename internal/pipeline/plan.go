@@ -62,12 +62,16 @@ type Plan struct {
 	// hold every document of their inputs once, as the merge of all N
 	// shards does (counts.Header.CheckShards).
 	ExpectShards int
-	// Profile, when not nil, returns the choice of a kind's defaults
-	// from the corpus profile (train --follow-profile; nil: they do not
-	// follow it), for an in-memory run; Changed says whether the user set
-	// a flag, which the profile then leaves alone.
-	Profile func(kind model.Kind, settings vectorize.Settings) *train.ProfileChoice
-	Changed func(name string) bool
+	// FollowProfile lets the defaults of single-label models follow the
+	// corpus profile (profile.go: train.ProfileChoice; the analyzer from
+	// the length and script of the first documents, Bernoulli's α from
+	// the length, multinomial's weighting from the class balance), in
+	// memory, streamed and from counts alike; a multi-label run follows
+	// it only when the flag follow-profile was given (Changed). Changed
+	// says whether the user set a flag, which the profile then leaves
+	// alone.
+	FollowProfile bool
+	Changed       func(name string) bool
 	// KeepCounts, when set, is where the counts of the training documents
 	// are written beside the model (train --keep-counts).
 	KeepCounts string

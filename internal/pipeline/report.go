@@ -171,6 +171,9 @@ func (r *Report) Write(w io.Writer) {
 			out("train acc    %.4f", r.Accuracy)
 		}
 	}
+	if (r.Strategy == FromCounts || r.Strategy == Streamed) && r.MultiLabel == nil && p.Profile != "" {
+		out("defaults     %s", p.Profile) // as the in-memory summary says it
+	}
 	if r.Why != "" {
 		out("training     %s: %s", r.Strategy, r.Why)
 	}

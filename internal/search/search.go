@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -55,6 +56,11 @@ type Options struct {
 	// SelectEnsemble) of that many greedy rounds, keeping back time for
 	// refitting its members.
 	EnsembleRounds int
+	// FixedDefaults keeps each kind's fixed defaults (train.Defaults) as
+	// its default candidate; otherwise the defaults follow the corpus
+	// profile of the texts searched (train.ChooseDefaults), as 'nbtext
+	// train' fits them (train --follow-profile=false: FixedDefaults).
+	FixedDefaults bool
 
 	// meter, when not nil, replaces the budget's own (tests: a fake clock);
 	// afterFit, when not nil, is called after each fit of a candidate on a
@@ -177,13 +183,25 @@ const floorJobs = 2
 // splits when the race decided on fewer.
 const confirmTop = 3
 
+// ProfileDefaults returns the kinds' defaults as train fits them on the
+// corpus texts (labels y of nClasses classes): train.Defaults following
+// the corpus profile (train.ChooseDefaults).
+func ProfileDefaults(texts []string, y []int, nClasses int) DefaultsFunc {
+	return func(kind model.Kind) (vectorize.Settings, model.Params) {
+		s, p := train.Defaults(kind)
+		train.ChooseDefaults(kind, &s, &p, texts, y, nClasses, nil)
+		return s, p
+	}
+}
+
 // Run searches space for the candidate with the best metric on held-out
 // documents: stratified k-fold cross-validation of texts (label ids y, into
 // classes), or, when valid is not empty, the split given (indices into
 // texts). remove is recorded in every candidate's settings.
 //
-// Each kind's default setting (train.Defaults, as 'nbtext train --model K'
-// fits it) is scored first, on every split when the budget allows, and
+// Each kind's default setting (as 'nbtext train --model K' fits it:
+// train.Defaults following the corpus profile of texts, unless
+// opt.FixedDefaults) is scored first, on every split when the budget allows, and
 // the choice is made on the splits the defaults were scored on: the
 // candidate with the best mean there, among the defaults and the
 // candidates of the race scored on them. The choice is thus never below
@@ -203,7 +221,11 @@ func Run(texts []string, y []int, classes []string, space Space, remove string, 
 	if !ValidMetric(metric) {
 		return nil, fmt.Errorf("--metric must be accuracy, macro_f1 or log_loss, got %q", metric)
 	}
-	cands, err := space.Candidates(remove)
+	var defs DefaultsFunc
+	if !opt.FixedDefaults {
+		defs = ProfileDefaults(texts, y, len(classes))
+	}
+	cands, err := space.candidates(remove, defs)
 	if err != nil {
 		return nil, err
 	}

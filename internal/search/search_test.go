@@ -509,3 +509,45 @@ func saveWithSummary(t *testing.T, m *model.Model, res *Result) (*model.Model, s
 	}
 	return back, path
 }
+
+// TestDefaultsFollowProfile: on 1200 short documents the default
+// candidate of logreg is the one train fits, char_wb 2,4 (with the
+// profile's note), and the fixed defaults' words without the profile;
+// multinomial's balanced classes keep tf-idf.
+func TestDefaultsFollowProfile(t *testing.T) {
+	texts, y, classes := synth(3, 400, 1, false)
+	for _, follow := range []bool{true, false} {
+		var defs DefaultsFunc
+		if follow {
+			defs = ProfileDefaults(texts, y, len(classes))
+		}
+		cands, err := smallSpace().candidates("", defs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for _, c := range cands {
+			if !c.Default {
+				continue
+			}
+			seen++
+			s := c.Spec.Settings
+			switch c.Spec.Kind {
+			case model.LogReg:
+				if got := s.Analyzer == "char_wb" && s.CharMin == train.ProfileCharMin && s.CharMax == train.ProfileCharMax; got != follow {
+					t.Errorf("follow %v: logreg's default candidate %s", follow, c.Describe())
+				}
+				if (c.Spec.Params.Profile != "") != follow {
+					t.Errorf("follow %v: logreg's note %q", follow, c.Spec.Params.Profile)
+				}
+			case model.Multinomial:
+				if s.Analyzer != "" || s.Weighting != "tfidf" || c.Spec.Params.Profile != "" {
+					t.Errorf("follow %v: multinomial's default candidate %s, note %q", follow, c.Describe(), c.Spec.Params.Profile)
+				}
+			}
+		}
+		if seen != 2 {
+			t.Errorf("follow %v: %d default candidates, want 2", follow, seen)
+		}
+	}
+}

@@ -171,6 +171,15 @@ func Preprocessing(s vectorize.Settings) string {
 // first), cheapest first within a round (kind cost times the n-gram cost).
 // remove is the --remove setting every candidate records.
 func (sp Space) Candidates(remove string) ([]*Candidate, error) {
+	return sp.candidates(remove, nil)
+}
+
+// DefaultsFunc returns a kind's default settings and parameters, as
+// 'nbtext train --model K' fits them (nil: train.Defaults).
+type DefaultsFunc func(kind model.Kind) (vectorize.Settings, model.Params)
+
+// candidates is Candidates with each kind's default setting from defs.
+func (sp Space) candidates(remove string, defs DefaultsFunc) ([]*Candidate, error) {
 	var out []*Candidate
 	group := 0
 	pick := func(xs []string, def string) []string {
@@ -255,7 +264,7 @@ func (sp Space) Candidates(remove string) ([]*Candidate, error) {
 			}
 		}
 	}
-	out, err := addDefaults(out, sp.Kinds, remove, group)
+	out, err := addDefaults(out, sp.Kinds, remove, group, defs)
 	if err != nil {
 		return nil, err
 	}
@@ -378,13 +387,17 @@ func defaultRank(kind model.Kind) int {
 }
 
 // addDefaults marks, for each kind of kinds, the candidate of out that is
-// the kind's default setting (train.Defaults with remove), or adds it to
+// the kind's default setting (defs, or train.Defaults when nil, with
+// remove), or adds it to
 // out, a group of its own (numbered from group on) in round -1, when the
 // space does not hold it: the default value of a kind may not be on its
 // grid, nor its preprocessing (NB-LR's min_df 3, say) in the space.
-func addDefaults(out []*Candidate, kinds []KindSpace, remove string, group int) ([]*Candidate, error) {
+func addDefaults(out []*Candidate, kinds []KindSpace, remove string, group int, defs DefaultsFunc) ([]*Candidate, error) {
+	if defs == nil {
+		defs = train.Defaults
+	}
 	for _, ks := range kinds {
-		s, p := train.Defaults(ks.Kind)
+		s, p := defs(ks.Kind)
 		s.Remove = remove
 		if err := s.Validate(); err != nil {
 			return nil, fmt.Errorf("search space: %s defaults: %w", ks.Kind, err)
@@ -392,7 +405,11 @@ func addDefaults(out []*Candidate, kinds []KindSpace, remove string, group int) 
 		spec := eval.ModelSpec{Kind: ks.Kind, Settings: s, Params: p}
 		found := false
 		for _, c := range out {
-			if reflect.DeepEqual(c.Spec, spec) {
+			// The grid's candidates carry no note of the corpus profile.
+			bare := spec
+			bare.Params.Profile = ""
+			if reflect.DeepEqual(c.Spec, bare) {
+				c.Spec.Params.Profile = p.Profile
 				c.Default, found = true, true
 				break
 			}

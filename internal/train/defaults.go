@@ -23,8 +23,9 @@ import (
 // characters), by the same rule: the smallest loss on the worst corpus.
 // Where no one setting served long and short, segmented and unsegmented,
 // balanced and imbalanced text, the setting follows the corpus profile
-// with 'train --follow-profile' (ProfileChoice, package profile; not yet
-// the default: the streamed, counted and updated paths do not follow it): the analyzer (char_wb 2,4 for the
+// (ProfileChoice, package profile; train's default, in memory, streamed
+// and from counts, where only the class balance is known; off with
+// 'train --follow-profile=false'): the analyzer (char_wb 2,4 for the
 // linear models on short or unsegmented text, for NB on unsegmented
 // text), Bernoulli's α = β (0.1 on short text), multinomial NB's
 // weighting (counts on imbalanced classes). Fixed changes: logistic

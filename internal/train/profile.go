@@ -26,6 +26,9 @@ type ProfileChoice struct {
 	kind          model.Kind
 	base          vectorize.Settings
 	analyzerFixed bool
+	// counted: the choice of a fit from counts (NewCountsChoice), which
+	// knows the class balance but neither the length nor the script.
+	counted bool
 	// Profile is the corpus's profile; Chose lists what it changed from
 	// the model's defaults, each with its reason.
 	Profile profile.Profile
@@ -39,10 +42,25 @@ func NewProfileChoice(kind model.Kind, base vectorize.Settings, analyzerFixed bo
 	return &ProfileChoice{kind: kind, base: base, analyzerFixed: analyzerFixed}
 }
 
+// NewCountsChoice starts the choice of kind's defaults for a fit from
+// counts of classDocs documents per class: the counts fix the analyzer
+// (they were counted with it) and record neither the documents' length
+// nor their script, so only the class balance is followed (Weighting,
+// WeightingSettings).
+func NewCountsChoice(kind model.Kind, classDocs []int) *ProfileChoice {
+	pc := &ProfileChoice{kind: kind, analyzerFixed: true, counted: true}
+	pc.Profile.SetClasses(classDocs)
+	for _, n := range classDocs {
+		pc.Profile.Docs += n
+	}
+	return pc
+}
+
 // Settings returns the vectorizer settings for the corpus whose sampled
-// profile is prof, and records prof and the choice.
+// profile is prof, and records prof and the choice (anew: what an earlier
+// call chose is forgotten).
 func (pc *ProfileChoice) Settings(prof profile.Profile) vectorize.Settings {
-	pc.Profile = prof
+	pc.Profile, pc.Chose = prof, nil
 	s := pc.base
 	if pc.analyzerFixed {
 		return s
@@ -59,7 +77,7 @@ func (pc *ProfileChoice) Settings(prof profile.Profile) vectorize.Settings {
 // Params sets the parameters that follow the profile in p, unless given
 // (changed reports the flags given): Bernoulli NB's α = β on short text.
 func (pc *ProfileChoice) Params(p *model.Params, changed func(string) bool) {
-	if pc == nil || pc.Profile.Docs < ProfileMinDocs {
+	if pc == nil || pc.counted || pc.Profile.Docs < ProfileMinDocs {
 		return
 	}
 	if pc.kind == model.Bernoulli && !changed("alpha") && !changed("beta") &&
@@ -77,30 +95,86 @@ func (pc *ProfileChoice) Weighting(v *vectorize.Vocabulary, sizes []int, changed
 	if pc == nil {
 		return
 	}
-	pc.Profile.SetClasses(sizes)
-	if pc.Profile.Docs < ProfileMinDocs || pc.kind != model.Multinomial || changed("weighting") || changed("norm") || changed("sublinear-tf") {
-		return
-	}
-	if r := pc.Profile.SmallestClass * float64(pc.Profile.Classes); r < ProfileImbalance {
-		s := &v.Settings
-		s.Weighting, s.Norm, s.Sublinear = "count", "none", false
-		pc.Chose = append(pc.Chose, fmt.Sprintf("--weighting count --norm none --sublinear-tf=false (smallest class %.2f%% of documents, %.2f of an even share < %g)", 100*pc.Profile.SmallestClass, r, ProfileImbalance))
+	pc.WeightingSettings(&v.Settings, sizes, changed)
+}
+
+// Classes records the class balance, sizes being the documents per class
+// (Weighting records it too; a choice from counts has it already).
+func (pc *ProfileChoice) Classes(sizes []int) {
+	if pc != nil && !pc.counted {
+		pc.Profile.SetClasses(sizes)
 	}
 }
 
-// Note is the line that says what the profile chose, for the model's
-// parameters (model.Params.Profile): the profile, then the choices.
-func (pc *ProfileChoice) Note() string {
+// WeightingSettings is Weighting on settings s, for a fit whose
+// vocabulary is not yet made (a round two of counts, cross-validation);
+// it reports whether it changed s.
+func (pc *ProfileChoice) WeightingSettings(s *vectorize.Settings, sizes []int, changed func(string) bool) bool {
 	if pc == nil {
+		return false
+	}
+	pc.Classes(sizes)
+	if pc.Profile.Docs < ProfileMinDocs || pc.kind != model.Multinomial || changed("weighting") || changed("norm") || changed("sublinear-tf") {
+		return false
+	}
+	if s.Weighting == "count" && s.Norm == "none" && !s.Sublinear {
+		return false
+	}
+	if r := pc.Profile.SmallestClass * float64(pc.Profile.Classes); r < ProfileImbalance {
+		s.Weighting, s.Norm, s.Sublinear = "count", "none", false
+		pc.Chose = append(pc.Chose, fmt.Sprintf("--weighting count --norm none --sublinear-tf=false (smallest class %.2f%% of documents, %.2f of an even share < %g)", 100*pc.Profile.SmallestClass, r, ProfileImbalance))
+		return true
+	}
+	return false
+}
+
+// ChooseDefaults makes the defaults of kind follow the corpus profile of
+// texts (labels y of nClasses classes), for a caller that holds the
+// corpus: it samples the first texts (profile.Sampler, the sample train
+// takes), then sets in settings (kind's defaults with the user's flags)
+// and p (its parameters) what the profile chooses: the analyzer,
+// multinomial's weighting, Bernoulli's α; a flag changed reports given is
+// left alone (changed nil: none). It records the choice in p.Profile and
+// returns it, or nil where kind's defaults do not follow the profile.
+func ChooseDefaults(kind model.Kind, settings *vectorize.Settings, p *model.Params, texts []string, y []int, nClasses int, changed func(string) bool) *ProfileChoice {
+	if !ProfileFollows(kind) {
+		return nil
+	}
+	if changed == nil {
+		changed = func(string) bool { return false }
+	}
+	fixed := false
+	for _, name := range AnalyzerFlags {
+		fixed = fixed || changed(name)
+	}
+	pc := NewProfileChoice(kind, *settings, fixed)
+	var sampler profile.Sampler
+	for _, t := range texts {
+		if sampler.Full() {
+			break
+		}
+		sampler.Add(t)
+	}
+	*settings = pc.Settings(sampler.Profile())
+	pc.WeightingSettings(settings, ClassSizes(y, nClasses), changed)
+	pc.Params(p, changed)
+	p.Profile = pc.Note()
+	return pc
+}
+
+// Note is the line that says what the profile chose, for the model's
+// parameters (model.Params.Profile): the profile, then the choices; or ""
+// when it changed none of the model's defaults (a corpus of fewer than
+// ProfileMinDocs documents, long balanced text), so that such a model is,
+// byte for byte, the one the fixed defaults give.
+func (pc *ProfileChoice) Note() string {
+	if pc == nil || len(pc.Chose) == 0 {
 		return ""
 	}
 	chose := strings.Join(pc.Chose, "; ")
-	switch {
-	case chose != "":
-	case pc.Profile.Docs < ProfileMinDocs:
-		chose = fmt.Sprintf("the model's defaults (fewer than %d documents: the profile is not followed)", ProfileMinDocs)
-	default:
-		chose = "the model's defaults"
+	if pc.counted {
+		return fmt.Sprintf("from counts of %d documents (the analyzer they were counted with; length and script not recorded), smallest of %d classes %.1f%% of documents: %s",
+			pc.Profile.Docs, pc.Profile.Classes, 100*pc.Profile.SmallestClass, chose)
 	}
 	return pc.Profile.String() + ": " + chose
 }

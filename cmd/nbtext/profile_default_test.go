@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFollowProfileFlag: train follows the corpus profile by default (on
+// 1200 short documents, nblr takes char_wb 2,4, and info says so in its
+// defaults line), --follow-profile=false keeps the fixed defaults, and
+// --analyzer word wins over the rule; held and streamed alike.
+func TestFollowProfileFlag(t *testing.T) {
+	dir := t.TempDir()
+	words := []string{"alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta"}
+	var b strings.Builder
+	for i := range 1200 {
+		fmt.Fprintf(&b, "%c\t%s %s %s\n", 'a'+i%3, words[i%8], words[(i/3)%8], words[(i*5+i%3)%8])
+	}
+	corpus := writeFile(t, dir, "short.tsv", b.String())
+	for i, tc := range []struct {
+		args []string
+		char bool
+	}{
+		{nil, true},
+		{[]string{"--stream"}, true},
+		{[]string{"--follow-profile=false"}, false},
+		{[]string{"--analyzer", "word"}, false},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("m%d.nbm", i))
+		args := append([]string{"train", corpus, "--model", "nblr", "--temperature", "1", "-q", "-o", out}, tc.args...)
+		check(t, nbtext(t, "", args...), 0)
+		r := nbtext(t, "", "info", out)
+		check(t, r, 0)
+		hasChar := strings.Contains(r.out, "char_wb")
+		hasNote := strings.Contains(r.out, "defaults    ") && strings.Contains(r.out, "--analyzer char_wb --char-ngram 2,4 (median document")
+		if hasChar != tc.char || hasNote != tc.char {
+			t.Errorf("train %v: char_wb %v, defaults line %v; want %v\n%s", tc.args, hasChar, hasNote, tc.char, r.out)
+		}
+	}
+}
