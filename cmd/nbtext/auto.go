@@ -1,17 +1,15 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/search"
-	"github.com/nbtext/nbtext/internal/train"
 )
 
 // autoOptions are the flags of the model search: train --auto and eval
@@ -95,132 +93,61 @@ func (o *autoOptions) kind(kindFlag string) model.Kind {
 	return 0
 }
 
-// runTrainAuto is 'nbtext train --auto': search, fit the chosen candidate on
-// the whole corpus, save it with the search's summary.
+// runTrainAuto is 'nbtext train --auto' (with --multi-label too): the
+// searched run of pipeline, its leaderboard on stdout, its summary after
+// it (on stderr with --leaderboard json).
 func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) error {
-	o.corpus.holds, o.corpus.mem = "train --auto", o.global.mem
-	c, remove, err := loadSearchCorpus(s, args, &o.corpus, o.global.quiet)
-	if err != nil {
+	p := o.basePlan(s)
+	p.Kind, p.Folds, p.MultiLabel = o.auto.kind(o.kind), o.folds, o.ml.multi
+	p.Search = &pipeline.Search{Options: o.auto.options(o.fit.seed, o.workers, start), Leaderboard: s.Out, JSON: o.auto.board == "json"}
+	var err error
+	if p.Budget, err = membudget.Resolve(o.global.mem); err != nil {
+		return usageErrorf("%v", err)
+	}
+	o.ml.apply(&o.corpus)
+	if p.Source, err = o.corpus.source(s, args, "train", o.global.quiet); err != nil {
 		return err
 	}
-	req := search.Request{
-		Texts: c.Texts(), Y: c.LabelIDs(), Classes: c.Labels, Kind: o.auto.kind(o.kind), Remove: remove,
-		Options: o.auto.options(o.fit.seed, o.workers, start),
-	}
-	req.Folds = o.folds
-	req.Progress = progress(s.Err, o.global.quiet, "searching")
 	if o.auto.valid != "" {
-		vc, err := loadValid(s, o)
+		vo := o.corpus
+		vo.split = ""
+		v, err := vo.source(s, []string{o.auto.valid}, "test", true)
 		if err != nil {
 			return err
 		}
-		req.ValidTexts = vc.Texts()
-		for _, d := range vc.Docs {
-			id := indexOf(c.Labels, d.Label)
-			if id < 0 {
-				return fmt.Errorf("%s: label %q is not a class of the training corpus", o.auto.valid, d.Label)
-			}
-			req.ValidY = append(req.ValidY, id)
-		}
+		p.Search.Valid, p.Search.ValidName = &v, o.auto.valid
 	}
-	t, err := search.Train(req)
+	rep, err := pipeline.Run(p)
 	if err != nil {
 		return err
 	}
-	res := t.Result
-	summary := s.Out // the fitted model's summary
-	if o.auto.board == "json" {
-		if err := res.WriteJSON(s.Out); err != nil {
-			return err
-		}
-		summary = s.Err
-	} else {
-		if err := res.WriteTable(s.Out, 15); err != nil {
-			return err
-		}
-		if !o.global.quiet {
-			fmt.Fprintln(s.Out)
-		}
+	if !o.global.quiet && p.Search.JSON {
+		rep.Write(s.Err)
+	} else if !o.global.quiet {
+		rep.Write(s.Out)
 	}
-	if o.global.quiet {
-		summary = io.Discard
-	}
-	if t.X == nil { // an ensemble, or the single model it fell back to
-		return saveEnsemble(summary, o, t, len(req.Texts), len(c.Labels), start)
-	}
-	fmt.Fprintf(summary, "chosen       %s\n", res.Best().Describe())
-	return saveModel(summary, o, t.Model, t.X, nil, req.Y, len(c.Docs), res.Best().Spec.Params, t.Calibration, start)
+	return nil
 }
 
 // runCVAuto is 'nbtext eval --cv K --auto': nested cross-validation of the
 // search.
 func runCVAuto(s streams, args []string, o *evalOptions) error {
 	start := time.Now()
-	o.corpus.holds, o.corpus.mem = "eval --cv --auto", o.global.mem
-	c, remove, err := loadSearchCorpus(s, args, &o.corpus, o.global.quiet)
-	if err != nil {
+	p := &pipeline.Plan{Kind: o.auto.kind(o.model), Note: func(msg string) { note(s.Err, o.global.quiet, "%s", msg) }}
+	p.Search = &pipeline.Search{Options: o.auto.options(o.fit.seed, o.workers, start)}
+	var err error
+	if p.Budget, err = membudget.Resolve(o.global.mem); err != nil {
+		return usageErrorf("%v", err)
+	}
+	if p.Source, err = o.corpus.source(s, args, "train", o.global.quiet); err != nil {
 		return err
 	}
-	texts := c.Texts()
-	opt := o.auto.options(o.fit.seed, o.workers, start)
-	opt.Folds = train.DefaultFolds
-	res, searches, err := search.NestedCV(texts, c.LabelIDs(), c.Labels, search.SpaceFor(texts, o.auto.kind(o.model)), remove, o.cv, uint64(o.fit.seed), opt, o.topK)
+	res, err := pipeline.SearchCV(p, o.cv, o.topK)
 	if err != nil {
 		return err
-	}
-	for f, r := range searches {
-		chosen := r.Best().Describe()
-		if e := r.Ensemble; e != nil && e.Used {
-			chosen = fmt.Sprintf("an ensemble of %d led by %s", len(e.Members), chosen)
-		}
-		note(s.Err, o.global.quiet, "fold %d: chose %s (inner %s %.4f, %d of %d candidates scored)",
-			f+1, chosen, r.Metric, r.Leaderboard[0].Mean, r.Scored, r.Candidates)
 	}
 	if err := writeCV(s.Out, o.format, res); err != nil {
 		return err
 	}
 	return applyGates(s, o, res.Scores(), nil)
-}
-
-// loadValid reads the corpus of --valid, whole (no split), with the
-// reader options of the training corpus.
-func loadValid(s streams, o *trainOptions) (*corpus.Corpus, error) {
-	vo := o.corpus
-	vo.split = ""
-	return loadCorpus(s, []string{o.auto.valid}, &vo, "test", true)
-}
-
-// loadSearchCorpus reads the corpus to search on (default: the train split)
-// and returns it with the --remove setting its candidates record.
-func loadSearchCorpus(s streams, args []string, co *corpusOptions, quiet bool) (*corpus.Corpus, string, error) {
-	c, err := loadCorpus(s, args, co, "train", quiet)
-	if err != nil {
-		return nil, "", err
-	}
-	remove, err := co.removeSetting()
-	return c, remove, err
-}
-
-// saveEnsemble saves the ensemble the search chose (or, when its refit
-// would have overrun the budget, the best single candidate) and prints its
-// summary.
-func saveEnsemble(w io.Writer, o *trainOptions, t *search.Trained, docs, classes int, start time.Time) error {
-	m := t.Model
-	m.Meta.Version, m.Meta.CreatedBy = buildVersion(), "nbtext train"
-	if err := model.Save(o.output, m); err != nil {
-		return err
-	}
-	res := t.Result
-	e := res.Ensemble
-	if !e.Used {
-		fmt.Fprintf(w, "ensemble     dropped (%s)\n", e.Why)
-		fmt.Fprintf(w, "chosen       %s\n", res.Best().Describe())
-	} else {
-		fmt.Fprintf(w, "chosen       ensemble of %d (%s %.4f on held-out documents, best single %.4f)\n", len(e.Members), res.Metric, e.Score, e.Single)
-	}
-	fmt.Fprintf(w, "model        %s -> %s\n", m.Kind, o.output)
-	fmt.Fprintf(w, "documents    %d\n", docs)
-	fmt.Fprintf(w, "classes      %d\n", classes)
-	fmt.Fprintf(w, "seconds      %.2f\n", time.Since(start).Seconds())
-	return nil
 }
