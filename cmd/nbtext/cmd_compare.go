@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -13,8 +12,9 @@ import (
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
-	"github.com/nbtext/nbtext/internal/fsutil"
+	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/pipeline"
 )
 
 // compareOptions are the flags of 'nbtext compare'.
@@ -163,161 +163,67 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	if err := checkOutputs(args, nil, o.csv, o.plot); err != nil {
 		return err
 	}
-	start := time.Now()
-	o.corpus.holds, o.corpus.mem = "compare", o.global.mem
-	trainSet, testSet, err := o.loadSplits(s, args)
-	if err != nil {
-		return err
+	start, quiet := time.Now(), o.global.quiet
+	cp := &pipeline.Compare{
+		OwnTest: o.test != "", MinDF: o.minDF, Repeats: o.repeats, Seed: uint64(o.seed), Workers: o.workers,
+		Progress: progressIn(s.Err, quiet, "fitting", "fits"), // one per model, size and repeat
+		Corpus:   corpusName(args), Warn: func(msg string) { note(s.Err, false, "%s", msg) },
 	}
-	cfg, err := eval.SplitsConfig(trainSet, testSet)
-	if err != nil {
-		return err
+	cp.Source = func(split string) (pipeline.Source, error) {
+		if o.test != "" {
+			o.corpus.split = ""
+			if split == "test" {
+				return o.corpus.source(s, []string{o.test}, "", quiet)
+			}
+			return o.corpus.source(s, args, "", quiet)
+		}
+		o.corpus.split = split
+		return o.corpus.source(s, args, split, quiet)
 	}
 	for _, name := range o.models {
 		kind, _ := model.ParseKind(name)
-		spec := eval.DefaultModelSpec(kind)
-		if o.corpus.remove != "" {
-			rm, _ := corpus.ParseRemove(o.corpus.remove)
-			spec.Settings.Remove = rm.String()
-		}
-		spec.Settings.MinDF = o.minDF
-		if kind.IsNB() && o.changed("alpha") {
-			spec.Params.Alpha = o.alpha
-			if kind == model.Bernoulli {
-				spec.Params.Beta = o.alpha
-			}
-		}
-		if kind.IsLinear() && o.changed("C") {
-			spec.Params.C = o.c
-		}
-		cfg.Models = append(cfg.Models, spec)
+		cp.Models = append(cp.Models, kind)
 	}
-	cfg.Sizes, _ = parseSizes(o.sizes)
-	cfg.Vary, _ = eval.ParseVary(o.vary)
-	cfg.Metric, _ = eval.ParseMetric(o.metric)
-	cfg.Repeats = o.repeats
-	cfg.Seed = uint64(o.seed)
-	cfg.Workers = o.workers
-	cfg.Progress = progressIn(s.Err, o.global.quiet, "fitting", "fits") // one per model, size and repeat
-	cfg.Corpus = corpusName(args)
-	res, err := eval.LearningCurve(cfg)
+	if o.changed("alpha") {
+		cp.Alpha = &o.alpha
+	}
+	if o.changed("C") {
+		cp.C = &o.c
+	}
+	cp.Sizes, _ = parseSizes(o.sizes)
+	cp.Vary, _ = eval.ParseVary(o.vary)
+	cp.Metric, _ = eval.ParseMetric(o.metric)
+	var err error
+	if cp.Budget, err = membudget.Resolve(o.global.mem); err != nil {
+		return usageErrorf("%v", err)
+	}
+	if o.test == "" {
+		if err := requireCorpus(args); err != nil {
+			return err
+		}
+		if isCachedCorpus(args[0]) {
+			path, err := corpus.FindDefault()
+			if err != nil {
+				return err
+			}
+			o.corpus.defaultNoticed = true
+			note(s.Err, false, "nbtext: %s: reading the train and test splits of the cached 20 Newsgroups archive %s", cachedCorpus, path)
+		}
+	}
+	res, err := pipeline.RunCompare(cp)
 	if err != nil {
 		return err
 	}
-	if over := clampedSizes(cfg.Sizes, res.Sizes); len(over) > 0 {
-		top := res.Sizes[len(res.Sizes)-1]
-		what := fmt.Sprintf("the %d training documents: these points train on all of them", top)
-		if cfg.Vary == eval.VaryVocab {
-			what = fmt.Sprintf("the %d terms the largest vocabulary keeps: these points keep every term", top)
-		}
-		note(s.Err, false, "nbtext: --sizes %s: more than %s", strings.Join(over, ","), what)
-	}
-	if o.csv == "-" {
-		if err := res.WriteCSV(s.Out); err != nil {
-			return err
-		}
-	} else if err := res.WriteTable(s.Out); err != nil {
+	wrote, err := res.WriteOutputs(s.Out, o.csv, o.plot)
+	if err != nil {
 		return err
-	}
-	// The CSV and the plot are committed together: a failure or a kill
-	// while either is written leaves both old files.
-	var files []fsutil.File
-	if o.csv != "" && o.csv != "-" {
-		files = append(files, fsutil.File{Path: o.csv, Write: res.WriteCSV})
-	}
-	if o.plot != "" {
-		draw, err := eval.PlotWriter(res, o.plot, eval.CurveTitle(res))
-		if err != nil {
-			return err
-		}
-		files = append(files, fsutil.File{Path: o.plot, Write: draw})
-	}
-	if err := fsutil.WriteFiles(files...); err != nil {
-		return err
-	}
-	var wrote []string
-	for _, f := range []string{o.csv, o.plot} {
-		if f != "" && f != "-" {
-			wrote = append(wrote, f)
-		}
 	}
 	msg := fmt.Sprintf("%d fits in %.1fs", len(res.Runs), time.Since(start).Seconds())
 	if len(wrote) > 0 {
 		msg += "; wrote " + strings.Join(wrote, ", ")
 	}
-	note(s.Err, o.global.quiet, "%s", msg)
+	note(s.Err, quiet, "%s", msg)
 	return nil
-}
-
-// loadSplits reads the training and test corpora: TRAIN and --test TEST,
-// or the train and test splits of CORPUS (or of the cached archive).
-func (o *compareOptions) loadSplits(s streams, args []string) (trainSet, testSet *corpus.Corpus, err error) {
-	if o.test != "" {
-		o.corpus.split = ""
-		if trainSet, err = loadCorpus(s, args, &o.corpus, "", o.global.quiet); err != nil {
-			return nil, nil, fmt.Errorf("reading the training corpus: %w", err)
-		}
-		if testSet, err = loadCorpus(s, []string{o.test}, &o.corpus, "", o.global.quiet); err != nil {
-			return nil, nil, fmt.Errorf("reading the test corpus (--test): %w", err)
-		}
-		return trainSet, testSet, nil
-	}
-	if err := requireCorpus(args); err != nil {
-		return nil, nil, err
-	}
-	if isCachedCorpus(args[0]) {
-		path, err := corpus.FindDefault()
-		if err != nil {
-			return nil, nil, err
-		}
-		o.corpus.defaultNoticed = true
-		note(s.Err, false, "nbtext: %s: reading the train and test splits of the cached 20 Newsgroups archive %s", cachedCorpus, path)
-	}
-	for _, split := range []string{"train", "test"} {
-		c, err := loadCorpusSplit(s, args, &o.corpus, split, o.global.quiet)
-		if err != nil {
-			// The reader's advice to read a tree without --split is
-			// not one compare can follow.
-			var ns *corpus.NoSplitError
-			if errors.As(err, &ns) {
-				err = fmt.Errorf("%s: %s", ns.Src, ns.Found())
-			}
-			return nil, nil, fmt.Errorf("%w; compare reads CORPUS as a pair of train and test splits: for a corpus without them, give a test corpus with --test (nbtext compare TRAIN --test TEST)", err)
-		}
-		if split == "train" {
-			trainSet = c
-		} else {
-			testSet = c
-		}
-	}
-	return trainSet, testSet, nil
-}
-
-// clampedSizes returns, as text, the sizes of asked that are larger than
-// the largest of used (the sizes LearningCurve kept after clamping them
-// to the training split or vocabulary).
-func clampedSizes(asked, used []int) []string {
-	if len(used) == 0 {
-		return nil
-	}
-	top := used[len(used)-1]
-	var over []string
-	for _, n := range asked {
-		if n > top {
-			over = append(over, strconv.Itoa(n))
-		}
-	}
-	return over
-}
-
-// loadCorpusSplit reads one split of CORPUS (or of the cached archive).
-func loadCorpusSplit(s streams, args []string, o *corpusOptions, split string, quiet bool) (*corpus.Corpus, error) {
-	o.split = split
-	c, err := loadCorpus(s, args, o, split, quiet)
-	if err != nil {
-		return nil, fmt.Errorf("reading the %s split (compare needs both): %w", split, err)
-	}
-	return c, nil
 }
 
 // corpusName names the source for titles.

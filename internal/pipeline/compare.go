@@ -1,0 +1,145 @@
+// Learning curves (nbtext compare): the training and test corpora read
+// whole, the models with their defaults, and eval.LearningCurve's fits of
+// each model on growing subsets of the training corpus.
+
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/nbtext/nbtext/internal/corpus"
+	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/membudget"
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// Compare is a learning-curve experiment: each of Models, with its
+// defaults (eval.DefaultModelSpec) but for MinDF and, when not nil, Alpha
+// and C, fitted on subsets of the training corpus and scored on the test
+// corpus (eval.LearningCurve).
+type Compare struct {
+	// Source returns the corpus of "train" and of "test": the train and
+	// test splits of one corpus, or with OwnTest a training corpus and a
+	// test corpus (--test), each read whole.
+	Source  func(split string) (Source, error)
+	OwnTest bool
+	// Budget is the memory the corpora may take held in memory
+	// (Source.CheckHold).
+	Budget membudget.Budget
+	Models []model.Kind
+	MinDF  int
+	// Alpha replaces the smoothing of the naive Bayes models (α = β for
+	// Bernoulli); C the inverse regularisation of the linear ones.
+	Alpha, C *float64
+	// Sizes, Vary, Metric, Repeats, Seed, Workers, Progress and Corpus are
+	// those of eval.CurveConfig.
+	Sizes    []int
+	Vary     eval.Vary
+	Metric   eval.Metric
+	Repeats  int
+	Seed     uint64
+	Workers  int
+	Progress func(done, total int)
+	Corpus   string
+	// Warn says which Sizes were larger than the training corpus (or the
+	// vocabulary) allows (nil: nothing is said).
+	Warn func(msg string)
+}
+
+// RunCompare reads the corpora of cp and returns the learning curves of
+// its models.
+func RunCompare(cp *Compare) (*eval.CurveResult, error) {
+	trainSet, remove, err := cp.load("train")
+	if err != nil {
+		return nil, err
+	}
+	testSet, _, err := cp.load("test")
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := eval.SplitsConfig(trainSet, testSet)
+	if err != nil {
+		return nil, err
+	}
+	for _, kind := range cp.Models {
+		spec := eval.DefaultModelSpec(kind)
+		if remove != 0 {
+			spec.Settings.Remove = remove.String()
+		}
+		spec.Settings.MinDF = cp.MinDF
+		if kind.IsNB() && cp.Alpha != nil {
+			spec.Params.Alpha = *cp.Alpha
+			if kind == model.Bernoulli {
+				spec.Params.Beta = *cp.Alpha
+			}
+		}
+		if kind.IsLinear() && cp.C != nil {
+			spec.Params.C = *cp.C
+		}
+		cfg.Models = append(cfg.Models, spec)
+	}
+	cfg.Sizes, cfg.Vary, cfg.Metric, cfg.Repeats, cfg.Seed = cp.Sizes, cp.Vary, cp.Metric, cp.Repeats, cp.Seed
+	cfg.Workers, cfg.Progress, cfg.Corpus = cp.Workers, cp.Progress, cp.Corpus
+	res, err := eval.LearningCurve(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if over := clampedSizes(cfg.Sizes, res.Sizes); len(over) > 0 && cp.Warn != nil {
+		top := res.Sizes[len(res.Sizes)-1]
+		what := fmt.Sprintf("the %d training documents: these points train on all of them", top)
+		if cfg.Vary == eval.VaryVocab {
+			what = fmt.Sprintf("the %d terms the largest vocabulary keeps: these points keep every term", top)
+		}
+		cp.Warn(fmt.Sprintf("nbtext: --sizes %s: more than %s", strings.Join(over, ","), what))
+	}
+	return res, nil
+}
+
+// load reads the corpus of split ("train" or "test"), saying which one
+// failed, and returns it with what its reader stripped (--remove).
+func (cp *Compare) load(split string) (*corpus.Corpus, corpus.Remove, error) {
+	src, err := cp.Source(split)
+	if err == nil {
+		err = src.CheckHold(cp.Budget, "compare")
+	}
+	var c *corpus.Corpus
+	if err == nil {
+		c, err = src.Load()
+	}
+	switch {
+	case err == nil:
+		return c, src.Options.Remove, nil
+	case cp.OwnTest && split == "train":
+		return nil, 0, fmt.Errorf("reading the training corpus: %w", err)
+	case cp.OwnTest:
+		return nil, 0, fmt.Errorf("reading the test corpus (--test): %w", err)
+	}
+	err = fmt.Errorf("reading the %s split (compare needs both): %w", split, err)
+	// The reader's advice to read a tree without --split is not one
+	// compare can follow.
+	var ns *corpus.NoSplitError
+	if errors.As(err, &ns) {
+		err = fmt.Errorf("%s: %s", ns.Src, ns.Found())
+	}
+	return nil, 0, fmt.Errorf("%w; compare reads CORPUS as a pair of train and test splits: for a corpus without them, give a test corpus with --test (nbtext compare TRAIN --test TEST)", err)
+}
+
+// clampedSizes returns, as text, the sizes of asked that are larger than
+// the largest of used (the sizes eval.LearningCurve kept after clamping
+// them to the training split or vocabulary).
+func clampedSizes(asked, used []int) []string {
+	if len(used) == 0 {
+		return nil
+	}
+	top := used[len(used)-1]
+	var over []string
+	for _, n := range asked {
+		if n > top {
+			over = append(over, strconv.Itoa(n))
+		}
+	}
+	return over
+}

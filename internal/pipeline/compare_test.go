@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nbtext/nbtext/internal/eval"
+	"github.com/nbtext/nbtext/internal/membudget"
+	"github.com/nbtext/nbtext/internal/model"
+)
+
+// TestRunCompare: the curves of two models on a training and a test
+// corpus, with a size past the training corpus clamped and said; Alpha
+// reaches the naive Bayes models; the errors say which corpus failed.
+func TestRunCompare(t *testing.T) {
+	labels := []string{"ham", "spam"}
+	trainPath := writeCorpus(t, "train.tsv", labels, 30)
+	testPath := writeCorpus(t, "test.tsv", labels, 10)
+	sources := map[string]string{"train": trainPath, "test": testPath}
+	var warned []string
+	alpha := 1.0
+	cp := &Compare{
+		Source: func(split string) (Source, error) {
+			return Source{Paths: []string{sources[split]}, Splits: []string{""}}, nil
+		},
+		OwnTest: true,
+		Models:  []model.Kind{model.Multinomial, model.LogReg},
+		MinDF:   1, Alpha: &alpha, Sizes: []int{10, 20, 1000}, Repeats: 2, Seed: 3, Workers: 1,
+		Warn: func(msg string) { warned = append(warned, msg) },
+	}
+	res, err := RunCompare(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Sizes, []int{10, 20, 60}) || !slices.Equal(res.Models, []string{"multinomial", "logreg"}) || len(res.Runs) != 2*3*2 {
+		t.Errorf("sizes %v, models %v, %d runs", res.Sizes, res.Models, len(res.Runs))
+	}
+	if len(warned) != 1 || warned[0] != "nbtext: --sizes 1000: more than the 60 training documents: these points train on all of them" {
+		t.Errorf("warnings %q", warned)
+	}
+	for _, r := range res.Runs {
+		if r.Size == 60 && r.Errors != 0 {
+			t.Errorf("%s on the whole (separable) training corpus: %d errors", r.Model, r.Errors)
+		}
+	}
+
+	cp.Budget = membudget.Budget{Bytes: 100, Source: "--mem"}
+	if _, err := RunCompare(cp); err == nil || !strings.HasPrefix(err.Error(), "reading the training corpus: compare holds every document in memory") {
+		t.Errorf("over budget: %v", err)
+	}
+	cp.Budget = membudget.Budget{}
+	sources["test"] = filepath.Join(t.TempDir(), "missing.tsv")
+	if _, err := RunCompare(cp); err == nil || !strings.HasPrefix(err.Error(), "reading the test corpus (--test): ") {
+		t.Errorf("missing test corpus: %v", err)
+	}
+	cp.OwnTest = false
+	cp.Source = func(split string) (Source, error) { return Source{}, errors.New("no " + split) }
+	if _, err := RunCompare(cp); err == nil || !strings.HasPrefix(err.Error(), "reading the train split (compare needs both): no train; compare reads CORPUS as a pair") {
+		t.Errorf("no splits: %v", err)
+	}
+}
+
+// TestRunCompareVocab: with eval.VaryVocab a vocabulary size past the
+// largest vocabulary is clamped and said in terms of terms.
+func TestRunCompareVocab(t *testing.T) {
+	dir := t.TempDir()
+	for _, split := range []string{"train", "test"} {
+		if err := os.WriteFile(filepath.Join(dir, split+".tsv"), []byte(strings.Repeat("a\tapple pear plum\nb\tcar bus van\n", 5)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var warned []string
+	cp := &Compare{
+		Source: func(split string) (Source, error) {
+			return Source{Paths: []string{filepath.Join(dir, split+".tsv")}, Splits: []string{""}}, nil
+		},
+		OwnTest: true, Models: []model.Kind{model.Bernoulli}, MinDF: 1, Vary: eval.VaryVocab, Sizes: []int{2, 100},
+		Warn: func(msg string) { warned = append(warned, msg) },
+	}
+	if _, err := RunCompare(cp); err != nil {
+		t.Fatal(err)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "--sizes 100: more than the 6 terms the largest vocabulary keeps") {
+		t.Errorf("warnings %q", warned)
+	}
+}
+
+func TestClampedSizes(t *testing.T) {
+	if got := clampedSizes([]int{5, 50, 500, 70}, []int{5, 50, 60}); !slices.Equal(got, []string{"500", "70"}) {
+		t.Errorf("got %q", got)
+	}
+	if got := clampedSizes([]int{5}, nil); got != nil {
+		t.Errorf("no sizes used: got %q", got)
+	}
+}
