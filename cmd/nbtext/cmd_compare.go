@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,45 +12,36 @@ import (
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/membudget"
-	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/pipeline"
 )
 
-// compareOptions are the flags of 'nbtext compare'.
+// compareOptions are the flags of 'nbtext compare': the experiment's
+// (pipeline.Compare) and its outputs.
 type compareOptions struct {
-	global  *globalOptions
-	corpus  corpusOptions
-	models  []string
-	sizes   string
-	repeats int
-	seed    int64
-	test    string
-	metric  string
-	vary    string
-	plot    string
-	csv     string
-	alpha   float64
-	c       float64
-	minDF   int
-	workers int
+	global *globalOptions
+	corpus corpusOptions
+	cp     pipeline.Compare
+	test   string
+	plot   string
+	csv    string
 }
 
 func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddSubsetFlags(fs)
 	o.corpus.AddFormatFlags(fs)
-	fs.StringSliceVar(&o.models, "models", []string{"bernoulli", "multinomial", "logreg"}, "estimators to compare, each with its defaults")
-	fs.StringVar(&o.sizes, "sizes", "", "training sizes m (or vocabulary sizes with --vary vocab), comma-separated (default: log-spaced from 10 to the whole split)")
-	fs.IntVar(&o.repeats, "repeats", eval.DefaultRepeats, "random stratified subsets per size")
-	fs.Int64Var(&o.seed, "seed", 1, "seed of the subsets (the same subsets for every model), ≥ 0")
+	fs.StringSliceVar(&o.cp.Models, "models", []string{"bernoulli", "multinomial", "logreg"}, "estimators to compare, each with its defaults")
+	fs.StringVar(&o.cp.Sizes, "sizes", "", "training sizes m (or vocabulary sizes with --vary vocab), comma-separated (default: log-spaced from 10 to the whole split)")
+	fs.IntVar(&o.cp.Repeats, "repeats", eval.DefaultRepeats, "random stratified subsets per size")
+	fs.Int64Var(&o.cp.Seed, "seed", 1, "seed of the subsets (the same subsets for every model), ≥ 0")
 	fs.StringVar(&o.test, "test", "", "test corpus: CORPUS is then the training corpus, read whole (any format), instead of a corpus with train and test splits")
-	fs.StringVar(&o.metric, "metric", "error", "what to report: error, errors, accuracy or macro_f1")
-	fs.StringVar(&o.vary, "vary", "size", "x axis: size (training documents) or vocab (vocabulary size, pruned by mutual information)")
+	fs.StringVar(&o.cp.Metric, "metric", "error", "what to report: error, errors, accuracy or macro_f1")
+	fs.StringVar(&o.cp.Vary, "vary", "size", "x axis: size (training documents) or vocab (vocabulary size, pruned by mutual information)")
 	fs.StringVar(&o.plot, "plot", "", "draw the curves to FILE.png or FILE.svg")
 	fs.StringVar(&o.csv, "csv", "", "write one row per (model, size, repeat) to FILE.csv, or with - to stdout instead of the table")
-	fs.Float64Var(&o.alpha, "alpha", 0, "NB smoothing for every NB model (α = β for Bernoulli) instead of each model's default (e.g. 1: Laplace, as McCallum & Nigam)")
-	fs.Float64Var(&o.c, "C", 0, "logreg, svm, nblr: inverse regularisation strength instead of the default")
-	fs.IntVar(&o.minDF, "min-df", 1, "every model keeps the terms in at least this many documents of its subset (the same rule for all, so the curves compare models, not pruning)")
-	fs.IntVar(&o.workers, "workers", 0, "fits run at once (0: one per core); results do not depend on it")
+	fs.Float64Var(&o.cp.Alpha, "alpha", 0, "NB smoothing for every NB model (α = β for Bernoulli) instead of each model's default (e.g. 1: Laplace, as McCallum & Nigam)")
+	fs.Float64Var(&o.cp.C, "C", 0, "logreg, svm, nblr: inverse regularisation strength instead of the default")
+	fs.IntVar(&o.cp.MinDF, "min-df", 1, "every model keeps the terms in at least this many documents of its subset (the same rule for all, so the curves compare models, not pruning)")
+	fs.IntVar(&o.cp.Workers, "workers", 0, "fits run at once (0: one per core); results do not depend on it")
 }
 
 func newCompareCmd(g *globalOptions) *cobra.Command {
@@ -86,76 +76,20 @@ as McCallum & Nigam (1998) did for Bernoulli against multinomial NB.`,
 }
 
 func (o *compareOptions) validate(args []string) error {
-	if len(o.models) == 0 {
-		return usageErrorf("--models needs at least one estimator")
+	switch {
+	case o.test != "" && len(args) == 0:
+		return usageErrorf("--test needs the training corpus as argument: nbtext compare TRAIN --test TEST")
+	case o.test != "" && args[0] == "-" && o.test == "-":
+		return usageErrorf("TRAIN and --test cannot both be standard input ('-')")
 	}
-	seen := map[string]bool{}
-	for _, m := range o.models {
-		if _, err := model.ParseKind(m); err != nil {
-			return usageErrorf("--models: %v", err)
-		}
-		if seen[m] {
-			return usageErrorf("--models names %s twice: each estimator is fitted once, with its defaults", m)
-		}
-		seen[m] = true
-	}
-	if o.test != "" {
-		if len(args) == 0 {
-			return usageErrorf("--test needs the training corpus as argument: nbtext compare TRAIN --test TEST")
-		}
-		if args[0] == "-" && o.test == "-" {
-			return usageErrorf("TRAIN and --test cannot both be standard input ('-')")
-		}
-	}
-	if o.seed < 0 {
-		return usageErrorf("--seed must be ≥ 0, got %d", o.seed)
-	}
-	if o.alpha < 0 || o.alpha != o.alpha {
-		return usageErrorf("--alpha must be ≥ 0, got %g", o.alpha)
-	}
-	if o.changed("C") && !(o.c > 0) {
-		return usageErrorf("--C must be > 0, got %g", o.c)
-	}
-	if o.minDF < 1 {
-		return usageErrorf("--min-df must be ≥ 1, got %d", o.minDF)
-	}
-	if o.repeats < 1 {
-		return usageErrorf("--repeats must be ≥ 1, got %d", o.repeats)
-	}
-	if _, err := eval.ParseMetric(o.metric); err != nil {
-		return withCode(exitUsage, err)
-	}
-	if _, err := eval.ParseVary(o.vary); err != nil {
-		return withCode(exitUsage, err)
-	}
-	if _, err := parseSizes(o.sizes); err != nil {
+	o.cp.AlphaGiven, o.cp.CGiven = o.corpus.fs.Changed("alpha"), o.corpus.fs.Changed("C")
+	if err := o.cp.Check(); err != nil {
 		return err
 	}
-	if o.plot != "" {
-		switch strings.ToLower(filepath.Ext(o.plot)) {
-		case ".png", ".svg":
-		default:
-			return usageErrorf("--plot must end in .png or .svg, got %q", o.plot)
-		}
+	if ext := strings.ToLower(filepath.Ext(o.plot)); o.plot != "" && ext != ".png" && ext != ".svg" {
+		return usageErrorf("--plot must end in .png or .svg, got %q", o.plot)
 	}
 	return nil
-}
-
-func (o *compareOptions) changed(name string) bool { return o.corpus.fs.Changed(name) }
-
-func parseSizes(s string) ([]int, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < 1 {
-			return nil, usageErrorf("--sizes must be positive whole numbers, got %q", part)
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }
 
 func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
@@ -164,11 +98,10 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 		return err
 	}
 	start, quiet := time.Now(), o.global.quiet
-	cp := &pipeline.Compare{
-		OwnTest: o.test != "", MinDF: o.minDF, Repeats: o.repeats, Seed: uint64(o.seed), Workers: o.workers,
-		Progress: progressIn(s.Err, quiet, "fitting", "fits"), // one per model, size and repeat
-		Corpus:   corpusName(args), Warn: func(msg string) { note(s.Err, false, "%s", msg) },
-	}
+	cp := &o.cp
+	cp.OwnTest, cp.Corpus = o.test != "", corpusName(args)
+	cp.Progress = progressIn(s.Err, quiet, "fitting", "fits") // one per model, size and repeat
+	cp.Warn = func(msg string) { note(s.Err, false, "%s", msg) }
 	cp.Source = func(split string) (pipeline.Source, error) {
 		if o.test != "" {
 			o.corpus.split = ""
@@ -180,19 +113,6 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 		o.corpus.split = split
 		return o.corpus.source(s, args, split, quiet)
 	}
-	for _, name := range o.models {
-		kind, _ := model.ParseKind(name)
-		cp.Models = append(cp.Models, kind)
-	}
-	if o.changed("alpha") {
-		cp.Alpha = &o.alpha
-	}
-	if o.changed("C") {
-		cp.C = &o.c
-	}
-	cp.Sizes, _ = parseSizes(o.sizes)
-	cp.Vary, _ = eval.ParseVary(o.vary)
-	cp.Metric, _ = eval.ParseMetric(o.metric)
 	var err error
 	if cp.Budget, err = membudget.Resolve(o.global.mem); err != nil {
 		return usageErrorf("%v", err)

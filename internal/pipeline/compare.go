@@ -17,9 +17,10 @@ import (
 )
 
 // Compare is a learning-curve experiment: each of Models, with its
-// defaults (eval.DefaultModelSpec) but for MinDF and, when not nil, Alpha
+// defaults (eval.DefaultModelSpec) but for MinDF and, when given, Alpha
 // and C, fitted on subsets of the training corpus and scored on the test
-// corpus (eval.LearningCurve).
+// corpus (eval.LearningCurve). Its fields are the options of 'nbtext
+// compare', as given: Check validates them.
 type Compare struct {
 	// Source returns the corpus of "train" and of "test": the train and
 	// test splits of one corpus, or with OwnTest a training corpus and a
@@ -29,18 +30,21 @@ type Compare struct {
 	// Budget is the memory the corpora may take held in memory
 	// (Source.CheckHold).
 	Budget membudget.Budget
-	Models []model.Kind
+	// Models are names of model kinds (model.ParseKind), each once.
+	Models []string
 	MinDF  int
-	// Alpha replaces the smoothing of the naive Bayes models (α = β for
-	// Bernoulli); C the inverse regularisation of the linear ones.
-	Alpha, C *float64
-	// Sizes, Vary, Metric, Repeats, Seed, Workers, Progress and Corpus are
-	// those of eval.CurveConfig.
-	Sizes    []int
-	Vary     eval.Vary
-	Metric   eval.Metric
+	// Alpha, when AlphaGiven, replaces the smoothing of the naive Bayes
+	// models (α = β for Bernoulli); C, when CGiven, the inverse
+	// regularisation of the linear ones.
+	Alpha, C           float64
+	AlphaGiven, CGiven bool
+	// Sizes are the x values, comma-separated ("": eval's defaults);
+	// Vary and Metric are eval.ParseVary's and eval.ParseMetric's names.
+	Sizes, Vary, Metric string
+	// Repeats, Seed (≥ 0), Workers, Progress and Corpus are those of
+	// eval.CurveConfig.
 	Repeats  int
-	Seed     uint64
+	Seed     int64
 	Workers  int
 	Progress func(done, total int)
 	Corpus   string
@@ -49,9 +53,65 @@ type Compare struct {
 	Warn func(msg string)
 }
 
+// Check returns a UsageError naming the first option of cp out of range.
+func (cp *Compare) Check() error {
+	if len(cp.Models) == 0 {
+		return usagef("--models needs at least one estimator")
+	}
+	seen := map[string]bool{}
+	for _, m := range cp.Models {
+		if _, err := model.ParseKind(m); err != nil {
+			return usagef("--models: %v", err)
+		}
+		if seen[m] {
+			return usagef("--models names %s twice: each estimator is fitted once, with its defaults", m)
+		}
+		seen[m] = true
+	}
+	switch {
+	case cp.Seed < 0:
+		return usagef("--seed must be ≥ 0, got %d", cp.Seed)
+	case cp.Alpha < 0 || cp.Alpha != cp.Alpha:
+		return usagef("--alpha must be ≥ 0, got %g", cp.Alpha)
+	case cp.CGiven && !(cp.C > 0):
+		return usagef("--C must be > 0, got %g", cp.C)
+	case cp.MinDF < 1:
+		return usagef("--min-df must be ≥ 1, got %d", cp.MinDF)
+	case cp.Repeats < 1:
+		return usagef("--repeats must be ≥ 1, got %d", cp.Repeats)
+	}
+	if _, err := eval.ParseMetric(cp.Metric); err != nil {
+		return usage(err)
+	}
+	if _, err := eval.ParseVary(cp.Vary); err != nil {
+		return usage(err)
+	}
+	_, err := parseSizes(cp.Sizes)
+	return err
+}
+
+// parseSizes parses comma-separated positive sizes ("": none).
+func parseSizes(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < 1 {
+			return nil, usagef("--sizes must be positive whole numbers, got %q", part)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
 // RunCompare reads the corpora of cp and returns the learning curves of
 // its models.
 func RunCompare(cp *Compare) (*eval.CurveResult, error) {
+	if err := cp.Check(); err != nil {
+		return nil, err
+	}
 	trainSet, remove, err := cp.load("train")
 	if err != nil {
 		return nil, err
@@ -64,24 +124,28 @@ func RunCompare(cp *Compare) (*eval.CurveResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, kind := range cp.Models {
+	for _, name := range cp.Models {
+		kind, _ := model.ParseKind(name)
 		spec := eval.DefaultModelSpec(kind)
 		if remove != 0 {
 			spec.Settings.Remove = remove.String()
 		}
 		spec.Settings.MinDF = cp.MinDF
-		if kind.IsNB() && cp.Alpha != nil {
-			spec.Params.Alpha = *cp.Alpha
+		if kind.IsNB() && cp.AlphaGiven {
+			spec.Params.Alpha = cp.Alpha
 			if kind == model.Bernoulli {
-				spec.Params.Beta = *cp.Alpha
+				spec.Params.Beta = cp.Alpha
 			}
 		}
-		if kind.IsLinear() && cp.C != nil {
-			spec.Params.C = *cp.C
+		if kind.IsLinear() && cp.CGiven {
+			spec.Params.C = cp.C
 		}
 		cfg.Models = append(cfg.Models, spec)
 	}
-	cfg.Sizes, cfg.Vary, cfg.Metric, cfg.Repeats, cfg.Seed = cp.Sizes, cp.Vary, cp.Metric, cp.Repeats, cp.Seed
+	cfg.Sizes, _ = parseSizes(cp.Sizes)
+	cfg.Vary, _ = eval.ParseVary(cp.Vary)
+	cfg.Metric, _ = eval.ParseMetric(cp.Metric)
+	cfg.Repeats, cfg.Seed = cp.Repeats, uint64(cp.Seed)
 	cfg.Workers, cfg.Progress, cfg.Corpus = cp.Workers, cp.Progress, cp.Corpus
 	res, err := eval.LearningCurve(cfg)
 	if err != nil {

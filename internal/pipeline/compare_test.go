@@ -8,9 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/membudget"
-	"github.com/nbtext/nbtext/internal/model"
 )
 
 // TestRunCompare: the curves of two models on a training and a test
@@ -22,14 +20,13 @@ func TestRunCompare(t *testing.T) {
 	testPath := writeCorpus(t, "test.tsv", labels, 10)
 	sources := map[string]string{"train": trainPath, "test": testPath}
 	var warned []string
-	alpha := 1.0
 	cp := &Compare{
 		Source: func(split string) (Source, error) {
 			return Source{Paths: []string{sources[split]}, Splits: []string{""}}, nil
 		},
 		OwnTest: true,
-		Models:  []model.Kind{model.Multinomial, model.LogReg},
-		MinDF:   1, Alpha: &alpha, Sizes: []int{10, 20, 1000}, Repeats: 2, Seed: 3, Workers: 1,
+		Models:  []string{"multinomial", "logreg"}, Metric: "error", Vary: "size",
+		MinDF: 1, Alpha: 1, AlphaGiven: true, Sizes: "10,20,1000", Repeats: 2, Seed: 3, Workers: 1,
 		Warn: func(msg string) { warned = append(warned, msg) },
 	}
 	res, err := RunCompare(cp)
@@ -78,7 +75,7 @@ func TestRunCompareVocab(t *testing.T) {
 		Source: func(split string) (Source, error) {
 			return Source{Paths: []string{filepath.Join(dir, split+".tsv")}, Splits: []string{""}}, nil
 		},
-		OwnTest: true, Models: []model.Kind{model.Bernoulli}, MinDF: 1, Vary: eval.VaryVocab, Sizes: []int{2, 100},
+		OwnTest: true, Models: []string{"bernoulli"}, MinDF: 1, Repeats: 1, Metric: "error", Vary: "vocab", Sizes: "2,100",
 		Warn: func(msg string) { warned = append(warned, msg) },
 	}
 	if _, err := RunCompare(cp); err != nil {
@@ -95,5 +92,43 @@ func TestClampedSizes(t *testing.T) {
 	}
 	if got := clampedSizes([]int{5}, nil); got != nil {
 		t.Errorf("no sizes used: got %q", got)
+	}
+}
+
+// TestCompareCheck: each option out of range is a UsageError naming it.
+func TestCompareCheck(t *testing.T) {
+	ok := func() Compare {
+		return Compare{Models: []string{"multinomial", "logreg"}, MinDF: 1, Repeats: 1, Metric: "error", Vary: "size", Sizes: "10, 20"}
+	}
+	base := ok()
+	if err := base.Check(); err != nil {
+		t.Fatalf("valid options: %v", err)
+	}
+	for _, tc := range []struct {
+		set  func(*Compare)
+		want string
+	}{
+		{func(c *Compare) { c.Models = nil }, "--models needs at least one estimator"},
+		{func(c *Compare) { c.Models = []string{"nb"} }, "--models: unknown model"},
+		{func(c *Compare) { c.Models = []string{"svm", "svm"} }, "--models names svm twice"},
+		{func(c *Compare) { c.Seed = -1 }, "--seed must be ≥ 0"},
+		{func(c *Compare) { c.Alpha = -0.5 }, "--alpha must be ≥ 0"},
+		{func(c *Compare) { c.CGiven = true }, "--C must be > 0, got 0"},
+		{func(c *Compare) { c.MinDF = 0 }, "--min-df must be ≥ 1"},
+		{func(c *Compare) { c.Repeats = 0 }, "--repeats must be ≥ 1"},
+		{func(c *Compare) { c.Metric = "auc" }, "--metric must be"},
+		{func(c *Compare) { c.Vary = "time" }, "--vary must be size or vocab"},
+		{func(c *Compare) { c.Sizes = "10,-3" }, `--sizes must be positive whole numbers, got "-3"`},
+	} {
+		c := ok()
+		tc.set(&c)
+		err := c.Check()
+		var ue *UsageError
+		if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v", tc.want, err)
+		}
+	}
+	if got, _ := parseSizes(" 5 ,50"); !slices.Equal(got, []int{5, 50}) {
+		t.Errorf("parseSizes: %v", got)
 	}
 }
