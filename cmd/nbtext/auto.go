@@ -15,22 +15,19 @@ import (
 // autoOptions are the flags of the model search: train --auto and eval
 // --cv K --auto.
 type autoOptions struct {
-	fs     *pflag.FlagSet
-	on     bool
-	budget string
-	metric string
-	valid  string // train only
-	board  string // train only: table or json
-	// ensemble is the rounds of the ensemble selection (0: none).
-	ensemble int
+	fs    *pflag.FlagSet
+	on    bool
+	set   pipeline.SearchSettings
+	valid string // train only
+	board string // train only: table or json
 }
 
 func (o *autoOptions) AddFlags(fs *pflag.FlagSet, train bool) {
 	o.fs = fs
 	fs.BoolVar(&o.on, "auto", false, "search model kind × preprocessing × α/C by cross-validation on the training data, the kinds' defaults first (see docs/auto.md)")
-	fs.StringVar(&o.budget, "budget", "60s", "--auto: budget of the whole run: wall time (60s), process CPU time (cpu:60s) or candidate evaluations (evals:40, the same model on any machine)")
-	fs.StringVar(&o.metric, "metric", search.Accuracy, "--auto: what the search optimises: accuracy, macro_f1 or log_loss")
-	fs.IntVar(&o.ensemble, "ensemble", search.DefaultEnsembleRounds, "--auto: rounds of the ensemble selection over the best candidates (0: the best single one)")
+	fs.StringVar(&o.set.Budget, "budget", "60s", "--auto: budget of the whole run: wall time (60s), process CPU time (cpu:60s) or candidate evaluations (evals:40, the same model on any machine)")
+	fs.StringVar(&o.set.Metric, "metric", search.Accuracy, "--auto: what the search optimises: accuracy, macro_f1 or log_loss")
+	fs.IntVar(&o.set.EnsembleRounds, "ensemble", search.DefaultEnsembleRounds, "--auto: rounds of the ensemble selection over the best candidates (0: the best single one)")
 	if train {
 		fs.StringVar(&o.valid, "valid", "", "--auto: score candidates on this labelled corpus instead of by cross-validation")
 		fs.StringVar(&o.board, "leaderboard", "table", "--auto: the search's leaderboard on stdout as a table, or json (the summary then goes to stderr)")
@@ -47,18 +44,15 @@ var searchedFlags = []string{
 }
 
 // validate checks the search flags; it is a no-op without --auto.
-func (o *autoOptions) validate() error {
+func (o *autoOptions) validate() error { return o.check(false) }
+
+// check checks the search flags, for a multi-label search or not.
+func (o *autoOptions) check(multiLabel bool) error {
 	if !o.on {
 		return nil
 	}
-	if _, err := search.ParseBudget(o.budget); err != nil {
-		return usageErrorf("--budget: %v", err)
-	}
-	if !search.ValidMetric(o.metric) {
-		return usageErrorf("--metric must be accuracy, macro_f1 or log_loss, got %q", o.metric)
-	}
-	if o.ensemble < 0 {
-		return usageErrorf("--ensemble must be >= 0, got %d", o.ensemble)
+	if err := o.set.Check(multiLabel, o.fs.Changed("metric"), o.fs.Changed("ensemble")); err != nil {
+		return err
 	}
 	if o.board != "" && o.board != "table" && o.board != "json" {
 		return usageErrorf("--leaderboard must be table or json, got %q", o.board)
@@ -75,13 +69,14 @@ func (o *autoOptions) validate() error {
 	return nil
 }
 
-// options returns the search's options: its budget counted from start.
-func (o *autoOptions) options(seed int64, workers int, start time.Time) search.Options {
-	b, _ := search.ParseBudget(o.budget) // validated
-	return search.Options{
-		Seed: uint64(seed), Metric: o.metric, Budget: b, Spent: b.Spent(start),
-		Workers: workers, EnsembleRounds: o.ensemble,
+// source sets the memory budget of p and the corpus it searches (the
+// train split of args by default).
+func (o *autoOptions) source(s streams, args []string, co *corpusOptions, g *globalOptions, p *pipeline.Plan) (err error) {
+	if p.Budget, err = membudget.Resolve(g.mem); err != nil {
+		return usageErrorf("%v", err)
 	}
+	p.Source, err = co.source(s, args, "train", g.quiet)
+	return err
 }
 
 // kind returns the kind --model narrows the search to, or 0.
@@ -97,15 +92,11 @@ func (o *autoOptions) kind(kindFlag string) model.Kind {
 // searched run of pipeline, its leaderboard on stdout, its summary after
 // it (on stderr with --leaderboard json).
 func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) error {
+	o.ml.apply(&o.corpus)
 	p := o.basePlan(s)
 	p.Kind, p.Folds, p.MultiLabel = o.auto.kind(o.kind), o.folds, o.ml.multi
-	p.Search = &pipeline.Search{Options: o.auto.options(o.fit.seed, o.workers, start), Leaderboard: s.Out, JSON: o.auto.board == "json"}
-	var err error
-	if p.Budget, err = membudget.Resolve(o.global.mem); err != nil {
-		return usageErrorf("%v", err)
-	}
-	o.ml.apply(&o.corpus)
-	if p.Source, err = o.corpus.source(s, args, "train", o.global.quiet); err != nil {
+	p.Search = &pipeline.Search{Options: o.auto.set.Options(o.fit.seed, o.workers, start), Leaderboard: s.Out, JSON: o.auto.board == "json"}
+	if err := o.auto.source(s, args, &o.corpus, o.global, p); err != nil {
 		return err
 	}
 	if o.auto.valid != "" {
@@ -118,28 +109,22 @@ func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) er
 		p.Search.Valid, p.Search.ValidName = &v, o.auto.valid
 	}
 	rep, err := pipeline.Run(p)
-	if err != nil {
-		return err
+	if err == nil && !o.global.quiet {
+		w := s.Out
+		if p.Search.JSON {
+			w = s.Err // the leaderboard has stdout
+		}
+		rep.Write(w)
 	}
-	if !o.global.quiet && p.Search.JSON {
-		rep.Write(s.Err)
-	} else if !o.global.quiet {
-		rep.Write(s.Out)
-	}
-	return nil
+	return err
 }
 
 // runCVAuto is 'nbtext eval --cv K --auto': nested cross-validation of the
 // search.
 func runCVAuto(s streams, args []string, o *evalOptions) error {
-	start := time.Now()
 	p := &pipeline.Plan{Kind: o.auto.kind(o.model), Note: func(msg string) { note(s.Err, o.global.quiet, "%s", msg) }}
-	p.Search = &pipeline.Search{Options: o.auto.options(o.fit.seed, o.workers, start)}
-	var err error
-	if p.Budget, err = membudget.Resolve(o.global.mem); err != nil {
-		return usageErrorf("%v", err)
-	}
-	if p.Source, err = o.corpus.source(s, args, "train", o.global.quiet); err != nil {
+	p.Search = &pipeline.Search{Options: o.auto.set.Options(o.fit.seed, o.workers, time.Now())}
+	if err := o.auto.source(s, args, &o.corpus, o.global, p); err != nil {
 		return err
 	}
 	res, err := pipeline.SearchCV(p, o.cv, o.topK)

@@ -41,6 +41,56 @@ type Search struct {
 	JSON        bool
 }
 
+// SearchSettings are the settings of a search as given (train --auto,
+// eval --cv --auto): Check validates them, Options resolves them.
+type SearchSettings struct {
+	// Budget is a search.ParseBudget budget: 60s, cpu:60s or evals:N.
+	Budget string
+	// Metric is what the search optimises (search.ValidMetric, or
+	// search.ValidMultiLabelMetric for a multi-label search).
+	Metric string
+	// EnsembleRounds are the rounds of the ensemble selection (0: none).
+	EnsembleRounds int
+}
+
+// Check returns a UsageError naming the first setting out of range. For a
+// multiLabel search, which builds no ensemble (ensembleGiven: the user
+// asked for one), the metric defaults to search.MicroF1 unless
+// metricGiven.
+func (s *SearchSettings) Check(multiLabel, metricGiven, ensembleGiven bool) error {
+	if multiLabel {
+		if ensembleGiven {
+			return usagef("--ensemble with --auto --multi-label: the multi-label search chooses one model; drop --ensemble")
+		}
+		if !metricGiven {
+			s.Metric = search.MicroF1
+		}
+		if !search.ValidMultiLabelMetric(s.Metric) {
+			return usagef("--metric with --auto --multi-label must be micro_f1, macro_f1 or p_at_1, got %q", s.Metric)
+		}
+	}
+	if _, err := search.ParseBudget(s.Budget); err != nil {
+		return usagef("--budget: %v", err)
+	}
+	if !multiLabel && !search.ValidMetric(s.Metric) {
+		return usagef("--metric must be accuracy, macro_f1 or log_loss, got %q", s.Metric)
+	}
+	if s.EnsembleRounds < 0 {
+		return usagef("--ensemble must be >= 0, got %d", s.EnsembleRounds)
+	}
+	return nil
+}
+
+// Options returns the search's options (checked settings), its budget
+// counted from start.
+func (s *SearchSettings) Options(seed int64, workers int, start time.Time) search.Options {
+	b, _ := search.ParseBudget(s.Budget)
+	return search.Options{
+		Seed: uint64(seed), Metric: s.Metric, Budget: b, Spent: b.Spent(start),
+		Workers: workers, EnsembleRounds: s.EnsembleRounds,
+	}
+}
+
 // LeaderboardRows is the number of candidates the leaderboard's table
 // shows.
 const LeaderboardRows = 15

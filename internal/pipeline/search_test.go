@@ -3,11 +3,13 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/model"
@@ -165,5 +167,42 @@ func TestWriteSearchEnsemble(t *testing.T) {
 	rep.Write(&b)
 	if !strings.HasPrefix(b.String(), "ensemble     dropped (its refit would overrun the budget)\nchosen       nblr C=0.01\n") {
 		t.Errorf("dropped:\n%s", b.String())
+	}
+}
+
+// TestSearchSettings: the checks of a search's settings, single- and
+// multi-label (whose metric defaults to micro_f1 and which refuses an
+// ensemble), and the options they resolve to.
+func TestSearchSettings(t *testing.T) {
+	for _, tc := range []struct {
+		s                  SearchSettings
+		multi, metric, ens bool
+		want, wantMetric   string
+	}{
+		{SearchSettings{Budget: "60s", Metric: "accuracy"}, false, false, false, "", "accuracy"},
+		{SearchSettings{Budget: "evals:4", Metric: "accuracy"}, true, false, false, "", "micro_f1"},
+		{SearchSettings{Budget: "evals:4", Metric: "p_at_1"}, true, true, false, "", "p_at_1"},
+		{SearchSettings{Budget: "5x", Metric: "accuracy"}, false, false, false, "--budget: ", ""},
+		{SearchSettings{Budget: "60s", Metric: "auc"}, false, true, false, "--metric must be accuracy, macro_f1 or log_loss", ""},
+		{SearchSettings{Budget: "60s", Metric: "accuracy", EnsembleRounds: -1}, false, false, false, "--ensemble must be >= 0", ""},
+		{SearchSettings{Budget: "60s", Metric: "accuracy"}, true, true, false, "--metric with --auto --multi-label must be", ""},
+		{SearchSettings{Budget: "60s", Metric: "accuracy"}, true, false, true, "--ensemble with --auto --multi-label", ""},
+	} {
+		s := tc.s
+		err := s.Check(tc.multi, tc.metric, tc.ens)
+		var ue *UsageError
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%+v: %v", tc.s, err)
+		case tc.want != "" && (err == nil || !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("%+v: got %v, want %q", tc.s, err, tc.want)
+		case tc.want == "" && s.Metric != tc.wantMetric:
+			t.Errorf("%+v: metric %q, want %q", tc.s, s.Metric, tc.wantMetric)
+		}
+	}
+	s := SearchSettings{Budget: "evals:7", Metric: "macro_f1", EnsembleRounds: 3}
+	opt := s.Options(5, 2, time.Now())
+	if opt.Seed != 5 || opt.Workers != 2 || opt.Metric != "macro_f1" || opt.EnsembleRounds != 3 || opt.Budget.String() != "evals:7" || opt.Spent != 0 {
+		t.Errorf("options %+v", opt)
 	}
 }
