@@ -69,23 +69,17 @@ func (o *autoOptions) check(multiLabel bool) error {
 	return nil
 }
 
-// source sets the memory budget of p and the corpus it searches (the
-// train split of args by default).
-func (o *autoOptions) source(s streams, args []string, co *corpusOptions, g *globalOptions, p *pipeline.Plan) (err error) {
+// plan sets the memory budget of p, the corpus it searches (the train
+// split of args by default) and the kind --model (kind) narrows it to.
+func (o *autoOptions) plan(s streams, args []string, co *corpusOptions, g *globalOptions, kind string, p *pipeline.Plan) (err error) {
+	if o.fs.Changed("model") {
+		p.Kind, _ = model.ParseKind(kind)
+	}
 	if p.Budget, err = membudget.Resolve(g.mem); err != nil {
 		return usageErrorf("%v", err)
 	}
 	p.Source, err = co.source(s, args, "train", g.quiet)
 	return err
-}
-
-// kind returns the kind --model narrows the search to, or 0.
-func (o *autoOptions) kind(kindFlag string) model.Kind {
-	if f := o.fs.Lookup("model"); f != nil && f.Changed {
-		kind, _ := model.ParseKind(kindFlag)
-		return kind
-	}
-	return 0
 }
 
 // runTrainAuto is 'nbtext train --auto' (with --multi-label too): the
@@ -94,9 +88,9 @@ func (o *autoOptions) kind(kindFlag string) model.Kind {
 func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) error {
 	o.ml.apply(&o.corpus)
 	p := o.basePlan(s)
-	p.Kind, p.Folds, p.MultiLabel = o.auto.kind(o.kind), o.folds, o.ml.multi
+	p.Folds, p.MultiLabel = o.folds, o.ml.multi
 	p.Search = &pipeline.Search{Options: o.auto.set.Options(o.fit.seed, o.workers, start), Leaderboard: s.Out, JSON: o.auto.board == "json"}
-	if err := o.auto.source(s, args, &o.corpus, o.global, p); err != nil {
+	if err := o.auto.plan(s, args, &o.corpus, o.global, o.kind, p); err != nil {
 		return err
 	}
 	if o.auto.valid != "" {
@@ -122,9 +116,9 @@ func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) er
 // runCVAuto is 'nbtext eval --cv K --auto': nested cross-validation of the
 // search.
 func runCVAuto(s streams, args []string, o *evalOptions) error {
-	p := &pipeline.Plan{Kind: o.auto.kind(o.model), Note: func(msg string) { note(s.Err, o.global.quiet, "%s", msg) }}
+	p := &pipeline.Plan{Note: func(msg string) { note(s.Err, o.global.quiet, "%s", msg) }}
 	p.Search = &pipeline.Search{Options: o.auto.set.Options(o.fit.seed, o.workers, time.Now())}
-	if err := o.auto.source(s, args, &o.corpus, o.global, p); err != nil {
+	if err := o.auto.plan(s, args, &o.corpus, o.global, o.model, p); err != nil {
 		return err
 	}
 	res, err := pipeline.SearchCV(p, o.cv, o.topK)
