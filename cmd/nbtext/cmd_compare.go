@@ -99,7 +99,10 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	}
 	start, quiet := time.Now(), o.global.quiet
 	cp := &o.cp
-	cp.OwnTest, cp.Corpus = o.test != "", corpusName(args)
+	cp.OwnTest, cp.Corpus = o.test != "", ""
+	if len(args) > 0 && !isCachedCorpus(args[0]) {
+		cp.Corpus = args[0]
+	}
 	cp.Progress = progressIn(s.Err, quiet, "fitting", "fits") // one per model, size and repeat
 	cp.Warn = func(msg string) { note(s.Err, false, "%s", msg) }
 	cp.Source = func(split string) (pipeline.Source, error) {
@@ -144,16 +147,4 @@ func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {
 	}
 	note(s.Err, quiet, "%s", msg)
 	return nil
-}
-
-// corpusName names the source for titles.
-func corpusName(args []string) string {
-	if len(args) == 0 || isCachedCorpus(args[0]) {
-		return "20 Newsgroups"
-	}
-	base := filepath.Base(strings.TrimRight(args[0], "/"))
-	for _, ext := range []string{".tar.gz", ".tgz", ".tar"} {
-		base = strings.TrimSuffix(base, ext)
-	}
-	return base
 }

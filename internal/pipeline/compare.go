@@ -7,6 +7,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -41,13 +42,15 @@ type Compare struct {
 	// Sizes are the x values, comma-separated ("": eval's defaults);
 	// Vary and Metric are eval.ParseVary's and eval.ParseMetric's names.
 	Sizes, Vary, Metric string
-	// Repeats, Seed (≥ 0), Workers, Progress and Corpus are those of
+	// Repeats, Seed (≥ 0), Workers and Progress are those of
 	// eval.CurveConfig.
 	Repeats  int
 	Seed     int64
 	Workers  int
 	Progress func(done, total int)
-	Corpus   string
+	// Corpus is the corpus as given, which titles name by its base name
+	// without an archive extension ("": the cached 20 Newsgroups archive).
+	Corpus string
 	// Warn says which Sizes were larger than the training corpus (or the
 	// vocabulary) allows (nil: nothing is said).
 	Warn func(msg string)
@@ -146,7 +149,7 @@ func RunCompare(cp *Compare) (*eval.CurveResult, error) {
 	cfg.Vary, _ = eval.ParseVary(cp.Vary)
 	cfg.Metric, _ = eval.ParseMetric(cp.Metric)
 	cfg.Repeats, cfg.Seed = cp.Repeats, uint64(cp.Seed)
-	cfg.Workers, cfg.Progress, cfg.Corpus = cp.Workers, cp.Progress, cp.Corpus
+	cfg.Workers, cfg.Progress, cfg.Corpus = cp.Workers, cp.Progress, corpusTitle(cp.Corpus)
 	res, err := eval.LearningCurve(cfg)
 	if err != nil {
 		return nil, err
@@ -206,4 +209,16 @@ func clampedSizes(asked, used []int) []string {
 		}
 	}
 	return over
+}
+
+// corpusTitle names the corpus at path for titles.
+func corpusTitle(path string) string {
+	if path == "" {
+		return "20 Newsgroups"
+	}
+	base := filepath.Base(strings.TrimRight(path, "/"))
+	for _, ext := range []string{".tar.gz", ".tgz", ".tar"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
 }

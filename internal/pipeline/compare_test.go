@@ -132,3 +132,14 @@ func TestCompareCheck(t *testing.T) {
 		t.Errorf("parseSizes: %v", got)
 	}
 }
+
+func TestCorpusTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "20 Newsgroups", "data/20news-bydate.tar.gz": "20news-bydate", "imdb.tgz": "imdb",
+		"corpora/reviews/": "reviews", "train.tsv": "train.tsv", "x.tar": "x",
+	} {
+		if got := corpusTitle(in); got != want {
+			t.Errorf("corpusTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
