@@ -2,13 +2,18 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/nbtext/nbtext/internal/eval"
 	"github.com/nbtext/nbtext/internal/membudget"
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // TestRunCompare: the curves of two models on a training and a test
@@ -140,6 +145,67 @@ func TestCorpusTitle(t *testing.T) {
 	} {
 		if got := corpusTitle(in); got != want {
 			t.Errorf("corpusTitle(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestCompareFitsAsTrain: a curve's point on the whole training corpus is
+// the model a run of train fits in memory with the same settings: the
+// same vocabulary size and the same errors on the test corpus.
+func TestCompareFitsAsTrain(t *testing.T) {
+	dir := t.TempDir()
+	var trainText, testText strings.Builder
+	words := [][]string{{"cipher", "pgp", "keys", "secret", "encryption"}, {"opengl", "gpu", "polygons", "jpeg", "render"}, {"goal", "match", "league", "coach", "score"}}
+	for i := range 90 {
+		c := i % 3
+		doc := fmt.Sprintf("%s %s %s shared%d", words[c][i%5], words[c][(i/3)%5], words[(c+i/7)%3][(i/5)%5], i%11)
+		fmt.Fprintf(&trainText, "c%d\t%s\n", c, doc)
+		if i%3 == 0 {
+			fmt.Fprintf(&testText, "c%d\t%s %s\n", c, words[c][(i/2)%5], words[(c+i/9)%3][i%5])
+		}
+	}
+	paths := map[string]string{"train": filepath.Join(dir, "train.tsv"), "test": filepath.Join(dir, "test.tsv")}
+	for split, text := range map[string]string{"train": trainText.String(), "test": testText.String()} {
+		if err := os.WriteFile(paths[split], []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	source := func(split string) (Source, error) {
+		return Source{Paths: []string{paths[split]}, Splits: []string{""}}, nil
+	}
+	res, err := RunCompare(&Compare{
+		Source: source, OwnTest: true, Models: []string{"multinomial", "bernoulli", "logreg"},
+		MinDF: 2, Repeats: 1, Metric: "errors", Vary: "size", Sizes: "90", Workers: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testSrc, _ := source("test")
+	test, err := testSrc.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range res.Runs {
+		kind, _ := model.ParseKind(run.Model)
+		src, _ := source("train")
+		p := &Plan{
+			Source: src, Kind: kind, Output: filepath.Join(dir, run.Model+".nbm"), Workers: 1, Stream: StreamNever,
+			Vectorizer: func(s *vectorize.Settings) error { s.MinDF = 2; return nil },
+		}
+		rep, err := Run(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := rep.Model
+		pred, _, _ := eval.Score(m, train.PrepareWith(m.Vocab, test.Texts(), 1), 1, false)
+		errs := 0
+		for i, d := range test.Docs {
+			if m.Classes[pred[i]] != d.Label {
+				errs++
+			}
+		}
+		if run.Terms != m.Vocab.Len() || run.Errors != errs {
+			t.Errorf("%s: compare %d terms, %d errors; train %d terms, %d errors", run.Model, run.Terms, run.Errors, m.Vocab.Len(), errs)
 		}
 	}
 }
