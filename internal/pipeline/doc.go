@@ -15,7 +15,14 @@
 //     document frequencies of the whole corpus), the linear models write
 //     their rows to a row cache on disk that the solvers read per epoch or
 //     block, record fields go to a spool on disk;
-//   - from counts: naive Bayes and centroid fitted from a counts file.
+//   - from counts: naive Bayes and centroid fitted from a counts file;
+//   - searched (Plan.Search, train --auto): the corpus in memory, the
+//     model chosen by internal/search, fitted and saved as the in-memory
+//     strategy saves its own (SearchCV estimates the search by nested
+//     cross-validation, eval --cv --auto).
+//
+// RunCompare is compare's learning-curve experiment: the training and test
+// corpora read whole, each model's curve fitted by eval.LearningCurve.
 //
 // CrossValidate runs a plan's configuration through stratified k-fold
 // cross-validation (eval --cv): the corpus held in memory, each fold
@@ -46,7 +53,7 @@
 // ProfileDefaults is the same choice for commands that hold the corpus
 // and fit it several times (eval --cv, compare).
 //
-// The package prints nothing but Report.Write's summary to the writer it
-// is given; notes, warnings and progress go through the Plan's
+// The package prints nothing but Report.Write's summary and a search's
+// leaderboard (Search.Leaderboard) to the writers it is given; notes, warnings and progress go through the Plan's
 // callbacks. Errors in what a plan asks are UsageErrors.
 package pipeline

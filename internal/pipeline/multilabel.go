@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/eval"
@@ -68,18 +67,6 @@ func (r *run) saveMultiLabel(m *model.Model, X *vectorize.Matrix, Y [][]int, lab
 	r.rep.Model, r.rep.Documents, r.rep.Params = m, docs, p
 	r.rep.MultiLabel = &MultiLabelReport{Labels: len(labels), Tuned: r.TuneThresholds, RareLabels: rareLabels(Y, len(labels)), MicroF1: rep.MicroF1}
 	return nil
-}
-
-// SaveMultiLabel writes the multi-label model m, fitted by another package
-// (the --auto search) on the rows X with label sets Y of docs documents,
-// to p.Output, and returns its report.
-func SaveMultiLabel(p *Plan, m *model.Model, X *vectorize.Matrix, Y [][]int, labels []string, docs int, params model.Params, start time.Time) (*Report, error) {
-	r := &run{Plan: p, start: start, rep: &Report{Output: p.Output}}
-	if err := r.saveMultiLabel(m, X, Y, labels, docs, params); err != nil {
-		return nil, err
-	}
-	r.rep.Duration = time.Since(start)
-	return r.rep, nil
 }
 
 // rareLabels counts the labels of ids [0, L) on fewer than

@@ -80,6 +80,8 @@ type Plan struct {
 	PerClass  int
 	Seed      int64
 	Unlabeled *Unlabeled
+	// Search, when not nil, chooses the model by a search (search.go).
+	Search *Search
 	// Stream chooses between holding the corpus and streaming it;
 	// StreamBuffer is the rows a streamed linear fit reads per block.
 	Stream       StreamMode

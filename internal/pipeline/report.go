@@ -31,6 +31,8 @@ func (s Strategy) String() string {
 		return "streamed"
 	case FromCounts:
 		return "from counts"
+	case Searched:
+		return "searched"
 	}
 	return "in memory"
 }
@@ -71,7 +73,9 @@ type Report struct {
 	KeptDocuments int64
 	// MultiLabel is the summary of a multi-label model.
 	MultiLabel *MultiLabelReport
-	Duration   time.Duration
+	// Search is what a searched run chose.
+	Search   *SearchReport
+	Duration time.Duration
 }
 
 // MultiLabelReport sums up a multi-label model.
@@ -85,6 +89,9 @@ type MultiLabelReport struct {
 // Write prints the report as train's summary: the cross-validations
 // first, then one line per figure.
 func (r *Report) Write(w io.Writer) {
+	if r.Search != nil && r.writeSearch(w) {
+		return
+	}
 	if t := r.Tuning; t != nil {
 		writeTuning(w, t)
 	}

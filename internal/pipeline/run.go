@@ -8,7 +8,8 @@ import (
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
-// Run carries out the plan: it chooses the strategy (from counts with
+// Run carries out the plan: it chooses the strategy (searched with
+// Search; from counts with
 // FromCounts; semi-supervised EM, in memory, with Unlabeled; else
 // streamed or in memory as Stream says, and with StreamAuto as choose
 // decides: streamed when the corpus would not fit half the memory budget
@@ -27,6 +28,8 @@ func Run(p *Plan) (*Report, error) {
 
 func (r *run) dispatch() error {
 	switch {
+	case r.Search != nil:
+		return r.searched()
 	case r.FromCounts != "":
 		r.rep.Strategy = FromCounts
 		return r.fromCounts()
