@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/nbtext/nbtext/internal/train"
 	"strings"
 	"time"
 
@@ -90,6 +91,7 @@ func runTrainAuto(s streams, args []string, o *trainOptions, start time.Time) er
 	p := o.basePlan(s)
 	p.Folds, p.MultiLabel = o.folds, o.ml.multi
 	p.Search = &pipeline.Search{Options: o.auto.set.Options(o.fit.seed, o.workers, start), Leaderboard: s.Out, JSON: o.auto.board == "json"}
+	p.Search.Options.FixedDefaults = !o.followProfile
 	if err := o.auto.plan(s, args, &o.corpus, o.global, o.kind, p); err != nil {
 		return err
 	}
@@ -129,4 +131,12 @@ func runCVAuto(s streams, args []string, o *evalOptions) error {
 		return err
 	}
 	return applyGates(s, o, res.Scores(), nil)
+}
+
+// validateMultiLabel checks the flags of 'train --auto --multi-label'.
+func (o *autoOptions) validateMultiLabel(tune bool) error {
+	if tune {
+		return usageErrorf("--tune-thresholds with --auto --multi-label: the search scores candidates at the threshold it stores (%g); drop --tune-thresholds, or drop --auto and give --model", train.DefaultLabelThreshold)
+	}
+	return o.check(true)
 }

@@ -47,26 +47,10 @@ func (o *compareOptions) AddFlags(fs *pflag.FlagSet) {
 func newCompareCmd(g *globalOptions) *cobra.Command {
 	o := &compareOptions{global: g}
 	cmd := &cobra.Command{
-		Use:   "compare CORPUS | TRAIN --test TEST",
-		Short: "Learning curves: Naive Bayes against logistic regression as the training set grows",
-		Long: `Fit each model on random stratified subsets of the training split, of growing
-size, and score it on the test split: the experiment of Ng & Jordan (2002).
-Naive Bayes reaches its (higher) asymptotic error after few examples;
-logistic regression wins with enough data. Each subset gets its own
-vocabulary, as a model trained on it alone would.
-
-CORPUS must have train and test splits (the bydate layout); 20news names
-the cached 20 Newsgroups archive. For a pair of corpora of your own,
-give the training one as TRAIN and the test one with --test TEST (each a
-folder, archive, TSV, CSV, JSONL or fastText file, plain or compressed, read
-whole; see --input-format). The table gives mean ± std over the repeats
-and says where the curves cross. --vary vocab instead varies the
-vocabulary size (pruned by mutual information) on the whole training split,
-as McCallum & Nigam (1998) did for Bernoulli against multinomial NB.`,
-		Example: `  nbtext compare 20news --classes sci.crypt,comp.graphics --plot curves.png
-  nbtext compare 20news --metric errors --csv runs.csv
-  nbtext compare 20news --vary vocab --models bernoulli,multinomial --plot vocab.svg
-  nbtext compare train.tsv --test test.tsv --models multinomial,logreg`,
+		Use:     "compare CORPUS | TRAIN --test TEST",
+		Short:   "Learning curves: Naive Bayes against logistic regression as the training set grows",
+		Long:    helpText("compare"),
+		Example: exampleText("compare"),
 		Args:    cobra.MaximumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error { return o.validate(args) },
 		RunE:    func(cmd *cobra.Command, args []string) error { return runCompare(cmd, args, o) },

@@ -254,6 +254,7 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	quiet := o.global.quiet
 	res, err := pipeline.CrossValidate(&pipeline.Plan{
 		Source: src, Kind: kind, Vectorizer: o.vec.apply, Fields: o.rec.spec(), Budget: budget, Workers: o.workers,
+		FollowProfile: true, Changed: o.fit.changed,
 		Params: func(classes []string, sizes []int) (model.Params, bool, error) {
 			p, auto, err := o.fit.params(kind, classes, sizes)
 			if err == nil {

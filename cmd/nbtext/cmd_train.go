@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,7 +11,6 @@ import (
 	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/train"
-	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // fitOptions are the estimator flags shared by train and eval --cv.
@@ -222,9 +219,6 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 	if err := checkOutputs(args, []string{o.vocab, o.init}, o.output, keep); err != nil {
 		return err
 	}
-	if o.auto.on && o.ml.multi {
-		return runTrainAutoMultiLabel(s, args, o, time.Now())
-	}
 	if o.auto.on {
 		// --auto prints its leaderboard, a result, even with -q.
 		return runTrainAuto(s, args, o, time.Now())
@@ -316,20 +310,3 @@ func (o *trainOptions) basePlan(s streams) *pipeline.Plan {
 		Warn:     func(msg string) { note(s.Err, false, "%s", msg) },
 	}
 }
-
-// saveModel writes m, fitted in memory (by the --auto search) on the
-// rows X and record fields recs of docs documents with labels y, to
-// o.output and prints its summary on w (pipeline.SaveFitted).
-func saveModel(w io.Writer, o *trainOptions, m *model.Model, X *vectorize.Matrix, recs *train.Records, y []int, docs int, p model.Params, cal *train.Calibration, start time.Time) error {
-	plan := o.basePlan(streams{Err: io.Discard})
-	plan.Summary = w != io.Discard
-	rep, err := pipeline.SaveFitted(plan, m, X, recs, y, docs, p, cal, start)
-	if err != nil {
-		return err
-	}
-	rep.Write(w)
-	return nil
-}
-
-// indexOf returns the index of x in xs, or -1.
-func indexOf(xs []string, x string) int { return slices.Index(xs, x) }

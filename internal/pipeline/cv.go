@@ -20,7 +20,9 @@ import (
 // each fold fitted by the fit of an in-memory run. Folds are drawn with
 // the parameters' Seed; topK adds top-k accuracy to each fold. It
 // measures one configuration: a parameter to tune (auto) is a
-// UsageError. Progress ("cross-validating") and Warn apply; the other
+// UsageError. With FollowProfile, the defaults follow the corpus profile
+// as train's do (ProfileDefaults; Changed names the flags given).
+// Progress ("cross-validating") and Warn apply; the other
 // options of a plan (an output, streaming, vocabulary files, ...) do not.
 func CrossValidate(p *Plan, k, topK int) (*eval.CVResult, error) {
 	r := &run{Plan: p, start: time.Now(), rep: &Report{}}
@@ -43,6 +45,10 @@ func CrossValidate(p *Plan, k, topK int) (*eval.CVResult, error) {
 	}
 	if auto {
 		return nil, usagef("--alpha auto and --C auto belong to train; eval --cv measures one configuration")
+	}
+	if p.FollowProfile && p.Fields.Empty() {
+		// The defaults train would choose for this corpus (its profile).
+		ProfileDefaults(p.Kind, &settings, &params, c.Texts(), y, len(c.Labels), p.Changed)
 	}
 	if w := train.DegenerateWarning(p.Kind, params); w != "" {
 		r.warn("nbtext: warning: %s", w)

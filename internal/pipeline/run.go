@@ -4,8 +4,6 @@ import (
 	"time"
 
 	"github.com/nbtext/nbtext/internal/model"
-	"github.com/nbtext/nbtext/internal/train"
-	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // Run carries out the plan: it chooses the strategy (searched with
@@ -47,18 +45,4 @@ func (r *run) dispatch() error {
 		return r.streamLinear()
 	}
 	return r.streamNB()
-}
-
-// SaveFitted writes m, fitted in memory on the rows X and record fields
-// recs (nil without fields) of docs documents with labels y, to
-// p.Output, and returns its report (with the training accuracy when
-// p.Summary). It is the end of a run whose fit another package made (the
-// --auto search).
-func SaveFitted(p *Plan, m *model.Model, X *vectorize.Matrix, recs *train.Records, y []int, docs int, params model.Params, cal *train.Calibration, start time.Time) (*Report, error) {
-	r := &run{Plan: p, start: start, rep: &Report{Output: p.Output}}
-	if err := r.saveFitted(m, X, recs, y, docs, params, cal); err != nil {
-		return nil, err
-	}
-	r.rep.Duration = time.Since(start)
-	return r.rep, nil
 }
