@@ -10,96 +10,33 @@ import (
 // flagGroupKey is the pflag annotation that names a flag's help section.
 const flagGroupKey = "nbtext_help_group"
 
-// flagGroupOrder is the order of the help sections; a section with no flag
-// of the command is left out.
-var flagGroupOrder = []string{
-	"Input",
-	"Vectorizer",
-	"Model",
-	"Records",
-	"Multi-label",
-	"Search (--auto)",
-	"Semi-supervised",
-	"Evaluation",
-	"Quality gates",
-	"Learning curves",
-	"Update",
-	"Scale and memory",
-	"Server",
-	"Output",
-	"Global",
-}
+// flagGroupOrder and flagGroups are the help sections, in order, and
+// the flags of each, read from help/sections.txt: one table for all
+// commands, so that a flag means the same section wherever it appears
+// ("command/flag" for the exceptions).
+var flagGroupOrder, flagGroups = readSections()
 
-// flagGroups assigns every flag to its help section by name: one table for
-// all commands, so that a flag means the same section wherever it
-// appears. A "command/flag" key overrides the name for one command where
-// the name means something else there (predict --header names the
-// columns of its output; train --header reads the corpus's).
-// TestEveryFlagHasAGroup fails for a flag that is in no section.
-var flagGroups = map[string][]string{
-	"Input": {
-		"input-format", "split", "classes", "label-field", "text-field",
-		"label-prefix", "header", "max-doc-bytes", "remove", "input",
-		"id-field", "test", "predict/model", "eval/model", "serve/model",
-	},
-	"Vectorizer": {
-		"analyzer", "case-fold", "char-ngram", "cjk-bigrams", "fields",
-		"hash-bits", "follow-profile", "lowercase", "max-df", "max-features", "min-df", "ngram",
-		"norm", "select", "stop-words", "strip-accents", "sublinear-tf",
-		"subwords", "token-pattern", "unicode-norm", "weighting", "vocab",
-	},
-	"Model": {
-		"model", "alpha", "beta", "C", "penalty", "l1-ratio", "solver",
-		"epochs", "batch-size", "interpolation", "prior", "class-weight",
-		"temperature", "seed", "folds", "init", "weight-norm", "centroid-offset",
-	},
-	"Records": {
-		"categorical-field", "numeric-field", "field-alpha", "var-smoothing",
-		"numeric-density", "bandwidth", "shrinkage", "reg-param",
-	},
-	"Multi-label": {
-		"multi-label", "label-sep", "tune-thresholds", "min-labels",
-		"eval/threshold",
-	},
-	"Search (--auto)": {
-		"auto", "budget", "ensemble", "leaderboard", "valid", "train/metric",
-		"eval/metric",
-	},
-	"Semi-supervised": {
-		"unlabeled", "unlabeled-classes", "unlabeled-rest", "unlabeled-split",
-		"unlabeled-weight", "em-iterations", "em-tol", "per-class",
-	},
-	"Evaluation": {
-		"cv", "confusion", "normalize", "eval/top-k",
-	},
-	"Quality gates": {
-		"min-accuracy", "min-macro-f1", "max-log-loss", "min-precision",
-		"min-recall", "baseline", "tolerance",
-	},
-	"Learning curves": {
-		"models", "sizes", "repeats", "vary", "compare/metric",
-	},
-	"Update": {
-		"counts", "replay", "no-history", "update/epochs",
-	},
-	"Scale and memory": {
-		"stream", "no-stream", "stream-buffer", "from-counts", "expect-shards", "keep-counts", "tmp-dir",
-		"shard", "workers",
-	},
-	"Server": {
-		"addr", "batch-workers", "idle-timeout", "max-batch", "max-body-bytes",
-		"max-concurrent", "max-conns", "max-header-bytes", "queue-wait",
-		"read-header-timeout", "read-timeout", "shutdown-timeout", "watch",
-		"write-timeout", "serve/max-doc-bytes",
-	},
-	"Output": {
-		"output", "format", "top", "top-k", "threshold", "explain", "all-probs",
-		"scores", "digits", "costs", "csv", "plot", "predict/header", "man",
-		"no-descriptions",
-	},
-	"Global": {
-		"config", "mem", "quiet", "help", "version",
-	},
+// readSections parses help/sections.txt: "Section: flag flag ..." lines,
+// continued on indented lines; '#' lines are comments.
+func readSections() (order []string, groups map[string][]string) {
+	b, err := helpFiles.ReadFile("help/sections.txt")
+	if err != nil {
+		panic(err) // a build without its help files
+	}
+	groups = map[string][]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case line[0] == ' ':
+			g := order[len(order)-1]
+			groups[g] = append(groups[g], strings.Fields(line)...)
+		default:
+			g, names, _ := strings.Cut(line, ": ")
+			order = append(order, g)
+			groups[g] = strings.Fields(names)
+		}
+	}
+	return order, groups
 }
 
 // flagGroupOf maps "name" and "command/name" to a section, built from
@@ -197,18 +134,10 @@ func flagSections(c *cobra.Command) string {
 
 // groupedUsageTemplate is cobra's default usage template with the flags
 // printed by section (flagSections) instead of in two blocks.
-const groupedUsageTemplate = `Usage:{{if .Runnable}}
-  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
-  {{.CommandPath}} [command]{{end}}{{if gt (len .Aliases) 0}}
-
-Aliases:
-  {{.NameAndAliases}}{{end}}{{if .HasExample}}
-
-Examples:
-{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
-
-Available Commands:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{flagSections .}}{{if .HasAvailableSubCommands}}
-
-Use "{{.CommandPath}} [command] --help" for more information about a command.{{end}}
-`
+var groupedUsageTemplate = func() string {
+	b, err := helpFiles.ReadFile("help/usage.tmpl")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()

@@ -8,7 +8,7 @@ import (
 // helpFiles hold each command's long help, and its examples after a line
 // "--- examples ---": help/<command>.txt, prose kept apart from the code.
 //
-//go:embed help/*.txt
+//go:embed help/*.txt help/usage.tmpl
 var helpFiles embed.FS
 
 // helpParts returns the long help and the examples of command.
