@@ -337,6 +337,8 @@ func fastTextParser(opts *Options) lineParser {
 // strings. A line that is not valid UTF-8 is decoded as latin-1 first.
 func jsonlParser(opts *Options) lineParser {
 	spec := opts.fields()
+	keys := append(append([]string{spec.label}, spec.text...), spec.extra...)
+	vals := make([]flatValue, len(keys))
 	return func(src string, n int, line []byte) (Document, error) {
 		where := fmt.Sprintf("%s:%d", src, n)
 		if hasNUL(line) {
@@ -345,64 +347,75 @@ func jsonlParser(opts *Options) lineParser {
 		if !utf8.Valid(line) {
 			line = []byte(latin1(line))
 		}
-		var rec map[string]json.RawMessage
-		if err := json.Unmarshal(line, &rec); err != nil {
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				return Document{}, fmt.Errorf("%s: want a JSON object, got %s", where, te.Value)
+		if flatJSON(line, keys, vals) {
+			if d, ok, err := flatDocument(where, spec, vals, opts); ok {
+				return d, err
 			}
-			return Document{}, fmt.Errorf("%s: invalid JSON: %w", where, err)
 		}
-		if rec == nil {
-			return Document{}, fmt.Errorf("%s: want a JSON object, got null", where)
-		}
-		d := Document{ID: where}
-		raw, ok := rec[spec.label]
-		if !ok {
-			return Document{}, fmt.Errorf("%s: missing %q", where, spec.label)
-		}
-		labels, err := jsonLabels(where, spec.label, raw)
-		if err != nil {
-			return Document{}, err
-		}
-		if err := opts.setLabels(&d, where, labels...); err != nil {
-			return Document{}, err
-		}
-		for i, t := range spec.text {
-			raw, ok := rec[t]
-			if !ok {
-				return Document{}, fmt.Errorf("%s: missing %q", where, t)
-			}
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil || raw[0] != '"' {
-				return Document{}, fmt.Errorf("%s: %q must be a string, got %s", where, t, jsonKind(raw))
-			}
-			if strings.IndexByte(s, 0) >= 0 {
-				return Document{}, fmt.Errorf("%s: NUL character in text", where)
-			}
-			if i > 0 {
-				d.Text += "\n"
-			}
-			d.Text += s
-		}
-		for _, e := range spec.extra {
-			raw, ok := rec[e]
-			if !ok || string(raw) == "null" {
-				continue
-			}
-			v := string(raw)
-			if raw[0] == '"' {
-				if err := json.Unmarshal(raw, &v); err != nil {
-					return Document{}, fmt.Errorf("%s: %q: %w", where, e, err)
-				}
-			}
-			if d.Fields == nil {
-				d.Fields = make(map[string]string, len(spec.extra))
-			}
-			d.Fields[e] = v
-		}
-		return d, nil
+		return decodeJSONL(where, line, spec, opts)
 	}
+}
+
+// decodeJSONL is jsonlParser's document of the line (valid UTF-8, named
+// where in errors) decoded by encoding/json.
+func decodeJSONL(where string, line []byte, spec fieldSpec, opts *Options) (Document, error) {
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(line, &rec); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return Document{}, fmt.Errorf("%s: want a JSON object, got %s", where, te.Value)
+		}
+		return Document{}, fmt.Errorf("%s: invalid JSON: %w", where, err)
+	}
+	if rec == nil {
+		return Document{}, fmt.Errorf("%s: want a JSON object, got null", where)
+	}
+	d := Document{ID: where}
+	raw, ok := rec[spec.label]
+	if !ok {
+		return Document{}, fmt.Errorf("%s: missing %q", where, spec.label)
+	}
+	labels, err := jsonLabels(where, spec.label, raw)
+	if err != nil {
+		return Document{}, err
+	}
+	if err := opts.setLabels(&d, where, labels...); err != nil {
+		return Document{}, err
+	}
+	for i, t := range spec.text {
+		raw, ok := rec[t]
+		if !ok {
+			return Document{}, fmt.Errorf("%s: missing %q", where, t)
+		}
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil || raw[0] != '"' {
+			return Document{}, fmt.Errorf("%s: %q must be a string, got %s", where, t, jsonKind(raw))
+		}
+		if strings.IndexByte(s, 0) >= 0 {
+			return Document{}, fmt.Errorf("%s: NUL character in text", where)
+		}
+		if i > 0 {
+			d.Text += "\n"
+		}
+		d.Text += s
+	}
+	for _, e := range spec.extra {
+		raw, ok := rec[e]
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		v := string(raw)
+		if raw[0] == '"' {
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return Document{}, fmt.Errorf("%s: %q: %w", where, e, err)
+			}
+		}
+		if d.Fields == nil {
+			d.Fields = make(map[string]string, len(spec.extra))
+		}
+		d.Fields[e] = v
+	}
+	return d, nil
 }
 
 // jsonLabels returns the labels of the JSON value raw: a string, the JSON

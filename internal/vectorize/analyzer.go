@@ -1,11 +1,14 @@
 package vectorize
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"regexp"
 	"slices"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -515,6 +518,30 @@ func (t *Tokenizer) wbWords(p string) string {
 			buf[pos] = lower[c]
 			pos++
 			i++
+			// The word's next bytes 8 at a time while they are ASCII
+			// and not white space: all bytes past 0x20 and below 0x80
+			// (ASCII white space is at most 0x20). The 8 bytes are
+			// stored whole, and pos moves past the word bytes only:
+			// what lies past pos is written again. pos ≤ i+1 (a space
+			// before the first word, then one per white space run or
+			// at the end), so pos+8 ≤ len(buf) while i+8 ≤ len(p).
+			for i+8 <= len(p) {
+				x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(p[i:]), 8))
+				x7 := x & 0x7f7f7f7f7f7f7f7f
+				// A byte's high bit: ≥ 0x80, or (of x7 + 0x5f clear) ≤ 0x20.
+				stop := (x | ^(x7 + 0x5f5f5f5f5f5f5f5f)) & 0x8080808080808080
+				if t.lower { // A-Z: x7 + 0x3f sets the high bit (≥ 'A'), x7 + 0x25 does not (≤ 'Z')
+					x |= (x7 + 0x3f3f3f3f3f3f3f3f) &^ (x7 + 0x2525252525252525) & 0x8080808080808080 >> 2
+				}
+				binary.LittleEndian.PutUint64(buf[pos:pos+8], x)
+				if stop == 0 {
+					pos, i = pos+8, i+8
+					continue
+				}
+				k := bits.TrailingZeros64(stop) >> 3
+				pos, i = pos+k, i+k
+				break
+			}
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(p[i:])

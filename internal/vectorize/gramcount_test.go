@@ -220,6 +220,7 @@ func TestGramCountsMatchEveryGram(t *testing.T) {
 func FuzzGramCounts(f *testing.F) {
 	f.Add("Hello  wörld\t\tİΣ 日本語 a", "x\xffy HELLO", uint8(1), uint8(2), true)
 	f.Add("ab ab", "", uint8(3), uint8(3), false)
+	f.Add("The QUICK brown-Foxes JUMPED\x01over\x7fLAZY dogs,,, AZ@[`{zZ  Überhaupt éTÉ\x1cend", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", uint8(0), uint8(2), true)
 	f.Fuzz(func(t *testing.T, a, b string, lo, span uint8, lower bool) {
 		cmin := int(lo)%MaxCharNGram + 1
 		cmax := min(cmin+int(span)%4, MaxCharNGram)
