@@ -84,7 +84,11 @@
 //	         "classes"}, see Step),
 //	         "input": {"label_field", "text_fields", "label_prefix"}
 //	         (optional, any version: the corpus's names where train
-//	         was given others than the defaults; InputNames)}
+//	         was given others than the defaults; InputNames),
+//	         "trained": string (optional, any version: how train's
+//	         streaming changed the fit, e.g. "streamed: no temperature
+//	         is fitted"; absent where the model is the one held in
+//	         memory; Meta.Trained)}
 //	8        T, the byte length of the terms section, uint64
 //	T        V terms in id order, each: uvarint byte length, the UTF-8
 //	         bytes, varint document frequency, varint collection frequency

@@ -60,7 +60,7 @@ func newValidEncoding(m *Model) (*encoding, error) {
 		Classes: m.Classes, Params: m.Params, Settings: m.Vocab.Settings,
 		Terms: V, NDocs: m.Vocab.NDocs, Binary: m.Binary, Stats: e.stats,
 		Version: m.Meta.Version, CreatedBy: m.Meta.CreatedBy, Fields: m.Fields, Multi: m.MultiLabel, Auto: m.Meta.Auto,
-		History: m.Meta.History, Input: m.Meta.Input,
+		History: m.Meta.History, Input: m.Meta.Input, Trained: m.Meta.Trained,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("encode model: %w", err)

@@ -33,6 +33,7 @@ type fileHeader struct {
 	Auto      json.RawMessage    `json:"auto,omitempty"`        // how 'train --auto' chose the model
 	History   []Step             `json:"history,omitempty"`     // 'nbtext update' and 'nbtext forget'
 	Input     *InputNames        `json:"input,omitempty"`       // the corpus's label and text names (Meta.Input)
+	Trained   string             `json:"trained,omitempty"`     // how streaming changed the fit (Meta.Trained)
 }
 
 // requiredV2 lists the keys every header of format versions 1 and 2 holds
@@ -169,7 +170,7 @@ func (h *fileHeader) model(kind Kind, terms []string, df []int32, cf []int64) (*
 	}
 	m := &Model{
 		Kind: kind, Classes: h.Classes, Vocab: vocab, Params: h.Params,
-		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy, Auto: h.Auto, History: h.History, Input: h.Input},
+		Meta:   Meta{Version: h.Version, CreatedBy: h.CreatedBy, Auto: h.Auto, History: h.History, Input: h.Input, Trained: h.Trained},
 		Binary: h.Binary, MultiLabel: h.Multi,
 	}
 	if err := m.SetFields(h.Fields); err != nil {

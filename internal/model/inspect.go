@@ -44,6 +44,8 @@ type Info struct {
 	Version  string             `json:"nbtext_version"` // of the nbtext that wrote the file
 	// CreatedBy is what the writer recorded about its run, if anything.
 	CreatedBy string `json:"created_by,omitempty"`
+	// Trained says how train's streaming changed the fit (Meta.Trained).
+	Trained string `json:"trained,omitempty"`
 	// Top lists, for each class in id order, the terms that weigh most
 	// for it (see Model.TopTerms).
 	Top []ClassTerms `json:"top_terms"`
@@ -136,6 +138,7 @@ func describe(m *Model, path string, size int64, sum string, version, top int) *
 		Params:        m.Params,
 		Version:       m.Meta.Version,
 		CreatedBy:     m.Meta.CreatedBy,
+		Trained:       m.Meta.Trained,
 		Buckets:       m.buckets(),
 		Top:           m.TopTerms(top),
 		Fields:        m.FieldInfo(),
@@ -285,6 +288,11 @@ func (info *Info) WriteTable(w io.Writer) error {
 	row("written by", "nbtext %s", version)
 	if info.CreatedBy != "" {
 		row("created by", "%s", info.CreatedBy)
+	}
+	if info.Trained != "" {
+		row("training", "%s", info.Trained)
+	} else if info.CreatedBy == "nbtext train" && len(info.Members) == 0 {
+		row("training", "in memory, or streamed where that gives the same model (train's summary said which)")
 	}
 	row("kind", "%s", info.Kind)
 	if len(info.Members) > 0 {

@@ -178,6 +178,11 @@ type Meta struct {
 	// not the defaults): eval and predict read the same names unless told
 	// otherwise. Files without it load as before.
 	Input *InputNames `json:"input,omitempty"`
+	// Trained, when not empty, says that train streamed the corpus and how
+	// that changed the fit (e.g. "streamed: no temperature is fitted");
+	// empty for a model fitted in memory, or streamed where streaming
+	// gives the same model byte for byte. Files without it load as before.
+	Trained string `json:"trained,omitempty"`
 }
 
 // InputNames are the names a record corpus gave its label and text.

@@ -184,6 +184,9 @@ func (r *run) fixedSettings(fixed vectorize.Settings) (vectorize.Settings, Sourc
 // withInput, and writes it to Output.
 func (r *run) save(m *model.Model, withInput bool) error {
 	m.Meta.Version, m.Meta.CreatedBy = r.Meta.Version, r.Meta.CreatedBy
+	if r.rep != nil && r.rep.Strategy == Streamed && streamChanged(m) {
+		m.Meta.Trained = "streamed: " + streamDifference(r.Kind)
+	}
 	if withInput {
 		m.Meta.Input = r.Meta.Input
 	}
@@ -193,3 +196,15 @@ func (r *run) save(m *model.Model, withInput bool) error {
 // changed says whether the user set the flag name (Plan.Changed; false
 // without it).
 func (r *run) changed(name string) bool { return r.Changed != nil && r.Changed(name) }
+
+// streamChanged reports whether streaming fitted m otherwise than holding
+// its corpus would have: no temperature was fitted for a kind that
+// calibrates in memory (none was given). Multinomial NB, logistic
+// regression (SGD either way) and the record models are the same.
+func streamChanged(m *model.Model) bool {
+	switch m.Kind {
+	case model.Multinomial, model.Categorical, model.Gaussian, model.LogReg:
+		return false
+	}
+	return m.Params.Temperature == 0
+}

@@ -356,3 +356,31 @@ func TestCrossValidateFollowsProfile(t *testing.T) {
 		t.Errorf("fold 1 has %d terms following the profile, %d with the fixed defaults: want char n-grams, more", followed, fixed)
 	}
 }
+
+// TestTrainedRecordsStreaming: a model whose fit streaming changed says
+// so (Meta.Trained, info's "training" row); one streaming leaves as it
+// would be in memory records nothing, so the two files stay identical.
+func TestTrainedRecordsStreaming(t *testing.T) {
+	path := profileCorpus(t, 300, false)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		kind model.Kind
+		mode StreamMode
+		temp bool // keep the kind's default temperature (fitted in memory)
+		want string
+	}{
+		{model.Bernoulli, StreamAlways, true, "streamed: no temperature is fitted"},
+		{model.Bernoulli, StreamNever, true, ""},
+		{model.Bernoulli, StreamAlways, false, ""}, // --temperature given: the same model
+		{model.Multinomial, StreamAlways, true, ""},
+	} {
+		plan := profilePlan(c.kind, path, filepath.Join(dir, "m.nbm"), false, c.mode, nil, nil, nil)
+		if c.temp {
+			plan.Params = func([]string, []int) (model.Params, bool, error) { _, p := train.Defaults(c.kind); return p, false, nil }
+		}
+		m, _ := runProfile(t, plan)
+		if !strings.HasPrefix(m.Meta.Trained, c.want) || (c.want == "") != (m.Meta.Trained == "") {
+			t.Errorf("%s, stream mode %d, default temperature %v: Trained %q, want %q", c.kind, c.mode, c.temp, m.Meta.Trained, c.want)
+		}
+	}
+}
