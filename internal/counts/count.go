@@ -23,6 +23,13 @@ type Options struct {
 	// the tables are written to a sorted run on disk and emptied, and the
 	// runs are merged at the end. 0 keeps the tables in memory.
 	Mem int64
+	// Ceiling bounds, in bytes, a count that does not spill (Mem 0): the
+	// tables, plus ModelCell bytes per term held and class met (what a
+	// model fitted from the terms would take). Past it, Add returns a
+	// *TableFullError (see fullError); the count cannot go on, and the
+	// caller may count again in less (with hashing, say). 0: no bound.
+	Ceiling   int64
+	ModelCell int64
 	// TempDir is where runs and the row cache go ("": os.TempDir()).
 	TempDir string
 	// Replay keeps, in round one, every document's row in a cache on disk
@@ -370,8 +377,14 @@ func (c *Counter) dispatch() error {
 }
 
 // spillIfFull spills the tables when they are over their bound
-// (Options.Mem).
+// (Options.Mem), or stops the count when they are past its ceiling
+// (Options.Ceiling).
 func (c *Counter) spillIfFull() error {
+	if c.opt.Ceiling > 0 {
+		if err := c.fullError(); err != nil {
+			return err
+		}
+	}
 	if c.opt.Mem > 0 {
 		var mem int64
 		for _, w := range c.workers {
@@ -395,6 +408,9 @@ func (c *Counter) drain() error {
 		if w.err != nil {
 			return w.err
 		}
+	}
+	if c.opt.Ceiling > 0 {
+		return c.fullError() // the last batches' terms
 	}
 	return nil
 }

@@ -107,6 +107,7 @@ type worker struct {
 	wwide [][][]wideCell   // round two: what wcols could not hold, by class, in blocks of 1<<wideBits allocated as needed
 	err   error            // the first error met; the worker skips work after it
 	mem   atomic.Int64
+	terms atomic.Int64 // round one: the terms of tc (Options.Ceiling)
 	cache *cacheWriter // round one with Options.Replay: the open segment
 	docs  []int64      // replaying: the documents of each class
 	rb    replayBuf    // replaying: scratch kept between items
@@ -157,6 +158,9 @@ func (w *worker) process(b *work) {
 		}
 	}
 	w.mem.Store(w.bytes())
+	if w.tc != nil {
+		w.terms.Store(int64(w.tc.Len()))
+	}
 }
 
 // column is one class's cells by term id, in blocks of 1<<blockBits, so

@@ -227,3 +227,17 @@ func RowBlocks() int64 {
 	}
 	return max(mem, 16<<20)
 }
+
+// TermTables bounds the term tables of a streamed count that keeps its
+// terms in memory (train --stream of an NB or centroid model without
+// --hash-bits), with the model they make: past it, the count falls back
+// to hashing. It is a quarter of the runtime's memory limit (Apply), so
+// that --mem raises it, 512 MiB when no limit is set, and at least
+// 16 MiB.
+func TermTables() int64 {
+	mem := int64(512 << 20)
+	if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
+		mem = limit / 4
+	}
+	return max(mem, 16<<20)
+}

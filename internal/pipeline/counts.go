@@ -158,15 +158,29 @@ func (r *run) streamNB() error {
 	if settings.HashBits > 0 {
 		// The terms that name the buckets grow with the corpus: bound
 		// them as logreg's first pass does (spilled, they let the terms
-		// go; counts.Options.Replay). Unhashed, the tables are the
-		// vocabulary's, which the model holds anyway.
+		// go; counts.Options.Replay). Unhashed, the tables and the
+		// model grow with the vocabulary: past the term tables' budget
+		// the count falls back to hashing (boundTerms, hashFallback).
 		opt.Mem = membudget.CountTables()
+	} else {
+		boundTerms(&opt)
 	}
-	pc := r.profileChoice(settings)
-	ctr, runs, err := r.streamCounts(&src, onDoc, settings, pc, opt)
-	if err == nil {
+	runs := 0
+	count := func() error {
+		pc := r.profileChoice(settings)
+		ctr, n, err := r.streamCounts(&src, onDoc, settings, pc, opt)
+		if err != nil {
+			return err
+		}
 		defer ctr.Close()
-		err = r.fitCounter(ctr, fields, pc)
+		runs = n
+		return r.fitCounter(ctr, fields, pc)
+	}
+	err = count()
+	if full := tableFull(err); full != nil {
+		if settings, opt, err = r.hashFallback(&src, fields != nil, settings, full); err == nil {
+			err = count()
+		}
 	}
 	if errors.Is(err, vectorize.ErrPrunedAll) && r.SoftMinDF && settings.MinDF > 1 && fields == nil && !src.readsStdin() {
 		// As the in-memory run relaxes a default min_df that keeps no
@@ -174,11 +188,7 @@ func (r *run) streamNB() error {
 		// min_df 1. Stdin cannot be read twice, nor the spooled fields.
 		r.warn("nbtext: the default --min-df %d would keep no term of these documents: using --min-df 1", settings.MinDF)
 		settings.MinDF = 1
-		pc = r.profileChoice(settings)
-		if ctr, runs, err = r.streamCounts(&src, onDoc, settings, pc, opt); err == nil {
-			defer ctr.Close()
-			err = r.fitCounter(ctr, fields, pc)
-		}
+		err = count()
 	}
 	if err != nil {
 		return err

@@ -90,6 +90,9 @@ func TestChoose(t *testing.T) {
 		{"forced", Plan{Kind: model.Multinomial, Budget: budget(1 << 20), Stream: StreamNever}, false, ""},
 		{"forced stream", Plan{Kind: model.LDA, Budget: budget(1 << 40), Stream: StreamAlways}, true, ""},
 		{"no budget", Plan{Kind: model.Complement, Budget: budget(math.MaxInt64)}, false, "within half"},
+		// 1.1 MiB: about 7.3 MiB held by complement NB, 19 MiB by the SVM.
+		{"svm holds more", Plan{Kind: model.SVM, Budget: budget(24 << 20)}, true, "would need about 19.1 MiB"},
+		{"complement within", Plan{Kind: model.Complement, Budget: budget(24 << 20)}, false, "within half"},
 	} {
 		p := tt.plan
 		p.Source = Source{Paths: []string{corpus}}
