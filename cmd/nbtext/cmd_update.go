@@ -62,19 +62,8 @@ func updateCmd(g *globalOptions, forget bool, cmd *cobra.Command) *cobra.Command
 }
 
 func (o *updateOptions) validate(fs *pflag.FlagSet, args []string) error {
-	if o.u.Output == "" || o.u.Output == "-" {
-		return usageErrorf("-o NEW is required (a file: it is written atomically)")
-	}
-	if err := checkFixedFlags(fs, []string{"remove"}, "update and forget", "the model fixes what is stripped from each document"); err != nil {
-		return err
-	}
-	if o.u.Epochs < 0 {
-		return usageErrorf("--epochs must be ≥ 0, got %d", o.u.Epochs)
-	}
-	if len(args) == 2 && args[1] == "-" && o.u.Replay == "-" {
-		return usageErrorf("--replay -: stdin is CORPUS already")
-	}
-	return nil
+	fixed := checkFixedFlags(fs, []string{"remove"}, "update and forget", "the model fixes what is stripped from each document")
+	return o.u.Check(args[1], fixed)
 }
 
 // countsPath returns the counts file beside a model file (train

@@ -64,9 +64,3 @@ func (o *recordOptions) params(p *model.Params, kind model.Kind) {
 		o.p.Apply(p, kind)
 	}
 }
-
-func sortedCopy(xs []string) []string {
-	out := slices.Clone(xs)
-	slices.Sort(out)
-	return out
-}
