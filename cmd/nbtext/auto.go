@@ -106,7 +106,8 @@ func runCVAuto(s streams, args []string, o *evalOptions) error {
 	if err := res.Write(s.Out, o.format); err != nil {
 		return err
 	}
-	return applyGates(s, o, res.Scores(), nil)
+	verdict, err := o.gates.Check(res.Scores(), nil, o.baseline)
+	return o.verdict(s, verdict, err)
 }
 
 // validateMultiLabel checks the flags of 'train --auto --multi-label'.

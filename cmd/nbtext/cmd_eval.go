@@ -85,12 +85,11 @@ func (o *evalOptions) validate(fs *pflag.FlagSet) error {
 	return withCode(exitUsage, eval.Flags{
 		Model: o.model, CV: o.cv, Auto: o.auto.on, Format: o.format, TopK: o.topK,
 		MultiLabel: o.ml.multi, Fields: !o.rec.spec().Empty(), Baseline: o.baseline, ToleranceGiven: fs.Changed("tolerance"),
-		MinRecall: o.minRecall, MinPrecision: o.minPrecision,
+		MinRecall: o.minRecall, MinPrecision: o.minPrecision, TrainingOnly: givenOnCommandLine(fs, o.trainingOnly),
 	}.Check(&o.gates, eval.Hooks{
-		Search:       o.auto.validate,
-		TrainingOnly: func() error { return checkTrainingOnly(fs, o.trainingOnly) },
-		Fields:       o.rec.validate,
-		MultiLabel:   o.ml.validate,
+		Search:     o.auto.validate,
+		Fields:     o.rec.validate,
+		MultiLabel: o.ml.validate,
 	}))
 }
 
@@ -170,25 +169,6 @@ func (o *evalOptions) verdict(s streams, verdict string, err error) error {
 	return err
 }
 
-// applyGates applies o's gates to sc (and the baseline's scores old, when
-// not nil) and prints the verdict (verdict).
-func applyGates(s streams, o *evalOptions, sc eval.Scores, old *eval.Scores) error {
-	verdict, err := o.gates.Check(sc, old, o.baseline)
-	return o.verdict(s, verdict, err)
-}
-
-// checkTrainingOnly fails with a usage error naming each of names given
-// on the command line: eval without --cv scores a model file, whose
-// settings those flags cannot change. NBTEXT_* and config-file values are
-// meant for train and eval --cv, and are ignored.
-func checkTrainingOnly(fs *pflag.FlagSet, names []string) error {
-	set := givenOnCommandLine(fs, names)
-	if len(set) == 0 {
-		return nil
-	}
-	return usageErrorf("%s: %s, used only with --cv; a model file (-m) keeps the settings it was trained with", strings.Join(set, ", "), plural(len(set), "a training setting", "training settings"))
-}
-
 // runCV is eval --cv: pipeline.CrossValidate of the training
 // configuration the flags ask for on the corpus (20news: its train split).
 func runCV(s streams, args []string, o *evalOptions) error {
@@ -223,5 +203,6 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if err := res.Write(s.Out, o.format); err != nil {
 		return err
 	}
-	return applyGates(s, o, res.Scores(), nil)
+	verdict, err := o.gates.Check(res.Scores(), nil, o.baseline)
+	return o.verdict(s, verdict, err)
 }

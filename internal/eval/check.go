@@ -6,6 +6,7 @@ package eval
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/nbtext/nbtext/internal/model"
 )
@@ -30,14 +31,19 @@ type Flags struct {
 	// MinRecall and MinPrecision are the LABEL=x values Check parses into
 	// the gates.
 	MinRecall, MinPrecision []string
+	// TrainingOnly are the vectorizer and estimator flags (as "--name")
+	// given on the command line, which only --cv uses: a model file keeps
+	// the settings it was trained with. NBTEXT_* and config-file values
+	// are meant for train and eval --cv, and are not listed.
+	TrainingOnly []string
 }
 
 // Hooks are the checks of Flags.Check that the caller owns, each run at
 // its place in the order (nil: nothing to check).
 type Hooks struct {
-	// Search checks the --auto settings; TrainingOnly refuses training
-	// settings without --cv; MultiLabel checks the multi-label options.
-	Search, TrainingOnly, MultiLabel func() error
+	// Search checks the --auto settings; MultiLabel the multi-label
+	// options.
+	Search, MultiLabel func() error
 	// Fields checks the record fields against the model kind (Multinomial
 	// without --cv, where the fields only name columns).
 	Fields func(kind model.Kind) error
@@ -63,10 +69,12 @@ func (f Flags) Check(g *Gates, h Hooks) error {
 	if f.Model == "" && !f.Auto {
 		return usagef("-m MODEL is required (with --cv: --model KIND)")
 	}
-	if f.CV == 0 {
-		if err := run(h.TrainingOnly); err != nil {
-			return err
+	if set := f.TrainingOnly; f.CV == 0 && len(set) > 0 {
+		what := "training settings"
+		if len(set) == 1 {
+			what = "a training setting"
 		}
+		return usagef("%s: %s, used only with --cv; a model file (-m) keeps the settings it was trained with", strings.Join(set, ", "), what)
 	}
 	if !slices.Contains(Formats, f.Format) {
 		return usagef("--format must be table, tsv or json, got %q", f.Format)

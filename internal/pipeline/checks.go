@@ -2,7 +2,7 @@
 // a search (--auto), semi-supervised EM (--unlabeled), update and forget,
 // merge and compare refuse before they start. Each returns a UsageError
 // naming the first flag in the way, in the order the commands have
-// always reported them.
+// always reported them; LabelFlags.Check checks the multi-label options.
 
 package pipeline
 
@@ -159,6 +159,34 @@ func (cp *Compare) CheckFlags(args []string, test, plot string) error {
 	}
 	if ext := strings.ToLower(filepath.Ext(plot)); plot != "" && ext != ".png" && ext != ".svg" {
 		return usagef("--plot must end in .png or .svg, got %q", plot)
+	}
+	return nil
+}
+
+// LabelFlags are the multi-label options of train and eval: --multi-label
+// and --label-sep; --tune-thresholds (train); --min-labels and
+// --threshold (eval).
+type LabelFlags struct {
+	MultiLabel, Tune bool
+	Sep              string
+	MinLabels        int
+	Threshold        float64
+}
+
+// Check reports the first multi-label option given without --multi-label
+// or out of range.
+func (f LabelFlags) Check() error {
+	switch {
+	case f.Sep != "" && !f.MultiLabel:
+		return usagef("--label-sep needs --multi-label")
+	case f.Tune && !f.MultiLabel:
+		return usagef("--tune-thresholds needs --multi-label")
+	case f.MinLabels > 0 && !f.MultiLabel:
+		return usagef("--min-labels needs --multi-label")
+	case f.MinLabels < 0:
+		return usagef("--min-labels must be ≥ 0, got %d", f.MinLabels)
+	case f.Threshold < 0 || f.Threshold > 1 || f.Threshold != f.Threshold:
+		return usagef("--threshold must be between 0 and 1, got %g", f.Threshold)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -135,5 +136,24 @@ func TestUpdateMergeCompareChecks(t *testing.T) {
 			cp.Models = tc.models
 		}
 		wantUsage(t, "compare "+tc.want, cp.CheckFlags(tc.args, tc.test, tc.plot), tc.want)
+	}
+}
+
+// TestLabelFlagsCheck: a multi-label option without --multi-label, or out
+// of range.
+func TestLabelFlagsCheck(t *testing.T) {
+	for _, tc := range []struct {
+		f    LabelFlags
+		want string
+	}{
+		{LabelFlags{MultiLabel: true, Sep: ",", Tune: true, MinLabels: 1, Threshold: 0.3}, ""},
+		{LabelFlags{Sep: ",", Tune: true, MinLabels: -1}, "--label-sep needs --multi-label"},
+		{LabelFlags{Tune: true, MinLabels: 2}, "--tune-thresholds needs --multi-label"},
+		{LabelFlags{MinLabels: 2}, "--min-labels needs --multi-label"},
+		{LabelFlags{MultiLabel: true, MinLabels: -1, Threshold: 2}, "--min-labels must be ≥ 0"},
+		{LabelFlags{Threshold: 1.5}, "--threshold must be between 0 and 1, got 1.5"},
+		{LabelFlags{Threshold: math.NaN()}, "--threshold must be between 0 and 1, got NaN"},
+	} {
+		wantUsage(t, tc.want, tc.f.Check(), tc.want)
 	}
 }
