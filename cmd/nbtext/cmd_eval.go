@@ -104,7 +104,7 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	verdict, err := eval.EvaluateFile(eval.FileOptions{
 		Model: o.model, Baseline: o.baseline, MultiLabel: o.ml.multi, Fields: o.rec.spec(),
 		RemoveGiven: o.corpus.changedRemove(), Threshold: o.ml.threshold, ThresholdGiven: o.ml.fs.Changed("threshold"),
-		MinLabels: o.ml.minLabels, TopK: o.topK, Workers: o.workers, Format: o.format, Write: o.writeOptions(),
+		MinLabels: o.ml.minLabels, TopK: o.topK, Workers: o.workers, Format: o.format, Write: eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize},
 		Gates: o.gates, Corpus: evalCorpus(args), Warn: func(msg string) { note(s.Err, false, "%s", msg) },
 	}, o.loader(s, args), s.Out)
 	return o.verdict(s, verdict, err)
@@ -140,10 +140,6 @@ func evalCorpus(args []string) string {
 		return "the cached 20 Newsgroups test split (" + cachedCorpus + ")"
 	}
 	return strings.Join(args, " ")
-}
-
-func (o *evalOptions) writeOptions() eval.WriteOptions {
-	return eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
 }
 
 // verdict prints the gates' verdict on stderr and gives err its exit
