@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/nbtext/nbtext/internal/train"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -35,39 +33,17 @@ func (o *autoOptions) AddFlags(fs *pflag.FlagSet, train bool) {
 	}
 }
 
-// searchedFlags are the flags whose settings --auto chooses, so that giving
-// one with it is a usage error (--model is allowed: it narrows the search
-// to that kind).
-var searchedFlags = []string{
-	"lowercase", "stop-words", "ngram", "min-df", "max-df", "max-features", "select", "weighting",
-	"sublinear-tf", "norm", "fields", "alpha", "beta", "C", "vocab",
-	"hash-bits", // the search's candidates are unhashed
-}
-
 // validate checks the search flags; it is a no-op without --auto.
-func (o *autoOptions) validate() error { return o.check(false) }
+func (o *autoOptions) validate() error { return o.check(false, false) }
 
-// check checks the search flags, for a multi-label search or not.
-func (o *autoOptions) check(multiLabel bool) error {
+// check checks the search flags (pipeline.SearchSettings.CheckFlags), for
+// a multi-label search or not.
+func (o *autoOptions) check(multiLabel, tune bool) error {
 	if !o.on {
 		return nil
 	}
-	if err := o.set.Check(multiLabel, o.fs.Changed("metric"), o.fs.Changed("ensemble")); err != nil {
-		return err
-	}
-	if o.board != "" && o.board != "table" && o.board != "json" {
-		return usageErrorf("--leaderboard must be table or json, got %q", o.board)
-	}
-	var set []string
-	for _, name := range searchedFlags {
-		if f := o.fs.Lookup(name); f != nil && setOnCommandLine(f) {
-			set = append(set, "--"+name)
-		}
-	}
-	if len(set) > 0 {
-		return usageErrorf("%s: --auto chooses these settings itself; drop them or drop --auto", strings.Join(set, ", "))
-	}
-	return nil
+	typed := func(name string) bool { f := o.fs.Lookup(name); return f != nil && setOnCommandLine(f) }
+	return o.set.CheckFlags(pipeline.SearchFlags{MultiLabel: multiLabel, TuneThresholds: tune, Leaderboard: o.board, Changed: o.fs.Changed, Typed: typed})
 }
 
 // plan sets the memory budget of p, the corpus it searches (the train
@@ -127,16 +103,12 @@ func runCVAuto(s streams, args []string, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeCV(s.Out, o.format, res); err != nil {
+	if err := res.Write(s.Out, o.format); err != nil {
 		return err
 	}
-	return applyGates(s, o, res.Scores(), nil)
+	verdict, err := o.gates.Check(res.Scores(), nil, o.baseline)
+	return o.verdict(s, verdict, err)
 }
 
 // validateMultiLabel checks the flags of 'train --auto --multi-label'.
-func (o *autoOptions) validateMultiLabel(tune bool) error {
-	if tune {
-		return usageErrorf("--tune-thresholds with --auto --multi-label: the search scores candidates at the threshold it stores (%g); drop --tune-thresholds, or drop --auto and give --model", train.DefaultLabelThreshold)
-	}
-	return o.check(true)
-}
+func (o *autoOptions) validateMultiLabel(tune bool) error { return o.check(true, tune) }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -60,20 +59,8 @@ func newCompareCmd(g *globalOptions) *cobra.Command {
 }
 
 func (o *compareOptions) validate(args []string) error {
-	switch {
-	case o.test != "" && len(args) == 0:
-		return usageErrorf("--test needs the training corpus as argument: nbtext compare TRAIN --test TEST")
-	case o.test != "" && args[0] == "-" && o.test == "-":
-		return usageErrorf("TRAIN and --test cannot both be standard input ('-')")
-	}
 	o.cp.AlphaGiven, o.cp.CGiven = o.corpus.fs.Changed("alpha"), o.corpus.fs.Changed("C")
-	if err := o.cp.Check(); err != nil {
-		return err
-	}
-	if ext := strings.ToLower(filepath.Ext(o.plot)); o.plot != "" && ext != ".png" && ext != ".svg" {
-		return usageErrorf("--plot must end in .png or .svg, got %q", o.plot)
-	}
-	return nil
+	return o.cp.CheckFlags(args, o.test, o.plot)
 }
 
 func runCompare(cmd *cobra.Command, args []string, o *compareOptions) error {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -82,61 +80,17 @@ func newEvalCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
+// validate checks eval's flags (eval.Flags.Check).
 func (o *evalOptions) validate(fs *pflag.FlagSet) error {
-	if o.auto.on {
-		if o.cv == 0 {
-			return usageErrorf("--auto needs --cv K: eval --cv K --auto cross-validates the whole search (nested)")
-		}
-		if err := o.auto.validate(); err != nil {
-			return err
-		}
-	}
-	if o.model == "" && !o.auto.on {
-		return usageErrorf("-m MODEL is required (with --cv: --model KIND)")
-	}
-	if o.cv == 0 {
-		if err := checkTrainingOnly(fs, o.trainingOnly); err != nil {
-			return err
-		}
-	}
-	if !slices.Contains(evalFormats, o.format) {
-		return usageErrorf("--format must be table, tsv or json, got %q", o.format)
-	}
-	if o.topK < 0 {
-		return usageErrorf("--top-k must be ≥ 0, got %d", o.topK)
-	}
-	if o.cv == 1 || o.cv < 0 {
-		return usageErrorf("--cv must be ≥ 2, got %d", o.cv)
-	}
-	kind := model.Multinomial // without --cv, the field flags only name fields
-	if o.cv > 0 && o.model != "" {
-		var err error
-		if kind, err = model.ParseKind(o.model); err != nil {
-			return usageErrorf("with --cv, --model names an estimator: %v", err)
-		}
-	}
-	if err := o.rec.validate(kind); err != nil {
-		return err
-	}
-	if err := o.ml.validate(); err != nil {
-		return err
-	}
-	if o.ml.multi && (o.cv > 0 || !o.rec.spec().Empty()) {
-		return usageErrorf("--multi-label evaluates a multi-label model file, without --cv or record fields")
-	}
-	if err := o.gates.Parse(o.minRecall, o.minPrecision); err != nil {
-		return withCode(exitUsage, err)
-	}
-	if o.baseline != "" && o.cv > 0 {
-		return usageErrorf("--baseline compares two model files on one corpus; eval --cv has no model file")
-	}
-	if fs.Changed("tolerance") && o.baseline == "" {
-		return usageErrorf("--tolerance needs --baseline OLD.nbm")
-	}
-	if o.gates.MaxLogLoss > 0 && o.ml.multi {
-		return usageErrorf("--max-log-loss: a multi-label evaluation has no log-loss")
-	}
-	return nil
+	return withCode(exitUsage, eval.Flags{
+		Model: o.model, CV: o.cv, Auto: o.auto.on, Format: o.format, TopK: o.topK,
+		MultiLabel: o.ml.multi, Fields: !o.rec.spec().Empty(), Baseline: o.baseline, ToleranceGiven: fs.Changed("tolerance"),
+		MinRecall: o.minRecall, MinPrecision: o.minPrecision, TrainingOnly: givenOnCommandLine(fs, o.trainingOnly),
+	}.Check(&o.gates, eval.Hooks{
+		Search:     o.auto.validate,
+		Fields:     o.rec.validate,
+		MultiLabel: o.ml.validate,
+	}))
 }
 
 func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
@@ -150,7 +104,7 @@ func runEval(cmd *cobra.Command, args []string, o *evalOptions) error {
 	verdict, err := eval.EvaluateFile(eval.FileOptions{
 		Model: o.model, Baseline: o.baseline, MultiLabel: o.ml.multi, Fields: o.rec.spec(),
 		RemoveGiven: o.corpus.changedRemove(), Threshold: o.ml.threshold, ThresholdGiven: o.ml.fs.Changed("threshold"),
-		MinLabels: o.ml.minLabels, TopK: o.topK, Workers: o.workers, Format: o.format, Write: o.writeOptions(),
+		MinLabels: o.ml.minLabels, TopK: o.topK, Workers: o.workers, Format: o.format, Write: eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize},
 		Gates: o.gates, Corpus: evalCorpus(args), Warn: func(msg string) { note(s.Err, false, "%s", msg) },
 	}, o.loader(s, args), s.Out)
 	return o.verdict(s, verdict, err)
@@ -188,10 +142,6 @@ func evalCorpus(args []string) string {
 	return strings.Join(args, " ")
 }
 
-func (o *evalOptions) writeOptions() eval.WriteOptions {
-	return eval.WriteOptions{Confusion: o.confusion || o.normalize, Normalize: o.normalize}
-}
-
 // verdict prints the gates' verdict on stderr and gives err its exit
 // code: 4 for a gate not met, 2 for a gate that cannot apply or an option
 // the model does not take, 3 for a model file that cannot be evaluated.
@@ -213,28 +163,6 @@ func (o *evalOptions) verdict(s streams, verdict string, err error) error {
 		note(s.Err, o.global.quiet, "nbtext: %s", verdict)
 	}
 	return err
-}
-
-// applyGates applies o's gates to sc (and the baseline's scores old, when
-// not nil) and prints the verdict (verdict).
-func applyGates(s streams, o *evalOptions, sc eval.Scores, old *eval.Scores) error {
-	verdict, err := o.gates.Check(sc, old, o.baseline)
-	return o.verdict(s, verdict, err)
-}
-
-// unknownList lists labels with their counts (eval.CountList).
-var unknownList = eval.CountList
-
-// checkTrainingOnly fails with a usage error naming each of names given
-// on the command line: eval without --cv scores a model file, whose
-// settings those flags cannot change. NBTEXT_* and config-file values are
-// meant for train and eval --cv, and are ignored.
-func checkTrainingOnly(fs *pflag.FlagSet, names []string) error {
-	set := givenOnCommandLine(fs, names)
-	if len(set) == 0 {
-		return nil
-	}
-	return usageErrorf("%s: %s, used only with --cv; a model file (-m) keeps the settings it was trained with", strings.Join(set, ", "), plural(len(set), "a training setting", "training settings"))
 }
 
 // runCV is eval --cv: pipeline.CrossValidate of the training
@@ -271,8 +199,6 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	if err := res.Write(s.Out, o.format); err != nil {
 		return err
 	}
-	return applyGates(s, o, res.Scores(), nil)
+	verdict, err := o.gates.Check(res.Scores(), nil, o.baseline)
+	return o.verdict(s, verdict, err)
 }
-
-// writeCV writes a cross-validation result in format.
-func writeCV(w io.Writer, format string, res *eval.CVResult) error { return res.Write(w, format) }

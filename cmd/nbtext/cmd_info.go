@@ -12,26 +12,12 @@ import (
 	"github.com/nbtext/nbtext/internal/model"
 )
 
-// infoOptions are the flags of 'nbtext info'.
-type infoOptions struct {
-	top    int
-	format string
-}
+// infoOptions are the flags of 'nbtext info' (model.InfoOptions).
+type infoOptions struct{ model.InfoOptions }
 
 func (o *infoOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.IntVar(&o.top, "top", 10, "show the N terms that weigh most for each class")
-	fs.StringVar(&o.format, "format", "table", "output: table (for people) or json")
-}
-
-// Validate reports the first flag out of range.
-func (o *infoOptions) Validate() error {
-	if o.top < 0 {
-		return fmt.Errorf("--top must be ≥ 0, got %d", o.top)
-	}
-	if o.format != "table" && o.format != "json" {
-		return fmt.Errorf("--format must be table or json, got %q", o.format)
-	}
-	return nil
+	fs.IntVar(&o.Top, "top", 10, "show the N terms that weigh most for each class")
+	fs.StringVar(&o.Format, "format", "table", "output: table (for people) or json")
 }
 
 func newInfoCmd(g *globalOptions) *cobra.Command {
@@ -51,9 +37,9 @@ func newInfoCmd(g *globalOptions) *cobra.Command {
 
 // runInfo describes the model or, failing that, the counts file at path.
 func runInfo(w io.Writer, path string, o *infoOptions) error {
-	mi, err := model.Inspect(path, o.top)
+	mi, err := model.Inspect(path, o.Top)
 	if err == nil {
-		return mi.Write(w, o.format)
+		return mi.Write(w, o.Format)
 	} else if !errors.Is(err, model.ErrNotModel) {
 		return withCode(exitBadModel, err)
 	}
@@ -64,5 +50,5 @@ func runInfo(w io.Writer, path string, o *infoOptions) error {
 	if err != nil {
 		return withCode(exitBadModel, err)
 	}
-	return ci.Write(w, o.format)
+	return ci.Write(w, o.Format)
 }

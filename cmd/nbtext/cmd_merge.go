@@ -9,14 +9,13 @@ import (
 
 // mergeOptions are the flags of 'nbtext merge'.
 type mergeOptions struct {
-	global       *globalOptions
-	output       string
-	expectShards int
+	global *globalOptions
+	m      pipeline.MergeOptions
 }
 
 func (o *mergeOptions) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.output, "output", "o", "", "merged counts file to write (required)")
-	fs.IntVar(&o.expectShards, "expect-shards", 0, "counts: refuse a merge that does not hold every document of its inputs once, as all N shards (count --shard i/N) do; names the missing shards (0: no check)")
+	fs.StringVarP(&o.m.Output, "output", "o", "", "merged counts file to write (required)")
+	fs.IntVar(&o.m.ExpectShards, "expect-shards", 0, "counts: refuse a merge that does not hold every document of its inputs once, as all N shards (count --shard i/N) do; names the missing shards (0: no check)")
 }
 
 func newMergeCmd(g *globalOptions) *cobra.Command {
@@ -28,17 +27,15 @@ func newMergeCmd(g *globalOptions) *cobra.Command {
 		Example: exampleText("merge"),
 		Args:    cobra.MinimumNArgs(1),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
-			if o.output == "" || o.output == "-" {
-				return usageErrorf("-o ALL.nbc is required (a file: it is written atomically)")
+			if err := o.m.Check(); err != nil {
+				return err
 			}
-			if o.expectShards < 0 {
-				return usageErrorf("--expect-shards must be ≥ 0, got %d", o.expectShards)
-			}
-			return checkOutputs(args, nil, o.output)
+			return checkOutputs(args, nil, o.m.Output)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := pipeline.Merge(pipeline.MergeOptions{Paths: args, Output: o.output, ExpectShards: o.expectShards, Version: buildVersion(),
-				Note: func(msg string) { note(cmd.ErrOrStderr(), o.global.quiet, "%s", msg) }})
+			o.m.Paths, o.m.Version = args, buildVersion()
+			o.m.Note = func(msg string) { note(cmd.ErrOrStderr(), o.global.quiet, "%s", msg) }
+			r, err := pipeline.Merge(o.m)
 			if err == nil && !o.global.quiet {
 				r.Write(cmd.OutOrStdout()) // as train: the summary is all merge prints
 			}

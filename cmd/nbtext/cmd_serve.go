@@ -47,18 +47,8 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 		Example: exampleText("serve"),
 		Args:    cobra.NoArgs,
 		PreRunE: func(cmd *cobra.Command, args []string) error {
-			if len(o.models) == 0 {
-				return usageErrorf("-m MODEL is required")
-			}
-			for _, s := range o.models {
-				spec, err := serve.ParseModelSpec(s)
-				if err != nil {
-					return withCode(exitUsage, err)
-				}
-				o.cfg.Models = append(o.cfg.Models, spec)
-			}
 			o.cfg.LabelThreshold = pipeline.DefaultLabelThreshold
-			return withCode(exitUsage, o.cfg.Validate())
+			return withCode(exitUsage, o.cfg.ValidateSpecs(o.models))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			err := serve.Run(cmd.Context(), o.cfg, cmd.ErrOrStderr())

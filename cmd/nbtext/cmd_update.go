@@ -55,26 +55,13 @@ func newForgetCmd(g *globalOptions) *cobra.Command {
 func updateCmd(g *globalOptions, forget bool, cmd *cobra.Command) *cobra.Command {
 	o := &updateOptions{global: g, u: pipeline.UpdateOptions{Forget: forget}}
 	cmd.Args = cobra.ExactArgs(2)
-	cmd.PreRunE = func(cmd *cobra.Command, args []string) error { return o.validate(cmd.Flags(), args) }
+	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
+		fixed := checkFixedFlags(cmd.Flags(), []string{"remove"}, "update and forget", "the model fixes what is stripped from each document")
+		return o.u.Check(args[1], fixed)
+	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return runUpdate(cmd, args, o) }
 	o.AddFlags(cmd.Flags())
 	return cmd
-}
-
-func (o *updateOptions) validate(fs *pflag.FlagSet, args []string) error {
-	if o.u.Output == "" || o.u.Output == "-" {
-		return usageErrorf("-o NEW is required (a file: it is written atomically)")
-	}
-	if err := checkFixedFlags(fs, []string{"remove"}, "update and forget", "the model fixes what is stripped from each document"); err != nil {
-		return err
-	}
-	if o.u.Epochs < 0 {
-		return usageErrorf("--epochs must be ≥ 0, got %d", o.u.Epochs)
-	}
-	if len(args) == 2 && args[1] == "-" && o.u.Replay == "-" {
-		return usageErrorf("--replay -: stdin is CORPUS already")
-	}
-	return nil
 }
 
 // countsPath returns the counts file beside a model file (train

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/nbtext/nbtext/internal/counts"
-	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/membudget"
 	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/vectorize"
@@ -18,8 +15,7 @@ type vocabOptions struct {
 	global  *globalOptions
 	corpus  corpusOptions
 	vec     vectorizeOptions
-	output  string
-	top     int
+	out     pipeline.VocabOutput
 	tmpDir  string
 	workers int
 }
@@ -27,8 +23,8 @@ type vocabOptions struct {
 func (o *vocabOptions) AddFlags(fs *pflag.FlagSet) {
 	o.corpus.AddFlags(fs)
 	o.vec.AddFlags(fs)
-	fs.StringVarP(&o.output, "output", "o", "", "write the vocabulary TSV to this file, or - for stdout (default: stdout, unless --top is given)")
-	fs.IntVar(&o.top, "top", 0, "print the N terms of highest document frequency as a table")
+	fs.StringVarP(&o.out.File, "output", "o", "", "write the vocabulary TSV to this file, or - for stdout (default: stdout, unless --top is given)")
+	fs.IntVar(&o.out.Top, "top", 0, "print the N terms of highest document frequency as a table")
 	fs.StringVar(&o.tmpDir, "tmp-dir", "", "folder for the count tables spilled past a quarter of --mem (default: the system's temporary folder)")
 	fs.IntVar(&o.workers, "workers", 0, "tokenizer goroutines (0: one per core)")
 }
@@ -41,13 +37,8 @@ func newVocabCmd(g *globalOptions) *cobra.Command {
 		Long:    helpText("vocab"),
 		Example: exampleText("vocab"),
 		Args:    cobra.MaximumNArgs(1),
-		PreRunE: func(cmd *cobra.Command, args []string) error {
-			if o.top < 0 {
-				return usageErrorf("--top must be ≥ 0, got %d", o.top)
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error { return runVocab(cmd, args, o) },
+		PreRunE: func(cmd *cobra.Command, args []string) error { return o.out.Check() },
+		RunE:    func(cmd *cobra.Command, args []string) error { return runVocab(cmd, args, o) },
 	}
 	o.AddFlags(cmd.Flags())
 	return cmd
@@ -55,7 +46,7 @@ func newVocabCmd(g *globalOptions) *cobra.Command {
 
 func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 	s := streams{In: cmd.InOrStdin(), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()}
-	if err := checkOutputs(args, nil, o.output); err != nil {
+	if err := checkOutputs(args, nil, o.out.File); err != nil {
 		return err
 	}
 	settings := vectorize.DefaultSettings()
@@ -75,19 +66,10 @@ func runVocab(cmd *cobra.Command, args []string, o *vocabOptions) error {
 	if err != nil {
 		return err
 	}
-	switch write := func(w io.Writer) error { return vectorize.WriteTSV(w, vc.Vocab) }; {
-	case o.output != "" && o.output != "-":
-		err = fsutil.WriteFile(o.output, write)
-	case o.output == "-" || o.top == 0:
-		err = write(s.Out)
-	}
-	if err != nil {
+	if err := o.out.Write(vc, s.Out); err != nil { // a failed write of the table fails the run (checkedWriter)
 		return err
 	}
-	if o.top > 0 {
-		vectorize.WriteTop(s.Out, vc.Vocab, o.top) // a failed write fails the run (checkedWriter)
-	}
-	note(s.Err, o.global.quiet, "%s", vc.Summary(o.output))
+	note(s.Err, o.global.quiet, "%s", vc.Summary(o.out.File))
 	return nil
 }
 

@@ -34,23 +34,9 @@ func (o *multiLabelOptions) AddFlags(fs *pflag.FlagSet, eval bool) {
 	}
 }
 
+// validate checks the multi-label flags (pipeline.LabelFlags.Check).
 func (o *multiLabelOptions) validate() error {
-	if o.sep != "" && !o.multi {
-		return usageErrorf("--label-sep needs --multi-label")
-	}
-	if o.tune && !o.multi {
-		return usageErrorf("--tune-thresholds needs --multi-label")
-	}
-	if o.minLabels > 0 && !o.multi {
-		return usageErrorf("--min-labels needs --multi-label")
-	}
-	if o.minLabels < 0 {
-		return usageErrorf("--min-labels must be ≥ 0, got %d", o.minLabels)
-	}
-	if o.threshold < 0 || o.threshold > 1 || o.threshold != o.threshold {
-		return usageErrorf("--threshold must be between 0 and 1, got %g", o.threshold)
-	}
-	return nil
+	return pipeline.LabelFlags{MultiLabel: o.multi, Sep: o.sep, Tune: o.tune, MinLabels: o.minLabels, Threshold: o.threshold}.Check()
 }
 
 // apply makes the corpus reader keep every label of a record.

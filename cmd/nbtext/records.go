@@ -35,15 +35,12 @@ func (o *recordOptions) spec() train.FieldSpec {
 }
 
 // validate checks the fields and their parameters against the model kind
-// (train.FieldSpec.Validate, train.FieldParams.Validate): a parameter
-// from the environment or the config file for a model that does not use
-// it is ignored, as other models' parameters are.
+// (train.FieldParams.ValidateFields): a parameter from the environment or
+// the config file for a model that does not use it is ignored, as other
+// models' parameters are.
 func (o *recordOptions) validate(kind model.Kind) error {
-	if err := o.spec().Validate(kind); err != nil {
-		return withCode(exitUsage, err)
-	}
 	given := func(name string) bool { f := o.fs.Lookup(name); return f != nil && setOnCommandLine(f) }
-	return withCode(exitUsage, o.p.Validate(kind, given))
+	return withCode(exitUsage, o.p.ValidateFields(o.spec(), kind, given))
 }
 
 // apply asks the corpus reader for the fields; a record model, which reads
@@ -63,10 +60,4 @@ func (o *recordOptions) params(p *model.Params, kind model.Kind) {
 	if !o.spec().Empty() {
 		o.p.Apply(p, kind)
 	}
-}
-
-func sortedCopy(xs []string) []string {
-	out := slices.Clone(xs)
-	slices.Sort(out)
-	return out
 }

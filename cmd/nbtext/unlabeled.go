@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -24,9 +23,6 @@ type unlabeledOptions struct {
 	em       pipeline.Unlabeled
 }
 
-// emFlags are the flags that mean nothing without unlabelled documents.
-var emFlags = []string{"unlabeled-split", "unlabeled-classes", "unlabeled-weight", "em-iterations", "em-tol"}
-
 func (o *unlabeledOptions) AddFlags(fs *pflag.FlagSet) {
 	grid := strings.ReplaceAll(strings.Trim(fmt.Sprint(semisup.DefaultWeightGrid), "[]"), " ", ", ")
 	fs.IntVar(&o.perClass, "per-class", 0, "train on a sample of N documents of each class of the corpus, drawn with --seed (0: all)")
@@ -42,39 +38,15 @@ func (o *unlabeledOptions) AddFlags(fs *pflag.FlagSet) {
 // on reports whether train learns from unlabelled documents.
 func (o *unlabeledOptions) on() bool { return len(o.paths) > 0 || o.em.Rest }
 
-// validate checks the flags of o against the rest of train's, t.
+// validate checks the flags of o against the rest of train's, t
+// (pipeline.Unlabeled.CheckFlags).
 func (o *unlabeledOptions) validate(fs *pflag.FlagSet, t *trainOptions) error {
-	held := !t.stream && t.fromCounts == "" && !t.auto.on
-	bad := slices.IndexFunc(o.paths, func(p string) bool { return p == "" || p == "-" })
-	switch {
-	case o.perClass < 0:
-		return usageErrorf("--per-class must be ≥ 0, got %d", o.perClass)
-	case o.perClass > 0 && !held:
-		return usageErrorf("--per-class draws its sample from a corpus held in memory: drop --stream, --from-counts and --auto")
-	case o.em.Rest && o.perClass == 0:
-		return usageErrorf("--unlabeled-rest needs --per-class: the documents left out of the sample are the unlabelled ones")
-	case !o.on():
-		for _, name := range emFlags {
-			if fs.Changed(name) {
-				return usageErrorf("--%s needs unlabelled documents: give --unlabeled CORPUS or --unlabeled-rest", name)
-			}
-		}
-		return nil
-	case bad >= 0:
-		return usageErrorf("--unlabeled takes a file or folder, read once per pass, not %q", o.paths[bad])
-	case o.split != "" && o.split != "train" && o.split != "test":
-		return usageErrorf("--unlabeled-split must be train or test, got %q", o.split)
-	case !held:
-		return usageErrorf("--unlabeled fits naive bayes by EM from documents it vectorizes itself: drop --stream, --from-counts and --auto")
-	case t.ml.multi:
-		return usageErrorf("--unlabeled fits models of one label per document: drop --multi-label")
-	case !t.rec.spec().Empty():
-		return usageErrorf("--unlabeled fits text models: drop --categorical-field and --numeric-field")
-	case t.init != "":
-		return usageErrorf("--init starts logistic regression, which --unlabeled does not fit")
-	}
 	kind, _ := model.ParseKind(t.kind)
-	return o.em.Check(kind, o.weight)
+	return o.em.CheckFlags(pipeline.UnlabeledFlags{
+		PerClass: o.perClass, Paths: o.paths, Split: o.split, Weight: o.weight,
+		Held: !t.stream && t.fromCounts == "" && !t.auto.on, MultiLabel: t.ml.multi, Fields: !t.rec.spec().Empty(), Init: t.init != "",
+		Kind: kind, Changed: fs.Changed,
+	})
 }
 
 // plan returns the unlabelled documents and EM settings of the flags,

@@ -95,6 +95,24 @@ func (w Weight) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, x, 'g', 6, 64), nil
 }
 
+// InfoOptions are what 'nbtext info' shows of a model or counts file:
+// the Top terms of each class, written as Format (table or json).
+type InfoOptions struct {
+	Top    int
+	Format string
+}
+
+// Validate reports the first option out of range.
+func (o InfoOptions) Validate() error {
+	if o.Top < 0 {
+		return fmt.Errorf("--top must be ≥ 0, got %d", o.Top)
+	}
+	if o.Format != "table" && o.Format != "json" {
+		return fmt.Errorf("--format must be table or json, got %q", o.Format)
+	}
+	return nil
+}
+
 // Inspect reads the model file at path, checking it as Load does, and
 // describes it with the top terms of each class (see TopTerms). Its
 // errors are Load's.

@@ -3,9 +3,11 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/nbtext/nbtext/internal/counts"
+	"github.com/nbtext/nbtext/internal/fsutil"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
@@ -76,4 +78,40 @@ func CountVocabulary(src *Source, settings vectorize.Settings, opt counts.Option
 	}
 	vc.Duration = time.Since(start)
 	return vc, nil
+}
+
+// VocabOutput is what 'nbtext vocab' writes: the vocabulary TSV to File
+// ("-": stdout; "": stdout unless Top is given), and a table of the Top
+// terms of highest document frequency (0: none).
+type VocabOutput struct {
+	File string
+	Top  int
+}
+
+// Check reports an option of o out of range.
+func (o VocabOutput) Check() error {
+	if o.Top < 0 {
+		return usagef("--top must be ≥ 0, got %d", o.Top)
+	}
+	return nil
+}
+
+// Write writes the vocabulary of vc as o says, what goes to stdout on
+// out; File is written atomically. A failed write of the table is the
+// caller's to see on out.
+func (o VocabOutput) Write(vc *VocabCount, out io.Writer) error {
+	var err error
+	switch write := func(w io.Writer) error { return vectorize.WriteTSV(w, vc.Vocab) }; {
+	case o.File != "" && o.File != "-":
+		err = fsutil.WriteFile(o.File, write)
+	case o.File == "-" || o.Top == 0:
+		err = write(out)
+	}
+	if err != nil {
+		return err
+	}
+	if o.Top > 0 {
+		vectorize.WriteTop(out, vc.Vocab, o.Top)
+	}
+	return nil
 }

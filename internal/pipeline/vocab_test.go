@@ -52,3 +52,36 @@ func TestCountVocabulary(t *testing.T) {
 		t.Errorf("warnings %q", warned)
 	}
 }
+
+// TestVocabOutput: --top out of range, and where the TSV and the table go.
+func TestVocabOutput(t *testing.T) {
+	wantUsage(t, "top", VocabOutput{Top: -1}.Check(), "--top must be ≥ 0, got -1")
+	wantUsage(t, "ok", VocabOutput{Top: 3}.Check(), "")
+	v, err := vectorize.NewVocabulary(vectorize.DefaultSettings(), []string{"gpu"}, []int32{2}, []int64{3}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vc := &VocabCount{Vocab: v}
+	file := filepath.Join(t.TempDir(), "v.tsv")
+	for _, tc := range []struct {
+		o             VocabOutput
+		tsvOut, table bool
+	}{
+		{VocabOutput{}, true, false},
+		{VocabOutput{Top: 1}, false, true},
+		{VocabOutput{File: "-", Top: 1}, true, true},
+		{VocabOutput{File: file, Top: 1}, false, true},
+	} {
+		var out strings.Builder
+		if err := tc.o.Write(vc, &out); err != nil {
+			t.Fatal(err)
+		}
+		got := out.String()
+		if strings.Contains(got, "gpu\t2") != tc.tsvOut || strings.Contains(got, "rank") != tc.table {
+			t.Errorf("%+v: stdout %q", tc.o, got)
+		}
+	}
+	if b, err := os.ReadFile(file); err != nil || !strings.Contains(string(b), "gpu") {
+		t.Errorf("file: %q, %v", b, err)
+	}
+}

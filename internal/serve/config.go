@@ -120,6 +120,23 @@ func (c *Config) Validate() error {
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 
+// ValidateSpecs sets Models from -m's values (ParseModelSpec), then
+// validates c: the first value that is no spec, or the first setting out
+// of range (Validate).
+func (c *Config) ValidateSpecs(specs []string) error {
+	if len(specs) == 0 {
+		return fmt.Errorf("-m MODEL is required")
+	}
+	for _, s := range specs {
+		spec, err := ParseModelSpec(s)
+		if err != nil {
+			return err
+		}
+		c.Models = append(c.Models, spec)
+	}
+	return c.Validate()
+}
+
 // ParseModelSpec reads -m's value: NAME=PATH, or PATH, named by its file
 // name without the extension (news.nbm: news). A value whose part before
 // the first "=" is not a valid name (letters, digits, "_", "." and "-") is

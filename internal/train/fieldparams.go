@@ -59,6 +59,15 @@ func KernelDensity(kind model.Kind) bool {
 	return kind == model.Gaussian || kind == model.Bernoulli || kind == model.Multinomial
 }
 
+// ValidateFields is Validate of the fields s (FieldSpec.Validate), then of
+// the parameters p.
+func (p FieldParams) ValidateFields(s FieldSpec, kind model.Kind, given func(flag string) bool) error {
+	if err := s.Validate(kind); err != nil {
+		return err
+	}
+	return p.Validate(kind, given)
+}
+
 // Validate reports, naming the flag, a parameter out of range, or one
 // given (given(flag) is true) to a model of kind that does not use it:
 // kernel densities for other than naive Bayes, a bandwidth without them,

@@ -93,3 +93,27 @@ func TestFieldParams(t *testing.T) {
 		t.Errorf("shrinkage none: Apply sets %q, want it unset", lda.Shrinkage)
 	}
 }
+
+// TestFieldParamsValidateFields: the fields are checked before the
+// parameters, so a bad field is reported first.
+func TestFieldParamsValidateFields(t *testing.T) {
+	good := FieldParams{FieldAlpha: 1, Density: "gaussian", Shrinkage: "none", Bandwidth: DefaultBandwidth}
+	bad := good
+	bad.FieldAlpha = 0
+	none := func(string) bool { return false }
+	for _, tt := range []struct {
+		p    FieldParams
+		spec FieldSpec
+		kind model.Kind
+		want string
+	}{
+		{good, FieldSpec{Numeric: []string{"size"}}, model.Gaussian, ""},
+		{bad, FieldSpec{Categorical: []string{"color"}}, model.Gaussian, "--model gaussian needs --numeric-field"},
+		{bad, FieldSpec{Numeric: []string{"size"}}, model.Gaussian, "--field-alpha must be > 0"},
+	} {
+		err := tt.p.ValidateFields(tt.spec, tt.kind, none)
+		if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%+v %s: %v, want %q", tt.spec, tt.kind, err, tt.want)
+		}
+	}
+}
