@@ -2,9 +2,6 @@ package main
 
 import (
 	"io"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -57,44 +54,11 @@ func newCountCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
+// validate checks what the flags ask for (pipeline.CountRequest.Check).
 func (o *countOptions) validate(fs *pflag.FlagSet) error {
-	if o.output == "" {
-		return usageErrorf("-o PART.nbc is required")
-	}
-	if o.output == "-" {
-		return usageErrorf("-o -: counts are written to a file (atomically, via a temporary file), not to stdout")
-	}
-	if k, err := model.ParseKind(o.kind); err != nil || !pipeline.FitsCounts(k) {
-		return usageErrorf("--model must be bernoulli, multinomial, complement or centroid, got %q", o.kind)
-	}
-	if _, _, err := counts.ParseShard(o.shard); err != nil {
-		return withCode(exitUsage, err)
-	}
-	if _, err := parseSize("mem", o.mem); err != nil {
-		return err
-	}
-	if o.vocab != "" {
-		return checkFixedFlags(fs, append(o.fixed, "model"), "--vocab", "the round-one counts fix the vectorizer settings")
-	}
-	return nil
-}
-
-// parseSize parses a byte size such as 512MiB, 2G, 100k or 1048576 (k, M,
-// G and T are powers of 1024, with or without "iB" or "B"); empty is 0.
-func parseSize(flag, s string) (int64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	t := strings.TrimSpace(s)
-	num := strings.TrimRightFunc(t, func(r rune) bool { return r < '0' || r > '9' })
-	unit := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(t[len(num):], "B"), "i"))
-	shift := map[string]uint{"": 0, "k": 10, "m": 20, "g": 30, "t": 40}
-	sh, ok := shift[unit]
-	n, err := strconv.ParseInt(num, 10, 64)
-	if !ok || err != nil || n <= 0 || n > 1<<(62-sh) {
-		return 0, usageErrorf("--%s must be a size such as 512MiB, 2G or 100000 bytes, got %q", flag, s)
-	}
-	return n << sh, nil
+	r := &pipeline.CountRequest{Output: o.output, Kind: o.kind, Shard: o.shard, Mem: o.mem, VocabFile: o.vocab,
+		Given: givenOn(fs), VectorizerFlags: o.fixed}
+	return r.Check()
 }
 
 func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
@@ -116,7 +80,7 @@ func runCount(cmd *cobra.Command, args []string, o *countOptions) error {
 		return err
 	}
 	i, n, _ := counts.ParseShard(o.shard)
-	mem, _ := parseSize("mem", o.mem)
+	mem, _ := pipeline.ParseSize("mem", o.mem)
 	if err := checkOutputs(args, []string{o.vocab}, o.output); err != nil {
 		return err
 	}
@@ -139,14 +103,4 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
-}
-
-// validateFromCounts rejects the train flags that --from-counts makes
-// meaningless: the counts fix the vectorizer settings and the documents.
-func (o *trainOptions) validateFromCounts(fs *pflag.FlagSet) error {
-	if fs.Changed("expect-shards") && o.expectShards < 1 {
-		return usageErrorf("--expect-shards must be ≥ 1, got %d", o.expectShards)
-	}
-	names := append(slices.Clone(o.fixed), "vocab", "split", "input-format", "classes", "folds")
-	return checkFixedFlags(fs, names, "--from-counts", "the counts file fixes the documents and the vectorizer settings, so pass such flags to 'nbtext count'")
 }

@@ -75,6 +75,8 @@ type trainOptions struct {
 	followProfile bool
 	// fixed are the flags whose settings a --vocab file replaces.
 	fixed []string
+	// req is what the flags ask for, once validate checked it.
+	req *pipeline.TrainRequest
 }
 
 func (o *trainOptions) AddFlags(fs *pflag.FlagSet) {
@@ -116,81 +118,20 @@ func newTrainCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
+// validate checks what the flags ask for (pipeline.TrainRequest.Check)
+// and keeps it for the plan.
 func (o *trainOptions) validate(fs *pflag.FlagSet) error {
-	if o.output == "" {
-		return usageErrorf("-o MODEL is required")
+	r := &pipeline.TrainRequest{
+		Output: o.output, Kind: o.kind, Fields: o.rec.spec(), FieldParams: o.rec.p,
+		MultiLabel: o.ml.multi, TuneThresholds: o.ml.tune, LabelSep: o.ml.sep,
+		Stream: o.stream, NoStream: o.noStream, Auto: o.auto.on, Search: &o.auto.set, Leaderboard: o.auto.board,
+		FromCounts: o.fromCounts, ExpectShards: o.expectShards, VocabFile: o.vocab, Init: o.init, KeepCounts: o.keepCounts,
+		Folds: o.folds, Workers: o.workers, StreamBuffer: o.buffer,
+		PerClass: o.unl.perClass, Unlabeled: o.unl.paths, UnlabeledSplit: o.unl.split, UnlabeledWeight: o.unl.weight, EM: &o.unl.em,
+		Changed: fs.Changed, Given: givenOn(fs), VectorizerFlags: o.fixed,
 	}
-	if o.output == "-" {
-		return usageErrorf("-o -: a model is written to a file (atomically, via a temporary file), not to stdout")
-	}
-	kind, err := model.ParseKind(o.kind)
-	if err != nil {
-		return usageErrorf("--model: %v", err)
-	}
-	if err := o.rec.validate(kind); err != nil {
-		return err
-	}
-	if err := o.ml.validate(); err != nil {
-		return err
-	}
-	if o.ml.multi && (!o.rec.spec().Empty() || kind.RecordOnly()) {
-		return usageErrorf("--multi-label takes text models without record fields")
-	}
-	if o.stream && o.noStream {
-		return usageErrorf("--stream and --no-stream: give one")
-	}
-	if o.stream && o.auto.on {
-		return usageErrorf("--auto cross-validates candidate models on documents held in memory: drop --stream")
-	}
-	if o.stream && o.ml.multi {
-		return usageErrorf("--stream trains models of one label per document: drop --multi-label")
-	}
-	if !o.rec.spec().Empty() && o.fromCounts != "" {
-		// Counts hold terms, not record fields: the fields would be
-		// dropped without a word.
-		return usageErrorf("--from-counts fits text only: record fields (--categorical-field, --numeric-field) need train from the corpus, or with --stream")
-	}
-	if o.folds < 2 {
-		return usageErrorf("--folds must be ≥ 2, got %d", o.folds)
-	}
-	if err := o.unl.validate(fs, o); err != nil {
-		return err
-	}
-	if o.workers < 0 {
-		return usageErrorf("--workers must be ≥ 0, got %d", o.workers)
-	}
-	if o.keepCounts {
-		if err := o.validateKeepCounts(kind); err != nil {
-			return err
-		}
-	}
-	if o.fromCounts != "" {
-		return o.validateFromCounts(fs)
-	}
-	if fs.Changed("expect-shards") {
-		return usageErrorf("--expect-shards checks the counts of --from-counts: give --from-counts")
-	}
-	if o.auto.on && o.ml.multi {
-		return o.auto.validateMultiLabel(o.ml.tune)
-	}
-	if o.auto.on {
-		return o.auto.validate()
-	}
-	if o.buffer < 1 {
-		return usageErrorf("--stream-buffer must be ≥ 1, got %d", o.buffer)
-	}
-	if o.init != "" {
-		if o.ml.multi {
-			return usageErrorf("--init starts one logistic regression model, not --multi-label ones")
-		}
-		if err := checkFixedFlags(fs, o.fixed, "--init", "the model fixes the vocabulary and vectorizer settings"); err != nil {
-			return err
-		}
-	}
-	if o.vocab != "" {
-		return checkVocabConflicts(fs, o.fixed)
-	}
-	return nil
+	o.req = r
+	return r.Check()
 }
 
 // changed reports whether the user set the flag (command line, environment
@@ -240,9 +181,16 @@ func runTrain(cmd *cobra.Command, args []string, o *trainOptions) error {
 // plan returns the training run the flags of o ask for on the corpora
 // args, keeping the counts in keep when it is not empty.
 func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Plan, error) {
-	kind, _ := model.ParseKind(o.kind)
 	p := o.basePlan(s)
-	p.Kind, p.Vectorizer, p.VocabFile, p.SoftMinDF = kind, o.vec.apply, o.vocab, o.vec.softMinDF()
+	var err error
+	if p.Budget, err = membudget.Resolve(o.global.mem); err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	if err := o.req.Apply(p, args); err != nil {
+		return nil, err
+	}
+	kind := p.Kind
+	p.Vectorizer, p.SoftMinDF = o.vec.apply, o.vec.softMinDF()
 	p.Params = func(classes []string, sizes []int) (model.Params, bool, error) {
 		p, auto, err := o.fit.params(kind, classes, sizes)
 		if err == nil {
@@ -251,31 +199,9 @@ func (o *trainOptions) plan(s streams, args []string, keep string) (*pipeline.Pl
 		return p, auto, err
 	}
 	p.Tune = o.fit.alpha == "auto" || o.fit.c == "auto"
-	p.Changed = o.fit.changed
-	if o.followProfile {
-		p.FollowProfile = true
-	}
-	p.Folds, p.Fields, p.MultiLabel, p.TuneThresholds = o.folds, o.rec.spec(), o.ml.multi, o.ml.tune
-	p.Init, p.KeepCounts, p.PerClass, p.Seed = o.init, keep, o.unl.perClass, o.fit.seed
-	p.StreamBuffer = o.buffer
-	switch {
-	case o.stream:
-		p.Stream = pipeline.StreamAlways
-	case o.noStream:
-		p.Stream = pipeline.StreamNever
-	}
-	var err error
-	if p.Budget, err = membudget.Resolve(o.global.mem); err != nil {
-		return nil, usageErrorf("%v", err)
-	}
+	p.Changed, p.FollowProfile = o.fit.changed, o.followProfile
+	p.KeepCounts, p.Seed = keep, o.fit.seed
 	if o.fromCounts != "" {
-		if len(args) > 0 {
-			return nil, usageErrorf("--from-counts fits from the counts file alone: drop the corpus argument %q", args[0])
-		}
-		if !pipeline.FitsCounts(kind) {
-			return nil, usageErrorf("--from-counts fits naive bayes models (bernoulli, multinomial, complement) and centroid, not %s", kind)
-		}
-		p.FromCounts, p.ExpectShards = o.fromCounts, o.expectShards
 		return p, checkOutputs([]string{o.fromCounts}, nil, o.output)
 	}
 	co := o.corpus

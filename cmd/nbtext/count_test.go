@@ -48,19 +48,6 @@ func TestCountUsage(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"": 0, "100": 100, "4k": 4096, "512MiB": 512 << 20, "2G": 2 << 30, "3MB": 3 << 20, "1T": 1 << 40} {
-		if got, err := parseSize("mem", in); err != nil || got != want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"0", "-1", "1X", "k", "1.5G", "99999999999T"} {
-		if _, err := parseSize("mem", in); err == nil {
-			t.Errorf("parseSize(%q): no error", in)
-		}
-	}
-}
-
 // mustRun runs nbtext and fails the test unless it exits 0.
 func mustRun(t *testing.T, args ...string) result {
 	t.Helper()

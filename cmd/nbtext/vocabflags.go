@@ -2,9 +2,10 @@ package main
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/nbtext/nbtext/internal/pipeline"
 )
 
 // addedFlags calls add on fs and returns the names of the flags it
@@ -36,25 +37,21 @@ func vocabFixedFlags(fs *pflag.FlagSet, vecFlags []string) []string {
 	return names
 }
 
-// checkVocabConflicts fails with a usage error naming every flag of names
-// that was given on the command line together with --vocab: the
-// vocabulary file fixes those settings, and silently ignoring them would
-// train something other than what was asked for. Values that NBTEXT_*
-// variables or the config file gave them are general defaults, not a
-// request for this run, and are ignored (see setOnCommandLine).
-func checkVocabConflicts(fs *pflag.FlagSet, names []string) error {
-	return checkFixedFlags(fs, names, "--vocab", "the vocabulary file fixes the vectorizer settings, so pass such flags to 'nbtext vocab' when building it")
+// checkFixedFlags fails with a usage error naming every flag of names
+// that was given on the command line together with the flag with, whose
+// file fixes their settings (pipeline.CheckFixedFlags); why says so and
+// what to do instead.
+func checkFixedFlags(fs *pflag.FlagSet, names []string, with, why string) error {
+	return pipeline.CheckFixedFlags(givenOn(fs), names, with, why)
 }
 
-// checkFixedFlags is checkVocabConflicts for any flag (with) whose file
-// fixes the settings of names; why says so and what to do instead.
-func checkFixedFlags(fs *pflag.FlagSet, names []string, with, why string) error {
-	set := givenOnCommandLine(fs, names)
-	if len(set) == 0 {
-		return nil
+// givenOn returns whether a flag of fs was given on the command line (not
+// by NBTEXT_* or the config file, see setOnCommandLine).
+func givenOn(fs *pflag.FlagSet) func(name string) bool {
+	return func(name string) bool {
+		f := fs.Lookup(name)
+		return f != nil && setOnCommandLine(f)
 	}
-	return usageErrorf("%s %s not allowed with %s: %s (NBTEXT_* and config-file values of them are ignored with %s)",
-		strings.Join(set, ", "), plural(len(set), "is", "are"), with, why, with)
 }
 
 // plural returns one when n is 1, else many.
