@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -55,10 +52,7 @@ func newPredictCmd(g *globalOptions) *cobra.Command {
 		Long:    helpText("predict"),
 		Example: exampleText("predict"),
 		PreRunE: func(cmd *cobra.Command, args []string) error {
-			if o.modelPath == "" {
-				return usageErrorf("-m MODEL is required")
-			}
-			return withCode(exitUsage, o.opt.Validate())
+			return withCode(exitUsage, predict.Request{Path: o.modelPath}.Check(o.opt))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return runPredict(cmd, args, o) },
 	}
@@ -82,41 +76,9 @@ func runPredict(cmd *cobra.Command, args []string, o *predictOptions) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	w := predict.NewWriter(s.Out)
-	if err := p.Header(w); err != nil {
-		return err
-	}
-	var st predict.Stats
-	if len(args) == 0 {
-		st, err = p.Stream(cmd.Context(), s.In, "stdin", w)
-	} else {
-		st, err = p.Files(cmd.Context(), args, s.In, w)
-	}
+	st, err := p.Run(cmd.Context(), args, s.In, s.Out)
 	if err != nil {
 		return err
 	}
-	if len(args) > 0 && st.Docs == 0 {
-		return fmt.Errorf("no documents found in %s", strings.Join(args, " "))
-	}
-	for _, l := range st.Labelled {
-		src := l.Source
-		if src == "stdin" {
-			src = "-"
-		}
-		note(s.Err, o.global.quiet, "nbtext: %s holds labels (%s): predict ignored them; 'nbtext eval -m %s %s' measures the model against them", l.Source, l.What, o.modelPath, src)
-	}
-
-	if st.Empty > 0 {
-		note(s.Err, false, "nbtext: warning: %d of %d documents hold no word the model knows: answered from its biases (the prior) alone", st.Empty, st.Docs)
-	}
-	if st.Fallback > 0 {
-		note(s.Err, o.global.quiet, "nbtext: %d of %d documents gave the model nothing to go on and were predicted from the prior", st.Fallback, st.Docs)
-	}
-	if st.Failed > 0 {
-		return fmt.Errorf("%d of %d documents could not be read and were answered with '?' (see the warnings above)", st.Failed, st.Docs)
-	}
-	if len(st.NoDocs) > 0 {
-		return fmt.Errorf("no documents found in %s (the other arguments were answered)", strings.Join(st.NoDocs, " "))
-	}
-	return nil
+	return st.Check(o.modelPath, args, func(msg string) { note(s.Err, o.global.quiet, "nbtext: %s", msg) }, opt.Warn)
 }
