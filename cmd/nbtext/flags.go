@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -113,46 +112,17 @@ func (o *corpusOptions) AddSubsetFlags(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&o.classes, "classes", nil, "keep only these labels (comma-separated), e.g. sci.crypt,comp.graphics")
 }
 
-// options validates the flags and returns corpus.Options.
+// options validates the flags and returns corpus.Options
+// (corpus.Flags.Options).
 func (o *corpusOptions) options() (corpus.Options, error) {
-	rm, err := corpus.ParseRemove(o.remove)
-	if err != nil {
-		return corpus.Options{}, usageErrorf("--remove: %v", err)
-	}
-	switch o.split {
-	case "", "train", "test":
-	default:
-		return corpus.Options{}, usageErrorf("--split must be train or test, got %q", o.split)
-	}
-	if !slices.Contains(inputFormats, o.inputFormat) {
-		return corpus.Options{}, usageErrorf("--input-format must be one of %s, got %q", strings.Join(inputFormats, ", "), o.inputFormat)
-	}
-	opts := corpus.Options{Split: o.split, Format: o.inputFormat, Remove: rm, Classes: o.classes,
-		LabelPrefix: o.labelPrefix, Header: o.header, MaxDocBytes: o.maxDocBytes,
-		ExtraFields: o.extra, MultiLabel: o.multiLabel, LabelSep: o.labelSep, TextFields: o.defaultText}
-	if o.fs != nil && o.fs.Lookup("label-field") != nil {
-		switch {
-		case strings.TrimSpace(o.labelPrefix) == "":
-			return corpus.Options{}, usageErrorf("--label-prefix must not be empty")
-		case strings.TrimSpace(o.labelField) == "":
-			return corpus.Options{}, usageErrorf("--label-field must not be empty")
-		case o.maxDocBytes < 1:
-			return corpus.Options{}, usageErrorf("--max-doc-bytes must be ≥ 1, got %d", o.maxDocBytes)
-		}
-		// Only names the user chose make a header row required.
-		if o.fs.Changed("label-field") || o.namedByModel {
-			opts.LabelField = o.labelField
-		}
-		if o.fs.Changed("text-field") || o.namedByModel {
-			for _, t := range o.textFields {
-				if strings.TrimSpace(t) == "" {
-					return corpus.Options{}, usageErrorf("--text-field must not name an empty field")
-				}
-			}
-			opts.TextFields = o.textFields
-		}
-	}
-	return opts, nil
+	framing := o.fs != nil && o.fs.Lookup("label-field") != nil
+	f := corpus.Flags{Split: o.split, Format: o.inputFormat, Remove: o.remove, Classes: o.classes, Framing: framing,
+		LabelPrefix: o.labelPrefix, LabelField: o.labelField, TextFields: o.textFields, Header: o.header, MaxDocBytes: o.maxDocBytes,
+		LabelNamed:  framing && (o.fs.Changed("label-field") || o.namedByModel),
+		TextNamed:   framing && (o.fs.Changed("text-field") || o.namedByModel),
+		ExtraFields: o.extra, MultiLabel: o.multiLabel, LabelSep: o.labelSep, DefaultText: o.defaultText}
+	opts, err := f.Options()
+	return opts, withCode(exitUsage, err)
 }
 
 // vectorizeOptions are the tokenizer, pruning and weighting flags shared by
@@ -236,16 +206,6 @@ func changedValues(fs *pflag.FlagSet, names []string) map[string]string {
 
 // changedRemove reports whether --remove was set by the user.
 func (o *corpusOptions) changedRemove() bool { return o.fs != nil && o.fs.Changed("remove") }
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 // removeSetting returns --remove in canonical form, as vectorize.Settings
 // records it ("" for nothing removed).
