@@ -45,6 +45,11 @@
 // regression models), CountVocabulary (vocab) and EvalRecords (eval of a
 // model with record fields).
 //
+// TrainRequest and CountRequest are what a train or count command line
+// asks for before a plan is built: their Check refuses the combinations
+// of options no run carries out (request.go), in the order the CLI has
+// always reported them; TrainRequest.Apply then sets a Plan's options.
+//
 // With Plan.FollowProfile (train's default), every strategy makes the
 // kind's defaults follow the corpus profile alike (profile.go): the
 // analyzer and Bernoulli's α from the first documents, multinomial's

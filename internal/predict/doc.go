@@ -37,6 +37,9 @@
 //
 // Options.ForModel completes the options from the model: the input names
 // it was trained with, its record fields, label thresholds and costs.
+// Request.Check refuses a request before the model is read; Predictor.Run
+// answers the arguments (or standard input) and Stats.Check turns what
+// the run saw into its errors and notes (run.go).
 //
 // It does not fit models or compute metrics (see internal/eval).
 package predict
