@@ -109,6 +109,3 @@ func runCVAuto(s streams, args []string, o *evalOptions) error {
 	verdict, err := o.gates.Check(res.Scores(), nil, o.baseline)
 	return o.verdict(s, verdict, err)
 }
-
-// validateMultiLabel checks the flags of 'train --auto --multi-label'.
-func (o *autoOptions) validateMultiLabel(tune bool) error { return o.check(true, tune) }

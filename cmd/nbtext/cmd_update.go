@@ -86,10 +86,3 @@ func runUpdate(cmd *cobra.Command, args []string, o *updateOptions) error {
 	}
 	return err
 }
-
-// validateKeepCounts checks that 'train --keep-counts' can keep the counts
-// a model of kind is refitted from (pipeline.CheckKeepCounts).
-func (o *trainOptions) validateKeepCounts(kind model.Kind) error {
-	return pipeline.CheckKeepCounts(kind, pipeline.KeepCountsWith{FromCounts: o.fromCounts != "", Stream: o.stream,
-		Auto: o.auto.on, Vocab: o.vocab != "", MultiLabel: o.ml.multi, Fields: !o.rec.spec().Empty()})
-}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/nbtext/nbtext/internal/model"
 	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/semisup"
 )
@@ -37,17 +36,6 @@ func (o *unlabeledOptions) AddFlags(fs *pflag.FlagSet) {
 
 // on reports whether train learns from unlabelled documents.
 func (o *unlabeledOptions) on() bool { return len(o.paths) > 0 || o.em.Rest }
-
-// validate checks the flags of o against the rest of train's, t
-// (pipeline.Unlabeled.CheckFlags).
-func (o *unlabeledOptions) validate(fs *pflag.FlagSet, t *trainOptions) error {
-	kind, _ := model.ParseKind(t.kind)
-	return o.em.CheckFlags(pipeline.UnlabeledFlags{
-		PerClass: o.perClass, Paths: o.paths, Split: o.split, Weight: o.weight,
-		Held: !t.stream && t.fromCounts == "" && !t.auto.on, MultiLabel: t.ml.multi, Fields: !t.rec.spec().Empty(), Init: t.init != "",
-		Kind: kind, Changed: fs.Changed,
-	})
-}
 
 // plan returns the unlabelled documents and EM settings of the flags,
 // the corpora read as co reads the labelled one but for --unlabeled-split
