@@ -376,7 +376,10 @@ func TestTrainedRecordsStreaming(t *testing.T) {
 	} {
 		plan := profilePlan(c.kind, path, filepath.Join(dir, "m.nbm"), false, c.mode, nil, nil, nil)
 		if c.temp {
-			plan.Params = func([]string, []int) (model.Params, bool, error) { _, p := train.Defaults(c.kind); return p, false, nil }
+			plan.Params = func([]string, []int) (model.Params, bool, error) {
+				_, p := train.Defaults(c.kind)
+				return p, false, nil
+			}
 		}
 		m, _ := runProfile(t, plan)
 		if !strings.HasPrefix(m.Meta.Trained, c.want) || (c.want == "") != (m.Meta.Trained == "") {
