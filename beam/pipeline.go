@@ -21,6 +21,7 @@ import (
 	"github.com/nbtext/nbtext/internal/corpus"
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/pipeline"
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
@@ -67,7 +68,8 @@ type Config struct {
 	// fit a model ("": Output with .round1 before its extension).
 	Round1Output string
 	// ModelOutput, when set, is the model file (.nbm) to fit from the
-	// counts, of Kind with Params (train.FitNBCounts).
+	// counts, of Kind with Params, as 'nbtext train --from-counts' fits them
+	// (pipeline.FitCounts).
 	ModelOutput string
 	Kind        model.Kind
 	Params      model.Params
@@ -224,7 +226,10 @@ func Run(ctx context.Context, c *Config) (*Result, error) {
 		return nil, err
 	}
 	res.Header, res.Terms = cs.Header, cs.Len()
-	m, err := train.FitNBCounts(c.Kind, cs, c.Params)
+	// Fitted as train --from-counts fits the same counts (pipeline.FitCounts:
+	// the defaults follow the counts' class balance as train's do).
+	params := func([]string, []int) (model.Params, bool, error) { return c.Params, false, nil }
+	m, err := pipeline.FitCounts(&pipeline.Plan{Kind: c.Kind, Params: params, FollowProfile: true, Meta: c.Meta}, cs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Output, err)
 	}

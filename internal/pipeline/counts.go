@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nbtext/nbtext/internal/counts"
 	"github.com/nbtext/nbtext/internal/membudget"
@@ -32,12 +33,34 @@ func (r *run) fromCounts() error {
 			return fmt.Errorf("%s: %w", r.FromCounts, err)
 		}
 	}
-	pc := r.countsChoice(cs)
-	stats := func() (*counts.Stats, error) { return cs.Stats(kind == model.Bernoulli) }
-	if err := r.fitCounts(cs.Classes, stats, nil, pc, "counts do not hold"); err != nil {
+	if err := r.fitCountsFile(cs); err != nil {
 		return fmt.Errorf("%s: %w", r.FromCounts, err)
 	}
 	return nil
+}
+
+// fitCountsFile fits the plan's kind from the counts of a file, cs, as
+// train --from-counts does: the profile's class-balance rule, Params.
+func (r *run) fitCountsFile(cs *counts.Counts) error {
+	pc := r.countsChoice(cs)
+	stats := func() (*counts.Stats, error) { return cs.Stats(r.Kind == model.Bernoulli) }
+	return r.fitCounts(cs.Classes, stats, nil, pc, "counts do not hold")
+}
+
+// FitCounts is the run from counts (Run with FromCounts) on counts cs
+// read already, returning the model, with the plan's Meta, instead of
+// writing it: for a caller that writes it elsewhere (the Beam module, to
+// a remote file), so that its model is train --from-counts's. Output,
+// FromCounts and ExpectShards are not used.
+func FitCounts(p *Plan, cs *counts.Counts) (*model.Model, error) {
+	if !FitsCounts(p.Kind) {
+		return nil, usagef("--from-counts fits naive bayes models (bernoulli, multinomial, complement) and centroid, not %s", p.Kind)
+	}
+	r := &run{Plan: p, start: time.Now(), rep: &Report{Strategy: FromCounts}, keep: true}
+	if err := r.fitCountsFile(cs); err != nil {
+		return nil, err
+	}
+	return r.rep.Model, nil
 }
 
 // fitCounts fits an NB or centroid model from the statistics that stats

@@ -129,6 +129,8 @@ type run struct {
 	*Plan
 	start time.Time
 	rep   *Report
+	// keep: the model is returned to the caller (FitCounts), not saved.
+	keep bool
 }
 
 func (r *run) progress(phase string) func(done, total int) {
@@ -189,6 +191,9 @@ func (r *run) save(m *model.Model, withInput bool) error {
 	}
 	if withInput {
 		m.Meta.Input = r.Meta.Input
+	}
+	if r.keep {
+		return nil
 	}
 	return model.Save(r.Output, m)
 }

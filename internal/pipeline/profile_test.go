@@ -387,3 +387,37 @@ func TestTrainedRecordsStreaming(t *testing.T) {
 		}
 	}
 }
+
+// TestFitCountsIsFromCounts: FitCounts (the Beam module's fit) gives the
+// model train --from-counts writes from the same counts file, the
+// profile's class-balance rule included (the corpus is imbalanced).
+func TestFitCountsIsFromCounts(t *testing.T) {
+	path := profileCorpus(t, 1200, false)
+	dir := t.TempDir()
+	nbc := filepath.Join(dir, "m.nbc")
+	// The counts of the fixed defaults (tf-idf), as 'nbtext count' keeps them.
+	plan := profilePlan(model.Multinomial, path, filepath.Join(dir, "m.nbm"), false, StreamNever, nil, nil, nil)
+	plan.KeepCounts = nbc
+	runProfile(t, plan)
+	fc := profilePlan(model.Multinomial, "", filepath.Join(dir, "fc.nbm"), true, StreamNever, nil, nil, nil)
+	fc.Source, fc.FromCounts = Source{}, nbc
+	want, wantBytes := runProfile(t, fc)
+	if want.Params.Profile == "" {
+		t.Fatalf("the class-balance rule did not apply from counts (no profile note): the test proves nothing")
+	}
+	cs, err := counts.ReadFile(nbc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := FitCounts(profilePlan(model.Multinomial, "", "", true, StreamNever, nil, nil, nil), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := model.Encode(&b, got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), wantBytes) {
+		t.Errorf("FitCounts's model differs from train --from-counts's (profile %q, want %q)", got.Params.Profile, want.Params.Profile)
+	}
+}
