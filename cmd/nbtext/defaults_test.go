@@ -69,6 +69,9 @@ func TestHelpShowsModelDefaults(t *testing.T) {
 		case k == model.SVM || k == model.NBLR:
 			want["C"] = fmt.Sprint(p.C)
 		}
+		if c, ok := train.MultiLabelC(k); ok {
+			want["C"] += fmt.Sprintf("; %v with --multi-label", c)
+		}
 		for name, v := range want {
 			line := flagHelpLine(t, r.out, name)
 			if w := fmt.Sprintf("(default for --model %s: %s)", k, v); !strings.HasSuffix(strings.TrimSpace(line), w) {

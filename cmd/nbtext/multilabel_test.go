@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
 )
 
 // multiLabelLines writes fastText lines carrying one or two of three
@@ -264,7 +265,29 @@ func TestMultiLabelEveryKind(t *testing.T) {
 		if !strings.Contains(r.out, "sport") || !strings.Contains(r.out, "politics") {
 			t.Errorf("%s: predict --top-k 2: %q, want sport and politics", k, r.out)
 		}
+		// The kinds with a C take the multi-label C unless one is given.
+		c, ok := train.MultiLabelC(k)
+		if !ok {
+			continue
+		}
+		if got := loadParams(t, m).C; got != c {
+			t.Errorf("%s --multi-label: C %g, want the multi-label default %g", k, got, c)
+		}
+		check(t, nbtext(t, "", "train", tr, "--multi-label", "--model", k.String(), "--C", "0.7", "-q", "-o", m), 0)
+		if got := loadParams(t, m).C; got != 0.7 {
+			t.Errorf("%s --multi-label --C 0.7: C %g", k, got)
+		}
 	}
+}
+
+// loadParams returns the parameters of the model file path.
+func loadParams(t *testing.T, path string) model.Params {
+	t.Helper()
+	m, err := model.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Params
 }
 
 // TestMultiLabelAuto runs train --auto --multi-label with an evaluation
@@ -281,7 +304,7 @@ func TestMultiLabelAuto(t *testing.T) {
 	args = args[:len(args)-2]
 	r := nbtext(t, "", append(args, "-o", m1)...)
 	check(t, r, 0)
-	for _, want := range []string{"4 of 27 candidates scored", "by macro_f1", "nblr", "(default)", "skipped for lack of budget (23)", "labels       3"} {
+	for _, want := range []string{"4 of 29 candidates scored", "by macro_f1", "nblr", "(default)", "skipped for lack of budget (25)", "labels       3"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("train --auto --multi-label output lacks %q:\n%s", want, r.out)
 		}

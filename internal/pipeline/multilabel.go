@@ -31,6 +31,9 @@ func (r *run) multiLabel(c *corpus.Corpus, X *vectorize.Matrix, vocab *vectorize
 		return fmt.Errorf("--multi-label needs at least two labels, got %d", len(labels))
 	}
 	Y, _ := eval.MapLabelSets(labels, sets)
+	if c, ok := train.MultiLabelC(r.Kind); ok && !r.changed("C") {
+		p.C = c
+	}
 	m, err := train.FitMultiLabel(r.Kind, X, Y, labels, vocab, p, train.Options{
 		Workers: r.Workers, Progress: r.progress("fitting labels"),
 	})

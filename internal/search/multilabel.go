@@ -133,8 +133,9 @@ type MultiLabelTrained struct {
 
 // TrainMultiLabel searches one-vs-rest multi-label models (train.FitMultiLabel)
 // of every kind of MultiLabelKinds: each kind's default setting first
-// (train.Defaults, as 'train --multi-label --model K' fits it), then the
-// other values of the kind's grid, all scored by Metric on the same
+// (train.Defaults with train.MultiLabelC, as 'train --multi-label --model
+// K' fits it), then the other values of the kind's grid, all scored by
+// Metric on the same
 // held-out documents; it stops admitting candidates when the budget
 // would not cover one more and the final fit, but always scores the first
 // default. The choice is the best score (ties: the earlier candidate), so
@@ -308,6 +309,9 @@ func multiLabelCandidates(kind model.Kind, remove string) ([]*MLEntry, error) {
 	var defs, rest []*MLEntry
 	for _, k := range kinds {
 		s, p := train.Defaults(k)
+		if c, ok := train.MultiLabelC(k); ok {
+			p.C = c
+		}
 		s.Remove = remove
 		if err := s.Validate(); err != nil {
 			return nil, fmt.Errorf("search space: %s defaults: %w", k, err)

@@ -69,5 +69,8 @@ func FlagDefaults(kind model.Kind) map[string]string {
 			d["interpolation"] = f(p.Interpolation)
 		}
 	}
+	if c, ok := MultiLabelC(kind); ok {
+		d["C"] += fmt.Sprintf("; %s with --multi-label", f(c))
+	}
 	return d
 }

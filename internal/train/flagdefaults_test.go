@@ -31,6 +31,9 @@ func TestFlagDefaults(t *testing.T) {
 			t.Errorf("%s: solver shown %v", kind, ok)
 		}
 	}
+	if got, want := FlagDefaults(model.SVM)["C"], "0.5; 0.2 with --multi-label"; got != want {
+		t.Errorf("svm: C shown %q, want %q", got, want)
+	}
 	if d := FlagDefaults(model.LogReg); d["C"] == "" || d["penalty"] == "" || d["epochs"] == "" {
 		t.Errorf("logreg shows no C, penalty or epochs: %v", d)
 	}
