@@ -29,6 +29,7 @@ type evalOptions struct {
 	model, format, baseline string
 	topK, cv, workers       int
 	confusion, normalize    bool
+	followProfile           bool
 	gates                   eval.Gates
 	minRecall, minPrecision []string // LABEL=x values, parsed into gates by validate
 	// trainingOnly are the vectorizer and estimator flags, which only
@@ -41,6 +42,7 @@ func (o *evalOptions) AddFlags(fs *pflag.FlagSet) {
 	o.trainingOnly = addedFlags(fs, func(fs *pflag.FlagSet) {
 		o.vec.AddModelFlags(fs)
 		o.fit.AddFlags(fs)
+		fs.BoolVar(&o.followProfile, "follow-profile", true, "with --cv: let the defaults follow the corpus as train's do (docs/defaults.md); =false keeps the fixed defaults")
 	})
 	o.rec.AddFlags(fs)
 	o.ml.AddFlags(fs, true)
@@ -182,7 +184,7 @@ func runCV(s streams, args []string, o *evalOptions) error {
 	quiet := o.global.quiet
 	res, err := pipeline.CrossValidate(&pipeline.Plan{
 		Source: src, Kind: kind, Vectorizer: o.vec.apply, Fields: o.rec.spec(), Budget: budget, Workers: o.workers,
-		FollowProfile: true, Changed: o.fit.changed,
+		FollowProfile: o.followProfile, Changed: o.fit.changed,
 		Params: func(classes []string, sizes []int) (model.Params, bool, error) {
 			p, auto, err := o.fit.params(kind, classes, sizes)
 			if err == nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -39,4 +40,35 @@ func TestFollowProfileFlag(t *testing.T) {
 			t.Errorf("train %v: char_wb %v, defaults line %v; want %v\n%s", tc.args, hasChar, hasNote, tc.char, r.out)
 		}
 	}
+}
+
+// TestFollowProfileEvalCV: eval --cv follows the corpus profile as train
+// does (char_wb n-grams: more terms than the 8 words and their pairs) and
+// --follow-profile=false keeps the fixed defaults; a model file refuses
+// the flag.
+func TestFollowProfileEvalCV(t *testing.T) {
+	dir := t.TempDir()
+	words := []string{"alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta"}
+	var b strings.Builder
+	for i := range 1200 {
+		fmt.Fprintf(&b, "%c\t%s %s %s\n", 'a'+i%3, words[i%8], words[(i/3)%8], words[(i*5+i%3)%8])
+	}
+	corpus := writeFile(t, dir, "short.tsv", b.String())
+	for _, tc := range []struct {
+		args []string
+		char bool
+	}{{nil, true}, {[]string{"--follow-profile=false"}, false}} {
+		r := nbtext(t, "", append([]string{"eval", "--cv", "2", "--model", "nblr", "--format", "json", corpus}, tc.args...)...)
+		check(t, r, 0)
+		var res struct{ Folds []struct{ Terms int } }
+		if err := json.Unmarshal([]byte(r.out), &res); err != nil || len(res.Folds) != 2 {
+			t.Fatalf("eval --cv %v: %v\n%s", tc.args, err, r.out)
+		}
+		if char := res.Folds[0].Terms > 8*8; char != tc.char { // 8 words, at most 8*8 pairs
+			t.Errorf("eval --cv %v: %d terms, want character n-grams %v", tc.args, res.Folds[0].Terms, tc.char)
+		}
+	}
+	m := filepath.Join(dir, "m.nbm")
+	check(t, nbtext(t, "", "train", corpus, "-q", "-o", m), 0)
+	check(t, nbtext(t, "", "eval", "-m", m, corpus, "--follow-profile=false"), 2, "used only with --cv")
 }
