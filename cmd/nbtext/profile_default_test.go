@@ -14,12 +14,7 @@ import (
 // --analyzer word wins over the rule; held and streamed alike.
 func TestFollowProfileFlag(t *testing.T) {
 	dir := t.TempDir()
-	words := []string{"alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta"}
-	var b strings.Builder
-	for i := range 1200 {
-		fmt.Fprintf(&b, "%c\t%s %s %s\n", 'a'+i%3, words[i%8], words[(i/3)%8], words[(i*5+i%3)%8])
-	}
-	corpus := writeFile(t, dir, "short.tsv", b.String())
+	corpus := shortCorpus(t, dir)
 	for i, tc := range []struct {
 		args []string
 		char bool
@@ -48,12 +43,7 @@ func TestFollowProfileFlag(t *testing.T) {
 // the flag.
 func TestFollowProfileEvalCV(t *testing.T) {
 	dir := t.TempDir()
-	words := []string{"alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta"}
-	var b strings.Builder
-	for i := range 1200 {
-		fmt.Fprintf(&b, "%c\t%s %s %s\n", 'a'+i%3, words[i%8], words[(i/3)%8], words[(i*5+i%3)%8])
-	}
-	corpus := writeFile(t, dir, "short.tsv", b.String())
+	corpus := shortCorpus(t, dir)
 	for _, tc := range []struct {
 		args []string
 		char bool
@@ -64,11 +54,22 @@ func TestFollowProfileEvalCV(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.out), &res); err != nil || len(res.Folds) != 2 {
 			t.Fatalf("eval --cv %v: %v\n%s", tc.args, err, r.out)
 		}
-		if char := res.Folds[0].Terms > 8*8; char != tc.char { // 8 words, at most 8*8 pairs
+		if char := res.Folds[0].Terms > 8*8; char != tc.char { // 8 words, at most 8*8 pairs of them
 			t.Errorf("eval --cv %v: %d terms, want character n-grams %v", tc.args, res.Folds[0].Terms, tc.char)
 		}
 	}
 	m := filepath.Join(dir, "m.nbm")
 	check(t, nbtext(t, "", "train", corpus, "-q", "-o", m), 0)
 	check(t, nbtext(t, "", "eval", "-m", m, corpus, "--follow-profile=false"), 2, "used only with --cv")
+}
+
+// shortCorpus writes 1200 three-word documents of 3 classes over 8 words:
+// short text, on which the profile takes character n-grams.
+func shortCorpus(t *testing.T, dir string) string {
+	words := []string{"alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta"}
+	var b strings.Builder
+	for i := range 1200 {
+		fmt.Fprintf(&b, "%c\t%s %s %s\n", 'a'+i%3, words[i%8], words[(i/3)%8], words[(i*5+i%3)%8])
+	}
+	return writeFile(t, dir, "short.tsv", b.String())
 }
