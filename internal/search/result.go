@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -13,6 +14,109 @@ import (
 	"github.com/nbtext/nbtext/internal/train"
 	"github.com/nbtext/nbtext/internal/vectorize"
 )
+
+// Split is one train/held-out split of the documents, by index.
+type Split struct {
+	Train, Held []int
+}
+
+// Entry is one candidate's result.
+type Entry struct {
+	Rank          int       `json:"rank"` // 1 = chosen; candidates not scored in the final rung follow by rung
+	Kind          string    `json:"kind"`
+	Preprocessing string    `json:"preprocessing"`
+	Param         string    `json:"param"`
+	Value         float64   `json:"value"`
+	Folds         int       `json:"folds"` // splits scored
+	Mean          float64   `json:"mean"`
+	Std           float64   `json:"std"`     // sample standard deviation over the splits
+	Seconds       float64   `json:"seconds"` // fitting and scoring time, all splits
+	Scores        []float64 `json:"scores"`
+	Default       bool      `json:"default,omitempty"` // the kind's default setting (train --model K)
+	cand          *Candidate
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Metric     string  `json:"metric"`
+	Splits     int     `json:"splits"` // folds, or 1 for a validation set
+	Seed       uint64  `json:"seed"`
+	Budget     string  `json:"budget,omitempty"` // as ParseBudget reads it
+	Spent      float64 `json:"spent"`            // of the budget by the search, in its unit
+	Candidates int     `json:"candidates"`       // in the space
+	Scored     int     `json:"scored"`           // scored on at least one split
+	Brackets   int     `json:"brackets"`         // races run, each reaching further in rung 0
+	Rungs      []Rung  `json:"rungs"`            // of the last race
+	Seconds    float64 `json:"seconds"`          // the search, without the final fit (wall)
+	// Defaults is how many of the kinds' default settings were scored on
+	// the decision splits; Decision is how many splits the choice was
+	// made on (those of the defaults, when any was scored).
+	Defaults int `json:"defaults"`
+	Decision int `json:"decision_splits"`
+	// Leaderboard holds every scored candidate, best first: those scored
+	// on the decision splits by their mean there, then the others by the
+	// splits they scored and their mean there.
+	Leaderboard []Entry `json:"leaderboard"`
+	// Skipped says what the budget left out.
+	Skipped Skipped `json:"skipped"`
+	// Ensemble is the ensemble selection over the best candidates, when
+	// Options.EnsembleRounds asked for one.
+	Ensemble *Ensemble `json:"ensemble,omitempty"`
+
+	meter meter   // the search's, for the fit of its choice
+	limit float64 // what the budget allows the meter to read
+}
+
+// Skipped is what a search left out for lack of budget.
+type Skipped struct {
+	// Defaults lists the default settings not scored on every split
+	// ("svm: 1 of 5 splits").
+	Defaults []string `json:"defaults,omitempty"`
+	// Unscored counts, by model kind, the candidates rung 0 never reached:
+	// the pilots never scored and their followers (the values of a grid
+	// raced after its pilot). A follower of a pilot that lost the race is
+	// not counted: the race left it out, not the budget.
+	Unscored map[string]int `json:"unscored,omitempty"`
+	// Unconfirmed lists the race's leaders that could not be scored on
+	// the decision splits, and so could not be chosen.
+	Unconfirmed []string `json:"unconfirmed,omitempty"`
+}
+
+// Rung says how far one rung of the racing went.
+type Rung struct {
+	Splits    int  `json:"splits"`    // splits scored by the end of the rung
+	Entrants  int  `json:"entrants"`  // candidates promoted to it
+	Finished  int  `json:"finished"`  // candidates that scored all its splits
+	Deciding  bool `json:"deciding"`  // the race's choice was made here
+	CutByTime bool `json:"cut_short"` // the budget stopped it
+}
+
+// Best returns the chosen candidate.
+func (r *Result) Best() *Candidate { return r.Leaderboard[0].cand }
+
+// BestDefault returns the leaderboard entry of the best default setting
+// scored on the decision splits, or nil when none was.
+func (r *Result) BestDefault() *Entry {
+	for i, e := range r.Leaderboard {
+		if e.Default && e.Folds == r.Decision {
+			return &r.Leaderboard[i]
+		}
+	}
+	return nil
+}
+
+// left returns what the budget leaves for the fit of the choice, in its
+// unit (+Inf without a bound, and for an Evaluations budget, which counts
+// the search's fits only).
+func (r *Result) left() float64 {
+	if r.meter == nil || math.IsInf(r.limit, 1) {
+		return math.Inf(1)
+	}
+	if _, ok := r.meter.(*evalMeter); ok {
+		return math.Inf(1)
+	}
+	return r.limit - r.meter.now()
+}
 
 // Fit fits the chosen candidate c on all of texts (label ids y, into
 // classes), with the probability calibration of train.FitCalibrated, and
