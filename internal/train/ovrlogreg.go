@@ -284,19 +284,7 @@ func (o *ovrSGD) fitBlock(ys [][]bool, w *ovrWork) (b [ovrBlock]float64, err err
 			lo, hi := X.Indptr[i], X.Indptr[i+1]
 			ind, val := X.Indices[lo:hi], X.Values[lo:hi]
 			val = val[:len(ind)]
-			var s [K]float64
-			for j, t := range ind {
-				x := float64(val[j])
-				wt := (*[K]float64)(v[int(t)*K:])
-				s[0] += x * wt[0]
-				s[1] += x * wt[1]
-				s[2] += x * wt[2]
-				s[3] += x * wt[3]
-				s[4] += x * wt[4]
-				s[5] += x * wt[5]
-				s[6] += x * wt[6]
-				s[7] += x * wt[7]
-			}
+			s := blockDot(ind, val, v)
 			var a [K]float64
 			for k := range K {
 				if !running[k] {
@@ -402,19 +390,7 @@ func (o *ovrSGD) fitBlock(ys [][]bool, w *ovrWork) (b [ovrBlock]float64, err err
 		lo, hi := X.Indptr[i], X.Indptr[i+1]
 		ind, val := X.Indices[lo:hi], X.Values[lo:hi]
 		val = val[:len(ind)]
-		var s [K]float64
-		for j, t := range ind {
-			x := float64(val[j])
-			wt := (*[K]float64)(v[int(t)*K:])
-			s[0] += x * wt[0]
-			s[1] += x * wt[1]
-			s[2] += x * wt[2]
-			s[3] += x * wt[3]
-			s[4] += x * wt[4]
-			s[5] += x * wt[5]
-			s[6] += x * wt[6]
-			s[7] += x * wt[7]
-		}
+		s := blockDot(ind, val, v)
 		copy(base[i*K:i*K+K], s[:])
 	}
 	for k := range nk {
@@ -483,4 +459,26 @@ func (o *ovrSGD) refitBias(base []float64, stride int, y []bool, b float64) floa
 		b = nb
 	}
 	return b
+}
+
+// blockDot returns the scores of the row (ind, val) under the weights v of
+// a block of ovrBlock labels, v[t*ovrBlock+k]: one pass over the row, the
+// labels' sums in registers.
+func blockDot(ind []int32, val []float32, v []float64) [ovrBlock]float64 {
+	const K = ovrBlock
+	var s [K]float64
+	val = val[:len(ind)]
+	for j, t := range ind {
+		x := float64(val[j])
+		wt := (*[K]float64)(v[int(t)*K:])
+		s[0] += x * wt[0]
+		s[1] += x * wt[1]
+		s[2] += x * wt[2]
+		s[3] += x * wt[3]
+		s[4] += x * wt[4]
+		s[5] += x * wt[5]
+		s[6] += x * wt[6]
+		s[7] += x * wt[7]
+	}
+	return s
 }
