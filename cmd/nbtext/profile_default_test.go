@@ -11,7 +11,7 @@ import (
 // TestFollowProfileFlag: train follows the corpus profile by default (on
 // 1200 short documents, nblr takes char_wb 2,4, and info says so in its
 // defaults line), --follow-profile=false keeps the fixed defaults, and
-// --analyzer word wins over the rule; held and streamed alike.
+// --analyzer word wins over the rule; held, streamed and multi-label alike.
 func TestFollowProfileFlag(t *testing.T) {
 	dir := t.TempDir()
 	corpus := shortCorpus(t, dir)
@@ -21,6 +21,8 @@ func TestFollowProfileFlag(t *testing.T) {
 	}{
 		{nil, true},
 		{[]string{"--stream"}, true},
+		{[]string{"--multi-label"}, true},
+		{[]string{"--multi-label", "--follow-profile=false"}, false},
 		{[]string{"--follow-profile=false"}, false},
 		{[]string{"--analyzer", "word"}, false},
 	} {

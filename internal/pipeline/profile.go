@@ -31,13 +31,11 @@ import (
 // from the corpus profile, for settings (the kind's defaults with the
 // user's flags), or nil where they do not follow it: FollowProfile off, a
 // kind whose defaults do not follow it, settings fixed by a vocabulary
-// file or a model to start from (--vocab, --init), or a multi-label run
-// where the flag follow-profile was not given.
+// file or a model to start from (--vocab, --init). Multi-label runs
+// follow it too (their class balance is that of each document's first
+// label).
 func (r *run) profileChoice(settings vectorize.Settings) *train.ProfileChoice {
 	if !r.FollowProfile || !train.ProfileFollows(r.Kind) || r.VocabFile != "" || r.Init != "" {
-		return nil
-	}
-	if r.MultiLabel && !r.changed("follow-profile") {
 		return nil
 	}
 	return train.NewProfileChoice(r.Kind, settings, anyChanged(r.changed, train.AnalyzerFlags))

@@ -43,6 +43,10 @@ type MultiLabelRequest struct {
 	// Kind, when not 0, narrows the search to that kind.
 	Kind   model.Kind
 	Remove string
+	// Defaults gives each kind's default setting, as 'train --multi-label
+	// --model K' fits it on these documents (ProfileDefaults; nil:
+	// train.Defaults). The kinds with a C take train.MultiLabelC's.
+	Defaults DefaultsFunc
 	// Metric is MicroF1 (""), MacroF1 or PAt1, measured on the held-out
 	// documents at the threshold a model stores (train.DefaultLabelThreshold).
 	Metric string
@@ -133,7 +137,7 @@ type MultiLabelTrained struct {
 
 // TrainMultiLabel searches one-vs-rest multi-label models (train.FitMultiLabel)
 // of every kind of MultiLabelKinds: each kind's default setting first
-// (train.Defaults with train.MultiLabelC, as 'train --multi-label --model
+// (req.Defaults with train.MultiLabelC, as 'train --multi-label --model
 // K' fits it), then the other values of the kind's grid, all scored by
 // Metric on the same
 // held-out documents; it stops admitting candidates when the budget
@@ -151,7 +155,7 @@ func TrainMultiLabel(req MultiLabelRequest) (*MultiLabelTrained, error) {
 	if len(req.Texts) != len(req.Y) || len(req.Labels) < 2 {
 		return nil, fmt.Errorf("a multi-label search needs label sets for the documents and at least two labels")
 	}
-	cands, err := multiLabelCandidates(req.Kind, req.Remove)
+	cands, err := multiLabelCandidates(req.Kind, req.Remove, req.Defaults)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +302,10 @@ const mlRefitFactor = 1.5
 // multiLabelCandidates lists the candidates: each kind's default, then
 // the other values of its grid (in MultiLabelKinds order; only kind when
 // not 0).
-func multiLabelCandidates(kind model.Kind, remove string) ([]*MLEntry, error) {
+func multiLabelCandidates(kind model.Kind, remove string, defaults DefaultsFunc) ([]*MLEntry, error) {
+	if defaults == nil {
+		defaults = train.Defaults
+	}
 	kinds := MultiLabelKinds
 	if kind != 0 {
 		if !slices.Contains(kinds, kind) {
@@ -308,7 +315,7 @@ func multiLabelCandidates(kind model.Kind, remove string) ([]*MLEntry, error) {
 	}
 	var defs, rest []*MLEntry
 	for _, k := range kinds {
-		s, p := train.Defaults(k)
+		s, p := defaults(k)
 		if c, ok := train.MultiLabelC(k); ok {
 			p.C = c
 		}

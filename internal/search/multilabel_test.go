@@ -5,6 +5,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
 )
 
 // mlClock is a meter that moves only when a fit ends (afterFit).
@@ -83,5 +87,43 @@ func TestTrainMultiLabelSlowMachine(t *testing.T) {
 	}
 	if _, err := TrainMultiLabel(MultiLabelRequest{Texts: texts, Y: Y, Labels: labels, Metric: "accuracy"}); err == nil || !strings.Contains(err.Error(), "micro_f1, macro_f1 or p_at_1") {
 		t.Errorf("metric accuracy: %v", err)
+	}
+}
+
+// TestMultiLabelCandidatesDefaults: each kind's default candidate is the
+// request's Defaults (as train fits it on the corpus), with the
+// multi-label C where the kind has one; without Defaults, train.Defaults.
+func TestMultiLabelCandidatesDefaults(t *testing.T) {
+	charWB := func(k model.Kind) (vectorize.Settings, model.Params) {
+		s, p := train.Defaults(k)
+		s.Analysis.Analyzer, s.Analysis.CharMin, s.Analysis.CharMax = "char_wb", 2, 4
+		s.NGramMin, s.NGramMax, s.Fields = 1, 1, ""
+		return s, p
+	}
+	for _, defs := range []DefaultsFunc{nil, charWB} {
+		cands, err := multiLabelCandidates(0, "", defs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for _, c := range cands {
+			if !c.Default {
+				continue
+			}
+			seen++
+			want := "word"
+			if defs != nil {
+				want = "char_wb"
+			}
+			if got := c.spec.Settings.Analysis.Analyzer; (got == "char_wb") != (want == "char_wb") {
+				t.Errorf("%s default: analyzer %q, want %s", c.Kind, got, want)
+			}
+			if mc, ok := train.MultiLabelC(c.spec.Kind); ok && c.spec.Params.C != mc {
+				t.Errorf("%s default: C %g, want the multi-label C %g", c.Kind, c.spec.Params.C, mc)
+			}
+		}
+		if seen != len(MultiLabelKinds) {
+			t.Errorf("%d defaults, want one for each of %d kinds", seen, len(MultiLabelKinds))
+		}
 	}
 }
