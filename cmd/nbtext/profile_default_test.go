@@ -11,7 +11,8 @@ import (
 // TestFollowProfileFlag: train follows the corpus profile by default (on
 // 1200 short documents, nblr takes char_wb 2,4, and info says so in its
 // defaults line), --follow-profile=false keeps the fixed defaults, and
-// --analyzer word wins over the rule; held, streamed and multi-label alike.
+// --analyzer word wins over the rule; held and streamed alike, and
+// multi-label when --follow-profile is given.
 func TestFollowProfileFlag(t *testing.T) {
 	dir := t.TempDir()
 	corpus := shortCorpus(t, dir)
@@ -21,8 +22,8 @@ func TestFollowProfileFlag(t *testing.T) {
 	}{
 		{nil, true},
 		{[]string{"--stream"}, true},
-		{[]string{"--multi-label"}, true},
-		{[]string{"--multi-label", "--follow-profile=false"}, false},
+		{[]string{"--multi-label", "--follow-profile"}, true},
+		{[]string{"--multi-label"}, false}, // words: see TestFollowProfileMultiLabel
 		{[]string{"--follow-profile=false"}, false},
 		{[]string{"--analyzer", "word"}, false},
 	} {
@@ -74,4 +75,32 @@ func shortCorpus(t *testing.T, dir string) string {
 		fmt.Fprintf(&b, "%c\t%s %s %s\n", 'a'+i%3, words[i%8], words[(i/3)%8], words[(i*5+i%3)%8])
 	}
 	return writeFile(t, dir, "short.tsv", b.String())
+}
+
+// TestFollowProfileMultiLabel: multi-label training follows the profile
+// but for the analyzer (Bernoulli takes the short-text α, nblr keeps
+// words), and --follow-profile=false keeps every fixed default.
+func TestFollowProfileMultiLabel(t *testing.T) {
+	dir := t.TempDir()
+	corpus := shortCorpus(t, dir)
+	for _, tc := range []struct {
+		kind, flag string
+		want       func(info string) bool
+	}{
+		{"bernoulli", "", func(info string) bool { return strings.Contains(info, "alpha=0.1 ") }},
+		{"bernoulli", "--follow-profile=false", func(info string) bool { return strings.Contains(info, "alpha=0.01 ") }},
+		{"nblr", "", func(info string) bool { return !strings.Contains(info, "char_wb") }},
+	} {
+		out := filepath.Join(dir, tc.kind+".nbm")
+		args := []string{"train", corpus, "--multi-label", "--model", tc.kind, "-q", "-o", out}
+		if tc.flag != "" {
+			args = append(args, tc.flag)
+		}
+		check(t, nbtext(t, "", args...), 0)
+		r := nbtext(t, "", "info", out)
+		check(t, r, 0)
+		if !tc.want(r.out) {
+			t.Errorf("train --multi-label --model %s %s:\n%s", tc.kind, tc.flag, r.out)
+		}
+	}
 }

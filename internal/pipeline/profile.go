@@ -33,12 +33,14 @@ import (
 // kind whose defaults do not follow it, settings fixed by a vocabulary
 // file or a model to start from (--vocab, --init). Multi-label runs
 // follow it too (their class balance is that of each document's first
-// label).
+// label), but keep the word analyzer unless --follow-profile is given
+// (see train.MultiLabelC).
 func (r *run) profileChoice(settings vectorize.Settings) *train.ProfileChoice {
 	if !r.FollowProfile || !train.ProfileFollows(r.Kind) || r.VocabFile != "" || r.Init != "" {
 		return nil
 	}
-	return train.NewProfileChoice(r.Kind, settings, anyChanged(r.changed, train.AnalyzerFlags))
+	fixed := anyChanged(r.changed, train.AnalyzerFlags) || (r.MultiLabel && !r.changed("follow-profile"))
+	return train.NewProfileChoice(r.Kind, settings, fixed)
 }
 
 // anyChanged reports whether changed holds for one of names.

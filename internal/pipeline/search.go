@@ -199,8 +199,12 @@ func (r *run) searchMultiLabel(c *corpus.Corpus, remove, what string) error {
 		Metric: opt.Metric, Budget: opt.Budget, Spent: opt.Spent, Seed: opt.Seed, Workers: opt.Workers,
 		Progress: r.progress("searching"),
 	}
-	if !opt.FixedDefaults {
+	switch {
+	case opt.FixedDefaults:
+	case r.changed("follow-profile"):
 		req.Defaults = search.ProfileDefaults(req.Texts, c.LabelIDs(), len(c.Labels))
+	default:
+		req.Defaults = search.ProfileDefaultsWords(req.Texts, c.LabelIDs(), len(c.Labels))
 	}
 	if r.Search.Valid != nil {
 		vc, err := r.hold(r.Search.Valid, what)

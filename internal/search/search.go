@@ -84,9 +84,21 @@ const confirmTop = 3
 // corpus texts (labels y of nClasses classes): train.Defaults following
 // the corpus profile (train.ChooseDefaults).
 func ProfileDefaults(texts []string, y []int, nClasses int) DefaultsFunc {
+	return profileDefaults(texts, y, nClasses, nil)
+}
+
+// ProfileDefaultsWords is ProfileDefaults with the word analyzer kept
+// (train.ChooseDefaults as if --analyzer had been given): the defaults of
+// multi-label training, where the rest of the profile applies but
+// character n-grams are not chosen by default (see train.MultiLabelC).
+func ProfileDefaultsWords(texts []string, y []int, nClasses int) DefaultsFunc {
+	return profileDefaults(texts, y, nClasses, func(name string) bool { return name == "analyzer" })
+}
+
+func profileDefaults(texts []string, y []int, nClasses int, changed func(string) bool) DefaultsFunc {
 	return func(kind model.Kind) (vectorize.Settings, model.Params) {
 		s, p := train.Defaults(kind)
-		train.ChooseDefaults(kind, &s, &p, texts, y, nClasses, nil)
+		train.ChooseDefaults(kind, &s, &p, texts, y, nClasses, changed)
 		return s, p
 	}
 }
