@@ -16,16 +16,17 @@ import (
 // by its bytes packed with its length into a uint64 key: one 8-byte load,
 // a mask and a probe of a gramTable, with no string made and no bytes
 // compared; an ASCII one of 1 or 2 bytes, by direct index. In an all-ASCII
-// char_wb word (countASCIIWord) characters are bytes, so the windows need
+// char_wb word (countWBWords) characters are bytes, so the windows need
 // no rune offsets and the first probe is inline. A gram's text is copied
 // once, when the worker first meets it. Longer grams go through the term
 // table by their text. The terms, and so the vocabulary, are those of
 // Tokenizer.Terms (TestCharVocabularyMatchesScikitLearn).
 //
 // A document's n-grams are counted where they are looked up, in their
-// gramTable slot or short entry, and those counts move to the worker's
-// seen entries once per distinct gram and document (flushGrams): a text
-// of n bytes has about 3n n-grams of 1-3 characters but only a few
+// gramTable slot or short entry, and those counts move to the row (and
+// the terms' totals) once per distinct gram and document, when add ends
+// it (rowFromGrams; flushGrams to the seen entries if the table grew): a
+// text of n bytes has about 3n n-grams of 1-3 characters but only a few
 // hundred distinct ones, and reading a seen entry per n-gram (40,000
 // terms, 450 KiB with a TermCounter's totals) was a third of the samples
 // of the per-gram function before (IMDB train split, perf). A gram's
@@ -111,9 +112,9 @@ func runeLen(t string, i int) int {
 // character, so that the n-grams are byte windows, their keys one 8-byte
 // load and a mask, and the probes inline.
 //
-// A gram's first count since flushGrams (a quarter of the counts on IMDB)
-// notes its entry in w.touched and, first in the document, its id in the
-// row, without a branch: the entry and the id are written past the ends
+// A gram's first count since flushGrams (a fifth of the counts on the
+// IMDB train split) notes its entry in w.touched and, first in the
+// document, its id in the row, without a branch: the entry and the id are written past the ends
 // of the two slices, which grow over them only when the count was 0 (as
 // count's word loop does). A branch there is mispredicted for about every
 // distinct gram of a document, and the processor then waits for the
