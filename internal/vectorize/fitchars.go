@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"encoding/binary"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 
@@ -15,16 +16,17 @@ import (
 // by its bytes packed with its length into a uint64 key: one 8-byte load,
 // a mask and a probe of a gramTable, with no string made and no bytes
 // compared; an ASCII one of 1 or 2 bytes, by direct index. In an all-ASCII
-// char_wb word (countASCIIWord) characters are bytes, so the windows need
+// char_wb word (countWBWords) characters are bytes, so the windows need
 // no rune offsets and the first probe is inline. A gram's text is copied
 // once, when the worker first meets it. Longer grams go through the term
 // table by their text. The terms, and so the vocabulary, are those of
 // Tokenizer.Terms (TestCharVocabularyMatchesScikitLearn).
 //
 // A document's n-grams are counted where they are looked up, in their
-// gramTable slot or short entry, and those counts move to the worker's
-// seen entries once per distinct gram and document (flushGrams): a text
-// of n bytes has about 3n n-grams of 1-3 characters but only a few
+// gramTable slot or short entry, and those counts move to the row (and
+// the terms' totals) once per distinct gram and document, when add ends
+// it (rowFromGrams; flushGrams to the seen entries if the table grew): a
+// text of n bytes has about 3n n-grams of 1-3 characters but only a few
 // hundred distinct ones, and reading a seen entry per n-gram (40,000
 // terms, 450 KiB with a TermCounter's totals) was a third of the samples
 // of the per-gram function before (IMDB train split, perf). A gram's
@@ -53,10 +55,12 @@ func (w *fitWorker) countChars(text string, head bool) {
 	if w.grams == nil {
 		w.grams, w.short = newGramTable(), make([]shortGram, 128+128*128)
 	}
-	// After the first piece of a document, seen entries may hold its
-	// counts: a gram's first count in this piece is then its first in the
-	// document only if its entry is 0.
-	w.later = !head
+	// The counts stay in the entries across the pieces of a document,
+	// until add moves them (rowFromGrams, or flushGrams): the seen entries
+	// hold none of the document's counts unless the gramTable grew.
+	if head {
+		w.later = false
+	}
 	if z.kind == "char" {
 		t, offs := tok.charText(p)
 		nr := len(offs) - 1
@@ -65,19 +69,9 @@ func (w *fitWorker) countChars(text string, head bool) {
 				w.countGram(t, int(offs[i]), int(offs[i+n]))
 			}
 		}
-		w.flushGrams()
 		return
 	}
-	t := tok.wbWords(p)
-	for k, a := range tok.starts {
-		b := int(tok.ends[k]) + 1 // past the padding space after the word
-		if a >= 0 {
-			w.countASCIIWord(t, int(a)-1, b)
-		} else {
-			w.countWord(t, int(^a)-1, b)
-		}
-	}
-	w.flushGrams()
+	w.countWBWords(tok.wbWords(p))
 }
 
 // countWord counts the char_wb n-grams of the padded word t[a:b] as
@@ -112,55 +106,147 @@ func runeLen(t string, i int) int {
 	return size
 }
 
-// countASCIIWord counts the char_wb n-grams of the padded word t[a:b], all
-// of it ASCII, as countChars counts those of any word (by n, then by
-// position; a padded word of n characters or fewer gives itself once):
-// one byte, one character, so that the n-grams are byte windows, their
-// keys one 8-byte load and a mask, and the probes inline.
-func (w *fitWorker) countASCIIWord(t string, a, b int) {
+// countWBWords counts the char_wb n-grams of the words that wbWords laid
+// out in t, word by word as countWord does. The n-grams of an all-ASCII
+// word (nearly all of them, in most text) are counted here: one byte, one
+// character, so that the n-grams are byte windows, their keys one 8-byte
+// load and a mask, and the probes inline.
+//
+// A gram's first count since flushGrams (a fifth of the counts on the
+// IMDB train split) notes its entry in w.touched and, first in the
+// document, its id in the row, without a branch: the entry and the id are written past the ends
+// of the two slices, which grow over them only when the count was 0 (as
+// count's word loop does). A branch there is mispredicted for about every
+// distinct gram of a document, and the processor then waits for the
+// gram's entry before it counts the next ones. The slices are held in
+// locals, to their capacities, between the calls of the rare paths (a
+// gram not in its first slot or new, a word that is not ASCII, and the
+// whole word as one gram), and reserved word by word. The loops over a
+// word's grams of one length are leaf functions (countShorts, countKeys)
+// that write by pointer, without bounds checks: their variables then fit
+// in registers, where in this function's loops a dozen of them were
+// reloaded from the stack on every gram (8% less CPU for the command).
+func (w *fitWorker) countWBWords(t string) {
 	z := w.tok.an
 	short, g := w.short, w.grams
-	for n := z.cmin; n <= z.cmax; n++ {
-		if n >= b-a {
-			w.countGram(t, a, b)
-			return
+	starts, ends := w.tok.starts, w.tok.ends
+	span := z.cmax - z.cmin + 1
+	ids, ni, tch, nt := w.rowAhead()
+	for k, a := range starts {
+		b := int(ends[k]) + 1 // past the padding space after the word
+		if a < 0 {
+			w.cur.ids, w.touched = ids[:ni], tch[:nt]
+			w.countWord(t, int(^a)-1, b)
+			ids, ni, tch, nt = w.rowAhead()
+			continue
 		}
-		switch {
-		case n <= 2:
-			for o := a; o+n <= b; o++ {
-				i := int(t[o])
-				if n == 2 {
-					i = 128 + (i | int(t[o+1])<<7)
-				}
-				e := &short[i]
-				if e.n == 0 {
-					w.firstShort(i, t, o, o+n)
-				}
-				e.n++
+		a := int(a) - 1 // the padding space before the word
+		if need := (b - a) * span; len(ids)-ni < need || len(tch)-nt < need {
+			w.cur.ids = slices.Grow(ids[:ni], need)
+			w.touched = slices.Grow(tch[:nt], need)
+			ids, ni, tch, nt = w.rowAhead()
+		}
+		for n := z.cmin; n <= z.cmax; n++ {
+			if n >= b-a {
+				w.cur.ids, w.touched = ids[:ni], tch[:nt]
+				w.countGram(t, a, b)
+				ids, ni, tch, nt = w.rowAhead()
+				break
 			}
-		case n <= 7:
-			mask, ln := uint64(1)<<(8*n)-1, uint64(n)<<56
-			base := unsafe.StringData(t)
-			for o := a; o+n <= b; o++ {
-				// t lies in the arena, which holds 8 bytes of slack past it.
-				key := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(base), o)), 8))&mask | ln
-				j := int(mix(key^wyp0, wyp1)) & g.mask
-				if sl := &g.slots[j]; sl.key == key { // most probes end at once
-					if sl.n == 0 {
-						w.firstGram(sl.id)
-						w.touched = append(w.touched, ^int32(j))
+			switch {
+			case n <= 7:
+				// The leaf loops stop at a gram they leave to the rare
+				// paths (new, not in its first slot, or after the table
+				// grew), with room past the ends of ids and tch.
+				for o := a; o+n <= b; o++ {
+					if !w.later {
+						if n <= 2 {
+							o, ni, nt = countShorts(short, t, o, b, n, ids, ni, tch, nt)
+						} else {
+							o, ni, nt = countKeys(g.slots, g.mask, t, o, b, n, ids, ni, tch, nt)
+						}
+						if o+n > b {
+							break
+						}
 					}
-					sl.n++
-					continue
+					w.cur.ids, w.touched = ids[:ni], tch[:nt]
+					w.countGram(t, o, o+n)
+					ids, ni, tch, nt = w.rowAhead()
 				}
-				w.countKey(key, t, o, o+n)
-			}
-		default:
-			for o := a; o+n <= b; o++ {
-				w.addToRow(w.tableID(t[o : o+n]))
+			default:
+				w.cur.ids, w.touched = ids[:ni], tch[:nt]
+				for o := a; o+n <= b; o++ {
+					w.addToRow(w.tableID(t[o : o+n]))
+				}
+				ids, ni, tch, nt = w.rowAhead()
 			}
 		}
 	}
+	w.cur.ids, w.touched = ids[:ni], tch[:nt]
+}
+
+// countShorts counts the ASCII n-grams (n 1 or 2) of t at o, o+1, …
+// while they end by b, in their short entries, and returns the position
+// of the first it leaves uncounted (met for the first time), or past the
+// last, with the new lengths of ids and tch. ids and tch must have room
+// for every gram from ni and nt on: it writes past those without bounds
+// checks, so that its variables fit in registers.
+func countShorts(short []shortGram, t string, o, b, n int, ids []int32, ni int, tch []int32, nt int) (int, int, int) {
+	sp := unsafe.Pointer(unsafe.SliceData(short))
+	tp := unsafe.Pointer(unsafe.StringData(t))
+	ip := unsafe.Pointer(unsafe.SliceData(ids))
+	cp := unsafe.Pointer(unsafe.SliceData(tch))
+	for ; o+n <= b; o++ {
+		i := uint(*(*byte)(unsafe.Add(tp, o)))
+		if n == 2 {
+			i = 128 + (i | uint(*(*byte)(unsafe.Add(tp, o+1)))<<7)
+		}
+		e := (*shortGram)(unsafe.Add(sp, i*8)) // i < 128+128*128: in bounds
+		if e.id1 == 0 {
+			break
+		}
+		v := e.n
+		f := int((uint64(v) - 1) >> 63) // 1 when v is 0
+		*(*int32)(unsafe.Add(cp, nt*4)) = int32(i)
+		*(*int32)(unsafe.Add(ip, ni*4)) = e.id1 - 1
+		nt += f
+		ni += f
+		e.n = v + 1
+	}
+	return o, ni, nt
+}
+
+// countKeys is countShorts for the n-grams of 3 to 7 bytes, in their
+// gramTable slots: it stops at a gram not in its first slot (or new).
+func countKeys(slots []gslot, mask int, t string, o, b, n int, ids []int32, ni int, tch []int32, nt int) (int, int, int) {
+	sp := unsafe.Pointer(unsafe.SliceData(slots))
+	tp := unsafe.Pointer(unsafe.StringData(t))
+	ip := unsafe.Pointer(unsafe.SliceData(ids))
+	cp := unsafe.Pointer(unsafe.SliceData(tch))
+	kmask, ln := uint64(1)<<(8*n)-1, uint64(n)<<56
+	for ; o+n <= b; o++ {
+		// t lies in the arena, which holds 8 bytes of slack past it.
+		key := *(*uint64)(unsafe.Add(tp, o))&kmask | ln
+		j := uint(mix(key^wyp0, wyp1)) & uint(mask)
+		sl := (*gslot)(unsafe.Add(sp, j*16)) // j ≤ mask: in bounds
+		if sl.key != key {
+			break
+		}
+		v := sl.n
+		f := int((uint64(v) - 1) >> 63)
+		*(*int32)(unsafe.Add(cp, nt*4)) = ^int32(j)
+		*(*int32)(unsafe.Add(ip, ni*4)) = sl.id
+		nt += f
+		ni += f
+		sl.n = v + 1
+	}
+	return o, ni, nt
+}
+
+// rowAhead returns the row's ids and w.touched to their capacities, with
+// their lengths, for countWBWords to write past their ends.
+func (w *fitWorker) rowAhead() (ids []int32, ni int, touched []int32, nt int) {
+	return w.cur.ids[:cap(w.cur.ids)], len(w.cur.ids), w.touched[:cap(w.touched)], len(w.touched)
 }
 
 // shortGram is the entry of an ASCII n-gram of 1 or 2 bytes in
@@ -282,6 +368,73 @@ func (w *fitWorker) flushGrams() {
 		}
 	}
 	w.touched = w.touched[:0]
+}
+
+// rowFromGrams ends the current document's row, whose ids from start on
+// are the grams of w.touched in the same order, when the seen entries hold
+// none of its counts (w.later is false, and no gram went to them through
+// addToRow: w.touched is as long as the row): it appends the counts of
+// the touched entries to the row and sets them back to 0, and with totals
+// adds them to the terms' totals, as flushGrams and add's last loop do
+// but with no read or write of a count in a seen entry. It reports
+// whether it did so; if not, the counts are still in the entries.
+func (w *fitWorker) rowFromGrams(start int) bool {
+	b := w.cur
+	if w.later || len(w.touched) != len(b.ids)-start {
+		return false
+	}
+	// The counts first, from the entries counting has just touched, then
+	// the totals, whose seen entries are cache misses for the rare grams:
+	// a loop of a few instructions, so that many of its loads are in
+	// flight at once.
+	// The exact counts go to the row's occ (TermCounter), else to
+	// w.scratch, for the totals.
+	vals := slices.Grow(b.vals, len(w.touched))
+	occ := w.scratch[:0]
+	if w.exact {
+		occ = b.occ
+	}
+	occ = slices.Grow(occ, len(w.touched))
+	n0 := len(occ)
+	short, slots := w.short, w.grams.slots
+	for _, i := range w.touched {
+		var n uint32
+		if i >= 0 {
+			e := &short[i]
+			n = e.n
+			e.n = 0
+		} else {
+			sl := &slots[^i]
+			n = sl.n
+			sl.n = 0
+		}
+		vals = append(vals, float32(n))
+		occ = append(occ, n)
+	}
+	w.touched = w.touched[:0]
+	if w.stride == 3 {
+		sn, lim := w.seen, maxTotal32
+		row := occ[n0:]
+		for k, id := range b.ids[start:] {
+			n := row[k]
+			e := (*[3]uint32)(sn[int(id)*3:])
+			if e[1] >= lim || n > lim-e[2] {
+				e[0] = n
+				w.widenTotal(id, e)
+				e[0] = 0
+			} else {
+				e[1]++
+				e[2] += n
+			}
+		}
+	}
+	b.vals = vals
+	if w.exact {
+		b.occ = occ
+	} else {
+		w.scratch = occ
+	}
+	return true
 }
 
 // gramTable maps the key of an n-gram of up to 7 bytes (gramKey, never 0)

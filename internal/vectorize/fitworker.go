@@ -63,6 +63,7 @@ type fitWorker struct {
 	short           []shortGram // ASCII n-grams of 1 or 2 bytes (countGram)
 	touched         []int32     // short entries (i) and gramTable slots (^i) counted since flushGrams
 	later           bool        // the seen entries may hold counts of the current document (countChars)
+	scratch         []uint32    // a row's exact counts, without exact (rowFromGrams)
 	prev, cur2, wid []int32
 	fields          []string
 	tids            []int32 // ids of the current text's terms (count)
@@ -211,6 +212,13 @@ func (w *fitWorker) add(text string) {
 			w.tok.forget()
 			i = j
 		}
+	}
+	if len(w.touched) > 0 { // character n-grams: their counts are in the gram entries
+		if w.rowFromGrams(start) {
+			w.cur.end = append(w.cur.end, int32(len(w.cur.ids)))
+			return
+		}
+		w.flushGrams()
 	}
 	if w.stride > 1 {
 		w.addTotals(start)
