@@ -39,9 +39,14 @@ func (r *run) profileChoice(settings vectorize.Settings) *train.ProfileChoice {
 	if !r.FollowProfile || !train.ProfileFollows(r.Kind) || r.VocabFile != "" || r.Init != "" {
 		return nil
 	}
-	fixed := anyChanged(r.changed, train.AnalyzerFlags) || (r.MultiLabel && !r.changed("follow-profile"))
+	fixed := anyChanged(r.changed, train.AnalyzerFlags) || r.multiLabelWords()
 	return train.NewProfileChoice(r.Kind, settings, fixed)
 }
+
+// multiLabelWords reports whether the profile leaves the analyzer alone:
+// a multi-label run without --follow-profile given (see
+// train.MultiLabelC), in train and in its search alike.
+func (r *run) multiLabelWords() bool { return r.MultiLabel && !r.changed("follow-profile") }
 
 // anyChanged reports whether changed holds for one of names.
 func anyChanged(changed func(string) bool, names []string) bool {

@@ -201,10 +201,10 @@ func (r *run) searchMultiLabel(c *corpus.Corpus, remove, what string) error {
 	}
 	switch {
 	case opt.FixedDefaults:
-	case r.changed("follow-profile"):
-		req.Defaults = search.ProfileDefaults(req.Texts, c.LabelIDs(), len(c.Labels))
-	default:
+	case r.multiLabelWords():
 		req.Defaults = search.ProfileDefaultsWords(req.Texts, c.LabelIDs(), len(c.Labels))
+	default:
+		req.Defaults = search.ProfileDefaults(req.Texts, c.LabelIDs(), len(c.Labels))
 	}
 	if r.Search.Valid != nil {
 		vc, err := r.hold(r.Search.Valid, what)
