@@ -140,7 +140,13 @@ func (w *fitWorker) countWBWords(t string) {
 			ids, ni, tch, nt = w.rowAhead()
 			continue
 		}
-		a := int(a) - 1 // the padding space before the word
+		a := int(a) - 1        // the padding space before the word
+		if b-a > maxFastWord { // room for its grams would grow with the word
+			w.cur.ids, w.touched = ids[:ni], tch[:nt]
+			w.countWord(t, a, b)
+			ids, ni, tch, nt = w.rowAhead()
+			continue
+		}
 		if need := (b - a) * span; len(ids)-ni < need || len(tch)-nt < need {
 			w.cur.ids = slices.Grow(ids[:ni], need)
 			w.touched = slices.Grow(tch[:nt], need)
@@ -242,6 +248,12 @@ func countKeys(slots []gslot, mask int, t string, o, b, n int, ids []int32, ni i
 	}
 	return o, ni, nt
 }
+
+// maxFastWord bounds the padded words countWBWords counts in its leaf
+// loops, which need room for every gram of a word reserved first: a
+// longer one (a URL, a blob of base64) is counted by countWord, whose row
+// grows by the grams it meets, so that the room never grows with a word.
+const maxFastWord = 4096
 
 // rowAhead returns the row's ids and w.touched to their capacities, with
 // their lengths, for countWBWords to write past their ends.

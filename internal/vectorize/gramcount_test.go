@@ -162,6 +162,12 @@ func TestGramCountsMatchEveryGram(t *testing.T) {
 		texts[i] = randomWordText(r)
 	}
 	texts = append(texts, "", " ", "\t\n", "a", " a ", "ab  ab\tAB")
+	// An ASCII word past maxFastWord (countWord counts it), between others.
+	blob := make([]byte, 3*maxFastWord)
+	for i := range blob {
+		blob[i] = "abcdefghijklmnopqrstuvwxyz0123456789+/"[r.IntN(38)]
+	}
+	texts = append(texts, "before "+string(blob)+" after")
 	// A document past longDocument, which add counts in pieces (char_wb).
 	var long strings.Builder
 	for long.Len() <= longDocument {
@@ -236,4 +242,21 @@ func FuzzGramCounts(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLongWordRoomBounded: the room char_wb's leaf loops reserve for a
+// word's grams does not grow with the word: after a 1 MiB word of one
+// letter (3 distinct grams) the touched list stays small, and the row
+// keeps the room add gives any document (an id per byte of its text),
+// not the word's 3 grams per byte.
+func TestLongWordRoomBounded(t *testing.T) {
+	doc := "x " + strings.Repeat("a", 1<<20) + " y"
+	w := newFitWorker(charSettings("char_wb", 1, 3), 0)
+	w.process(&batch{first: 0}, []string{doc})
+	if c := cap(w.touched); c > 1<<16 {
+		t.Errorf("touched has room for %d grams after a word of 2^20 bytes, want it bounded by the word's distinct grams", c)
+	}
+	if c := cap(w.cur.ids); c > len(doc)+1<<16 {
+		t.Errorf("the row has room for %d ids after a document of %d bytes", c, len(doc))
+	}
 }
