@@ -306,7 +306,7 @@ func TestMultiLabelAuto(t *testing.T) {
 	args = args[:len(args)-2]
 	r := nbtext(t, "", append(args, "-o", m1)...)
 	check(t, r, 0)
-	for _, want := range []string{"4 of 29 candidates scored", "by macro_f1", "nblr", "(default)", "skipped for lack of budget (25)", "labels       3"} {
+	for _, want := range []string{"4 of 28 candidates scored", "by macro_f1", "nblr", "(default)", "skipped for lack of budget (24)", "labels       3"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("train --auto --multi-label output lacks %q:\n%s", want, r.out)
 		}
