@@ -1,5 +1,7 @@
 package corpus
 
+import "unsafe"
+
 // This file holds the JSONL reader's fast path: most JSONL corpora are
 // flat objects of strings ({"label": "pos", "text": "..."}), and decoding
 // them with encoding/json (a validity pass over the line, a map of raw
@@ -202,7 +204,14 @@ func (v *flatValue) text() string {
 	if !v.escape {
 		return string(v.raw)
 	}
-	b := make([]byte, 0, len(v.raw))
+	return string(v.appendText(make([]byte, 0, len(v.raw))))
+}
+
+// appendText appends the value of a string, its escapes decoded, to b.
+func (v *flatValue) appendText(b []byte) []byte {
+	if !v.escape {
+		return append(b, v.raw...)
+	}
 	raw := v.raw
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
@@ -227,7 +236,32 @@ func (v *flatValue) text() string {
 		}
 		b = append(b, c)
 	}
-	return string(b)
+	return b
+}
+
+// sharedText is the text of the text values vals (joined by newlines) as
+// flatDocument gives it with shared (Options.Transient): the string holds
+// the line's own bytes when it is one value without an escape, else *buf's
+// bytes; either way it is valid only until the next line is read.
+func sharedText(vals []flatValue, buf *[]byte) string {
+	if len(vals) == 1 && !vals[0].escape {
+		if len(vals[0].raw) == 0 {
+			return ""
+		}
+		return unsafe.String(&vals[0].raw[0], len(vals[0].raw))
+	}
+	b := (*buf)[:0]
+	for i := range vals {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = vals[i].appendText(b)
+	}
+	*buf = b
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // flatDocument is jsonlParser's document for the values flatJSON read
@@ -235,7 +269,11 @@ func (v *flatValue) text() string {
 // when the values are not all it reads as encoding/json would (a wanted
 // value missing, null where a label is wanted, not a string where a text
 // is): jsonlParser then decodes the line again and names the error.
-func flatDocument(where string, spec fieldSpec, vals []flatValue, opts *Options) (Document, bool, error) {
+//
+// With opts.shared (Options.Transient) the document's label shares the
+// line's bytes (when it has no escape) and its text the line's or *buf's,
+// as sharedText says.
+func flatDocument(where string, spec fieldSpec, vals []flatValue, opts *Options, buf *[]byte) (Document, bool, error) {
 	lv := &vals[0]
 	if !lv.found || !lv.str && lv.raw[0] == 'n' {
 		return Document{}, false, nil
@@ -246,19 +284,28 @@ func flatDocument(where string, spec fieldSpec, vals []flatValue, opts *Options)
 			return Document{}, false, nil
 		}
 	}
-	label := string(lv.raw)
-	if lv.str {
+	var label string
+	switch {
+	case opts.shared && len(lv.raw) > 0 && !lv.escape:
+		label = unsafe.String(&lv.raw[0], len(lv.raw))
+	case lv.str:
 		label = lv.text()
+	default:
+		label = string(lv.raw)
 	}
 	d := Document{ID: where}
 	if err := opts.setLabels(&d, where, label); err != nil {
 		return Document{}, true, err
 	}
-	for i := range texts {
-		if i > 0 {
-			d.Text += "\n"
+	if opts.shared {
+		d.Text = sharedText(texts, buf)
+	} else {
+		for i := range texts {
+			if i > 0 {
+				d.Text += "\n"
+			}
+			d.Text += texts[i].text()
 		}
-		d.Text += texts[i].text()
 	}
 	for i, e := range spec.extra {
 		v := &vals[1+len(spec.text)+i]

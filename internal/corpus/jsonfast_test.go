@@ -26,9 +26,18 @@ func checkFlatJSON(t *testing.T, line []byte, opts *Options) bool {
 	if !flatJSON(line, keys, vals) {
 		return false
 	}
-	got, ok, gerr := flatDocument("f:1", spec, vals, opts)
+	var buf []byte
+	got, ok, gerr := flatDocument("f:1", spec, vals, opts, &buf)
 	if !ok {
 		return false
+	}
+	// The transient document (Options.Transient) reads the same, its
+	// text sharing the line or buf.
+	shared := *opts
+	shared.shared = true
+	sgot, _, serr := flatDocument("f:1", spec, vals, &shared, &buf)
+	if (gerr == nil) != (serr == nil) || !reflect.DeepEqual(got, sgot) {
+		t.Fatalf("%q: transient %#v (%v), copied %#v (%v)", line, sgot, serr, got, gerr)
 	}
 	want, werr := decodeJSONL("f:1", line, spec, opts)
 	if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {

@@ -339,8 +339,9 @@ func jsonlParser(opts *Options) lineParser {
 	spec := opts.fields()
 	keys := append(append([]string{spec.label}, spec.text...), spec.extra...)
 	vals := make([]flatValue, len(keys))
+	var id, text []byte
 	return func(src string, n int, line []byte) (Document, error) {
-		where := fmt.Sprintf("%s:%d", src, n)
+		where := lineID(&id, src, n, opts.shared)
 		if hasNUL(line) {
 			return Document{}, fmt.Errorf("%s: NUL byte in line", where)
 		}
@@ -348,7 +349,7 @@ func jsonlParser(opts *Options) lineParser {
 			line = []byte(latin1(line))
 		}
 		if flatJSON(line, keys, vals) {
-			if d, ok, err := flatDocument(where, spec, vals, opts); ok {
+			if d, ok, err := flatDocument(where, spec, vals, opts, &text); ok {
 				return d, err
 			}
 		}

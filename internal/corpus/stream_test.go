@@ -369,18 +369,19 @@ func TestRealCorpusStream(t *testing.T) {
 	}
 }
 
-// TestStreamTransient: with Options.Transient, a TSV or fastText stream
-// allocates nothing per line (its documents' strings share its buffers),
+// TestStreamTransient: with Options.Transient, a TSV, fastText or JSONL
+// stream allocates nothing per line (its documents' strings share its buffers),
 // and without it, it does.
 func TestStreamTransient(t *testing.T) {
 	dir := t.TempDir()
-	var tsv, ft strings.Builder
+	var tsv, ft, jl strings.Builder
 	const lines = 2000
 	for i := range lines {
 		fmt.Fprintf(&tsv, "class%d\tthe text of document %d, long enough to be a document\n", i%7, i)
 		fmt.Fprintf(&ft, "__label__c%d the text of document %d\n", i%7, i)
+		fmt.Fprintf(&jl, "{\"label\": \"c%d\", \"text\": \"the \\\"text\\\" of document %d\", \"id\": %d}\n", i%7, i, i)
 	}
-	for name, body := range map[string]string{"docs.tsv": tsv.String(), "docs.txt": ft.String()} {
+	for name, body := range map[string]string{"docs.tsv": tsv.String(), "docs.txt": ft.String(), "docs.jsonl": jl.String()} {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
