@@ -197,6 +197,14 @@ func (t *Tokenizer) analyze(s string, dst []string) []string {
 // folded with the case folder, else as Python's str.lower) and stripped of
 // accents (when asked). The result is s itself or a new string.
 func (t *Tokenizer) prepare(s string, lower bool) string {
+	return t.prepareIn(s, lower, nil)
+}
+
+// prepareIn is prepare that, given scratch, lowers as str.lower does into
+// *scratch's bytes rather than a new string: the result is then valid only
+// until scratch is used again (the counting of a fit worker, which copies
+// the terms it keeps).
+func (t *Tokenizer) prepareIn(s string, lower bool, scratch *[]byte) string {
 	z := t.an
 	if isASCII(s) {
 		if lower && !z.isChar() { // the char analyzers lower A-Z as they lay out
@@ -208,9 +216,15 @@ func (t *Tokenizer) prepare(s string, lower bool) string {
 		s = norm.NFKC.String(s)
 	}
 	if lower {
-		if z.fold != nil {
+		switch {
+		case z.fold != nil:
 			s = z.fold.String(s)
-		} else {
+		case scratch != nil:
+			*scratch = appendPyLower((*scratch)[:0], s)
+			if len(*scratch) > 0 {
+				s = unsafe.String(&(*scratch)[0], len(*scratch))
+			}
+		default:
 			s = pyLower(s)
 		}
 	}
@@ -254,7 +268,11 @@ func asciiLower(s string) string {
 // does, except İ (U+0130), which becomes "i" + U+0307, and Σ, which
 // becomes final ς in Unicode's Final_Sigma context (see finalSigma).
 func pyLower(s string) string {
-	b := make([]byte, 0, len(s)+8)
+	return string(appendPyLower(make([]byte, 0, len(s)+8), s))
+}
+
+// appendPyLower appends s lowered as pyLower lowers it to b.
+func appendPyLower(b []byte, s string) []byte {
 	for i, r := range s {
 		switch {
 		case r < utf8.RuneSelf:
@@ -271,7 +289,7 @@ func pyLower(s string) string {
 			b = utf8.AppendRune(b, unicode.ToLower(r))
 		}
 	}
-	return string(b)
+	return b
 }
 
 // stripAccents is scikit-learn's strip_accents_unicode: s decomposed to

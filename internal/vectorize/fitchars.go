@@ -51,7 +51,11 @@ func (w *fitWorker) countChars(text string, head bool) {
 	tok := w.tok
 	z := tok.an
 	tok.arena = tok.arena[:0]
-	p := tok.prepare(text, tok.lower)
+	p := tok.prepareIn(text, tok.lower, &w.lowered)
+	if cap(w.lowered) > maxLoweredRoom {
+		// A huge document's lowering is not kept for the next one.
+		defer func() { w.lowered = nil }()
+	}
 	if w.grams == nil {
 		w.grams, w.short = newGramTable(), make([]shortGram, 128+128*128)
 	}

@@ -32,6 +32,11 @@ func (b *batch) row(r int) (lo, hi int) {
 	return lo, int(b.end[r])
 }
 
+// maxLoweredRoom is the most room a fit worker keeps for a document's
+// lowering between documents (fitWorker.lowered): a larger document's
+// goes with it.
+const maxLoweredRoom = 1 << 20
+
 // fitWorker is one tokenizing goroutine's state: a term table with local
 // ids in order of first sight, and the rows of the documents it took, in
 // local ids (in order of first occurrence within each document).
@@ -67,6 +72,7 @@ type fitWorker struct {
 	prev, cur2, wid []int32
 	fields          []string
 	tids            []int32 // ids of the current text's terms (count)
+	lowered         []byte  // the current text lowered (countChars), up to maxLoweredRoom kept
 
 	// With a filter (see dfSketch and dfFilter), n-grams whose bound is
 	// below MinDF are left out.

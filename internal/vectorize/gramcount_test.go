@@ -260,3 +260,22 @@ func TestLongWordRoomBounded(t *testing.T) {
 		t.Errorf("the row has room for %d ids after a document of %d bytes", c, len(doc))
 	}
 }
+
+// TestLoweredRoomBounded: a fit worker lowers a non-ASCII text into room
+// of its own, kept for the next text only while it is small (the counts
+// are checked against the analyzer's grams by TestGramCountsMatchEveryGram
+// and the scikit-learn parity tests).
+func TestLoweredRoomBounded(t *testing.T) {
+	w := newFitWorker(charSettings("char_wb", 1, 3), 0)
+	small := "Émile ÉTAIT là"
+	w.process(&batch{first: 0}, []string{small})
+	if cap(w.lowered) == 0 || cap(w.lowered) > maxLoweredRoom {
+		t.Fatalf("room %d after a small text, want it kept", cap(w.lowered))
+	}
+	// One word (a text with white space is counted in pieces of 256 KiB).
+	huge := strings.Repeat("ÇaVA", (maxLoweredRoom/5)+1)
+	w.process(&batch{first: 1}, []string{huge})
+	if w.lowered != nil {
+		t.Errorf("room %d kept after a text of %d bytes, want none past %d", cap(w.lowered), len(huge), maxLoweredRoom)
+	}
+}
