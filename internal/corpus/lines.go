@@ -348,6 +348,9 @@ func jsonlParser(opts *Options) lineParser {
 		if !utf8.Valid(line) {
 			line = []byte(latin1(line))
 		}
+		if cap(text) > 1<<20 {
+			text = nil // a huge text's room goes with it
+		}
 		if flatJSON(line, keys, vals) {
 			if d, ok, err := flatDocument(where, spec, vals, opts, &text); ok {
 				return d, err
