@@ -23,7 +23,7 @@ func TestFollowProfileFlag(t *testing.T) {
 		{nil, true},
 		{[]string{"--stream"}, true},
 		{[]string{"--multi-label", "--follow-profile"}, true},
-		{[]string{"--multi-label"}, false}, // words: see TestFollowProfileMultiLabel
+		{[]string{"--multi-label"}, true}, // 3 labels: see TestFollowProfileMultiLabel
 		{[]string{"--follow-profile=false"}, false},
 		{[]string{"--analyzer", "word"}, false},
 	} {
@@ -77,9 +77,11 @@ func shortCorpus(t *testing.T, dir string) string {
 	return writeFile(t, dir, "short.tsv", b.String())
 }
 
-// TestFollowProfileMultiLabel: multi-label training follows the profile
-// but for the analyzer (Bernoulli takes the short-text α, nblr keeps
-// words), and --follow-profile=false keeps every fixed default.
+// TestFollowProfileMultiLabel: multi-label training follows the profile,
+// its analyzer on few labels (Bernoulli takes the short-text α, nblr on 3
+// labels character n-grams; words on many: internal/pipeline's
+// TestMultiLabelAnalyzerByLabels), and --follow-profile=false keeps every
+// fixed default.
 func TestFollowProfileMultiLabel(t *testing.T) {
 	dir := t.TempDir()
 	corpus := shortCorpus(t, dir)
@@ -89,7 +91,7 @@ func TestFollowProfileMultiLabel(t *testing.T) {
 	}{
 		{"bernoulli", "", func(info string) bool { return strings.Contains(info, "alpha=0.1 ") }},
 		{"bernoulli", "--follow-profile=false", func(info string) bool { return strings.Contains(info, "alpha=0.01 ") }},
-		{"nblr", "", func(info string) bool { return !strings.Contains(info, "char_wb") }},
+		{"nblr", "", func(info string) bool { return strings.Contains(info, "char_wb") }},
 	} {
 		out := filepath.Join(dir, tc.kind+".nbm")
 		args := []string{"train", corpus, "--multi-label", "--model", tc.kind, "-q", "-o", out}

@@ -113,8 +113,19 @@ func (r *run) inMemory() error {
 		// The texts are tokenized as they are read; only a supervised
 		// selection tuned inside each fold (below) reads them again.
 		src.Options.DropTexts = (settings.Select == "" || !r.Tune) && r.KeepCounts == ""
+		var held *corpus.Corpus
+		if r.MultiLabel {
+			// The number of labels says whether the profile chooses the
+			// analyzer (multiLabelWords): the corpus is read whole before
+			// it is tokenized, as a file of lines is read anyway.
+			if held, err = src.Load(); err != nil {
+				return err
+			}
+			_, labels := held.LabelSets()
+			r.labels = len(labels)
+		}
 		pc = r.profileChoice(settings)
-		if c, y, vocab, X, err = r.fitCorpus(&src, settings, pc, true); err != nil {
+		if c, y, vocab, X, err = r.fitCorpus(&src, held, settings, pc, true); err != nil {
 			return err
 		}
 		pc.Weighting(vocab, train.ClassSizes(y, len(c.Labels)), r.changed)
@@ -245,12 +256,13 @@ func smallCorpusPruned(docs, kept, unpruned, minDF int) bool {
 
 // fitCorpus reads the corpus while fitting a vocabulary with settings on
 // it: vectorize.FitStream tokenizes the texts as corpus.ReadStream decodes
-// them, so gunzip runs on one core and the tokenizer on the others. It
+// them, so gunzip runs on one core and the tokenizer on the others; held,
+// when not nil, is the corpus already read, whose texts it tokenizes. It
 // returns the corpus, its label ids, the vocabulary and, with wantMatrix,
 // the count matrix of the corpus (nil otherwise). SoftMinDF makes
 // settings.MinDF a default the corpus may be too small for
 // (vectorize.FitStream.RelaxMinDF), with a notice when it is.
-func (r *run) fitCorpus(src *Source, settings vectorize.Settings, pc *train.ProfileChoice, wantMatrix bool) (c *corpus.Corpus, y []int, v *vectorize.Vocabulary, X *vectorize.Matrix, err error) {
+func (r *run) fitCorpus(src *Source, held *corpus.Corpus, settings vectorize.Settings, pc *train.ProfileChoice, wantMatrix bool) (c *corpus.Corpus, y []int, v *vectorize.Vocabulary, X *vectorize.Matrix, err error) {
 	fst, err := train.NewProfiledFitStream(settings, r.Workers, pc)
 	if err != nil {
 		return nil, nil, nil, nil, usage(err)
@@ -270,7 +282,12 @@ func (r *run) fitCorpus(src *Source, settings vectorize.Settings, pc *train.Prof
 	if src.Options.DropTexts {
 		restore = membudget.RelaxGC()
 	}
-	c, seq, err := src.LoadStream(fst.Add)
+	var seq []int
+	if held != nil {
+		c, seq = held, corpus.EmitAll(held, fst.Add, src.Options.DropTexts)
+	} else {
+		c, seq, err = src.LoadStream(fst.Add)
+	}
 	restore()
 	if err != nil {
 		return nil, nil, nil, nil, err

@@ -131,6 +131,9 @@ type run struct {
 	rep   *Report
 	// keep: the model is returned to the caller (FitCounts), not saved.
 	keep bool
+	// labels is the number of labels of a multi-label corpus, read
+	// before the profile chooses its analyzer (multiLabelWords).
+	labels int
 }
 
 func (r *run) progress(phase string) func(done, total int) {

@@ -33,20 +33,24 @@ import (
 // kind whose defaults do not follow it, settings fixed by a vocabulary
 // file or a model to start from (--vocab, --init). Multi-label runs
 // follow it too (their class balance is that of each document's first
-// label), but keep the word analyzer unless --follow-profile is given
-// (see train.MultiLabelC).
+// label), but keep the word analyzer on more than
+// train.MultiLabelProfileLabels labels (r.labels, read before the
+// analyzer is chosen) unless --follow-profile is given.
 func (r *run) profileChoice(settings vectorize.Settings) *train.ProfileChoice {
 	if !r.FollowProfile || !train.ProfileFollows(r.Kind) || r.VocabFile != "" || r.Init != "" {
 		return nil
 	}
-	fixed := anyChanged(r.changed, train.AnalyzerFlags) || r.multiLabelWords()
+	fixed := anyChanged(r.changed, train.AnalyzerFlags) || r.multiLabelWords(r.labels)
 	return train.NewProfileChoice(r.Kind, settings, fixed)
 }
 
 // multiLabelWords reports whether the profile leaves the analyzer alone:
-// a multi-label run without --follow-profile given (see
-// train.MultiLabelC), in train and in its search alike.
-func (r *run) multiLabelWords() bool { return r.MultiLabel && !r.changed("follow-profile") }
+// a multi-label run without --follow-profile given whose kind and labels
+// keep words (train.MultiLabelFollowsAnalyzer), in train and in its
+// search (search.ProfileDefaultsMultiLabel) alike.
+func (r *run) multiLabelWords(labels int) bool {
+	return r.MultiLabel && !r.changed("follow-profile") && !train.MultiLabelFollowsAnalyzer(r.Kind, labels)
+}
 
 // anyChanged reports whether changed holds for one of names.
 func anyChanged(changed func(string) bool, names []string) bool {

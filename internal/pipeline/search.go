@@ -201,8 +201,8 @@ func (r *run) searchMultiLabel(c *corpus.Corpus, remove, what string) error {
 	}
 	switch {
 	case opt.FixedDefaults:
-	case r.multiLabelWords():
-		req.Defaults = search.ProfileDefaultsWords(req.Texts, c.LabelIDs(), len(c.Labels))
+	case !r.changed("follow-profile"):
+		req.Defaults = search.ProfileDefaultsMultiLabel(req.Texts, c.LabelIDs(), len(c.Labels), len(labels))
 	default:
 		req.Defaults = search.ProfileDefaults(req.Texts, c.LabelIDs(), len(c.Labels))
 	}

@@ -87,12 +87,15 @@ func ProfileDefaults(texts []string, y []int, nClasses int) DefaultsFunc {
 	return profileDefaults(texts, y, nClasses, nil)
 }
 
-// ProfileDefaultsWords is ProfileDefaults with the word analyzer kept
-// (train.ChooseDefaults as if --analyzer had been given): the defaults of
-// multi-label training, where the rest of the profile applies but
-// character n-grams are not chosen by default (see train.MultiLabelC).
-func ProfileDefaultsWords(texts []string, y []int, nClasses int) DefaultsFunc {
-	return profileDefaults(texts, y, nClasses, func(name string) bool { return name == "analyzer" })
+// ProfileDefaultsMultiLabel is ProfileDefaults for a multi-label search
+// over labels labels: a kind keeps the word analyzer (train.ChooseDefaults
+// as if --analyzer had been given) where train.MultiLabelFollowsAnalyzer
+// says so, as multi-label training does; the rest of the profile applies.
+func ProfileDefaultsMultiLabel(texts []string, y []int, nClasses, labels int) DefaultsFunc {
+	return func(kind model.Kind) (vectorize.Settings, model.Params) {
+		words := !train.MultiLabelFollowsAnalyzer(kind, labels)
+		return profileDefaults(texts, y, nClasses, func(name string) bool { return words && name == "analyzer" })(kind)
+	}
 }
 
 func profileDefaults(texts []string, y []int, nClasses int, changed func(string) bool) DefaultsFunc {

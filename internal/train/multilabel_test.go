@@ -138,3 +138,55 @@ func TestTuneThresholdsRareLabels(t *testing.T) {
 		t.Errorf("shared threshold %g", th[1])
 	}
 }
+
+// TestMultiLabelSkipsTemperature checks that the SVM's and NB-LR's
+// labels, fitted without the temperature fold, score as the calibrated
+// binary fit would once Platt-scaled: the temperature only scales the
+// score that PlattScale rescales.
+func TestMultiLabelSkipsTemperature(t *testing.T) {
+	texts, Y, labels, test := rareLabelCorpus(3)
+	for i := 0; i < 120; i += 5 { // main's words on documents without it: not separable
+		Y[i] = nil
+	}
+	for _, kind := range []model.Kind{model.SVM, model.NBLR} {
+		s, p := Defaults(kind)
+		p.C, _ = MultiLabelC(kind)
+		vocab, X, err := Prepare(texts, make([]int, len(texts)), 1, s, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := FitMultiLabel(kind, X, Y, labels, vocab, p, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		y := make([]int, len(Y))
+		pos := make([]bool, len(Y))
+		for i, ls := range Y {
+			if len(ls) > 0 && ls[0] == 0 {
+				y[i], pos[i] = 1, true
+			}
+		}
+		bm, cal, err := FitCalibrated(kind, X, y, binaryClasses, vocab, p, Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cal == nil || cal.Skipped != "" || cal.Temperature == 1 {
+			t.Fatalf("%s: the binary fit was not calibrated (%+v)", kind, cal)
+		}
+		score := func(x []float64) float64 { return x[1] - x[0] }
+		bs := bm.NewScorer()
+		tr := make([]float64, len(Y))
+		for i := range tr {
+			tr[i] = score(bs.Scores(X.Row(i)))
+		}
+		a, b := PlattScale(tr, pos)
+		Xt := PrepareWith(vocab, test, 0)
+		sc := m.NewScorer()
+		for i := range test {
+			want := model.Sigmoid(a*score(bs.Scores(Xt.Row(i))) + b)
+			if got := sc.LabelProbs(Xt.Row(i))[0]; abs(got-want) > 1e-4 {
+				t.Errorf("%s: document %d: P(main) %.6f, the calibrated fit Platt-scaled %.6f", kind, i, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package pipeline
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nbtext/nbtext/internal/model"
+	"github.com/nbtext/nbtext/internal/train"
+	"github.com/nbtext/nbtext/internal/vectorize"
+)
+
+// multiLabelShortCorpus writes 1200 short documents in fastText lines,
+// each with one or two of labels labels, and returns its path; with
+// japanese, in Han and Hiragana with no spaces (an unsegmented script).
+func multiLabelShortCorpus(t *testing.T, labels int, japanese bool) string {
+	t.Helper()
+	var b strings.Builder
+	for i := range 1200 {
+		l, m := i%labels, (i*7+3)%labels
+		fmt.Fprintf(&b, "__label__t%d", l)
+		if i%3 == 0 && m != l {
+			fmt.Fprintf(&b, " __label__t%d", m)
+		}
+		if japanese {
+			fmt.Fprintf(&b, " %c%cの市場%cと%c\n", 0x4e00+l, 0x4e00+100+l, 0x4e00+200+i%5, 0x4e00+300+m)
+		} else {
+			fmt.Fprintf(&b, " word%d common%d thing%d\n", l, i%5, m)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "c.ft")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestMultiLabelAnalyzerByLabels: multi-label training on short text takes
+// the profile's character n-grams on at most train.MultiLabelProfileLabels
+// labels and words past them, unless --follow-profile is given; an
+// analyzer flag wins, and --follow-profile=false keeps words. Complement
+// NB keeps words (train.MultiLabelFollowsAnalyzer).
+func TestMultiLabelAnalyzerByLabels(t *testing.T) {
+	few := multiLabelShortCorpus(t, 5, false)
+	edge := multiLabelShortCorpus(t, train.MultiLabelProfileLabels, false)
+	many := multiLabelShortCorpus(t, train.MultiLabelProfileLabels+1, false)
+	japanese := multiLabelShortCorpus(t, 5, true)
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		name    string
+		kind    model.Kind
+		corpus  string
+		follow  bool
+		changed []string
+		set     func(*vectorize.Settings) error
+		want    string
+	}{
+		{"few labels", model.NBLR, few, true, nil, nil, "char_wb"},
+		{"the most labels", model.NBLR, edge, true, nil, nil, "char_wb"},
+		{"many labels", model.NBLR, many, true, nil, nil, "word"},
+		{"many labels, --follow-profile", model.NBLR, many, true, []string{"follow-profile"}, nil, "char_wb"},
+		{"few labels, --follow-profile=false", model.NBLR, few, false, []string{"follow-profile"}, nil, "word"},
+		{"few labels, --analyzer word", model.NBLR, few, true, []string{"analyzer"},
+			func(s *vectorize.Settings) error { s.Analysis.Analyzer = ""; return nil }, "word"},
+		{"multinomial, unsegmented", model.Multinomial, japanese, true, nil, nil, "char_wb"},
+		{"complement, unsegmented", model.Complement, japanese, true, nil, nil, "word"},
+		{"complement, unsegmented, --follow-profile", model.Complement, japanese, true, []string{"follow-profile"}, nil, "char_wb"},
+	} {
+		plan := profilePlan(tc.kind, tc.corpus, filepath.Join(dir, fmt.Sprintf("m%d.nbm", i)), tc.follow, StreamNever, tc.changed, tc.set, nil)
+		plan.MultiLabel, plan.Source.Options.MultiLabel = true, true
+		if _, err := Run(plan); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		m, err := model.Load(plan.Output)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cmp.Or(m.Vocab.Settings.Analyzer, "word"); got != tc.want {
+			t.Errorf("%s: analyzer %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
