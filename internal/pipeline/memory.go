@@ -114,7 +114,7 @@ func (r *run) inMemory() error {
 		// selection tuned inside each fold (below) reads them again.
 		src.Options.DropTexts = (settings.Select == "" || !r.Tune) && r.KeepCounts == ""
 		var held *corpus.Corpus
-		if r.MultiLabel {
+		if r.labelsChooseAnalyzer() {
 			// The number of labels says whether the profile chooses the
 			// analyzer (multiLabelWords): the corpus is read whole before
 			// it is tokenized, as a file of lines is read anyway.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,6 +81,35 @@ func TestMultiLabelAnalyzerByLabels(t *testing.T) {
 		}
 		if got := cmp.Or(m.Vocab.Settings.Analyzer, "word"); got != tc.want {
 			t.Errorf("%s: analyzer %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestLabelsChooseAnalyzer: a multi-label corpus is read whole before it
+// is tokenized (to count its labels) only when the count can decide the
+// analyzer: the profile is followed, no flag set the analyzer, and the
+// kind follows the profile's analyzer on few labels.
+func TestLabelsChooseAnalyzer(t *testing.T) {
+	set := func(names ...string) func(string) bool {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
+	for _, tc := range []struct {
+		name string
+		plan Plan
+		want bool
+	}{
+		{"nblr", Plan{Kind: model.NBLR, MultiLabel: true, FollowProfile: true}, true},
+		{"multinomial", Plan{Kind: model.Multinomial, MultiLabel: true, FollowProfile: true}, true},
+		{"single-label", Plan{Kind: model.NBLR, FollowProfile: true}, false},
+		{"complement", Plan{Kind: model.Complement, MultiLabel: true, FollowProfile: true}, false},
+		{"--follow-profile=false", Plan{Kind: model.NBLR, MultiLabel: true, Changed: set("follow-profile")}, false},
+		{"--follow-profile", Plan{Kind: model.NBLR, MultiLabel: true, FollowProfile: true, Changed: set("follow-profile")}, false},
+		{"--analyzer", Plan{Kind: model.NBLR, MultiLabel: true, FollowProfile: true, Changed: set("analyzer")}, false},
+		{"--vocab", Plan{Kind: model.NBLR, MultiLabel: true, FollowProfile: true, VocabFile: "v.tsv"}, false},
+	} {
+		r := &run{Plan: &tc.plan}
+		if got := r.labelsChooseAnalyzer(); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

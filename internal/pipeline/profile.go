@@ -52,6 +52,17 @@ func (r *run) multiLabelWords(labels int) bool {
 	return r.MultiLabel && !r.changed("follow-profile") && !train.MultiLabelFollowsAnalyzer(r.Kind, labels)
 }
 
+// labelsChooseAnalyzer reports whether the number of labels of a
+// multi-label corpus decides its analyzer (multiLabelWords): the profile
+// may choose it, no flag has, and the kind follows it on few labels.
+// Otherwise the corpus need not be read before it is tokenized.
+func (r *run) labelsChooseAnalyzer() bool {
+	return r.MultiLabel && r.FollowProfile && train.ProfileFollows(r.Kind) &&
+		r.VocabFile == "" && r.Init == "" &&
+		!anyChanged(r.changed, train.AnalyzerFlags) && !r.changed("follow-profile") &&
+		train.MultiLabelFollowsAnalyzer(r.Kind, 0)
+}
+
 // anyChanged reports whether changed holds for one of names.
 func anyChanged(changed func(string) bool, names []string) bool {
 	for _, name := range names {
