@@ -7,9 +7,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// flagGroupKey is the pflag annotation that names a flag's help section.
-const flagGroupKey = "nbtext_help_group"
-
 // flagGroupOrder and flagGroups are the help sections, in order, and
 // the flags of each, read from help/sections.txt: one table for all
 // commands, so that a flag means the same section wherever it appears
@@ -62,26 +59,16 @@ func groupOf(c *cobra.Command, f *pflag.Flag) string {
 	return flagGroupOf[f.Name]
 }
 
-// groupHelp annotates every flag of c and of the commands below it with
-// its help section and makes their usage print the flags by section.
+// groupHelp makes the usage of c and of the commands below it print the
+// flags by section (flagSections, which looks each section up when help
+// is printed: building the command tree, which every run does, does not
+// visit its flags).
 func groupHelp(c *cobra.Command) {
 	if !c.HasParent() {
 		c.InitDefaultVersionFlag()
 		c.InitDefaultHelpCmd()
 	}
 	c.InitDefaultHelpFlag()
-	annotate := func(f *pflag.Flag) {
-		g := groupOf(c, f)
-		if g == "" {
-			return
-		}
-		if f.Annotations == nil {
-			f.Annotations = map[string][]string{}
-		}
-		f.Annotations[flagGroupKey] = []string{g}
-	}
-	c.LocalFlags().VisitAll(annotate)
-	c.InheritedFlags().VisitAll(annotate)
 	for _, sub := range c.Commands() {
 		groupHelp(sub)
 	}
@@ -104,9 +91,9 @@ func flagSections(c *cobra.Command) string {
 		if f.Hidden {
 			return
 		}
-		g := "Other"
-		if v := f.Annotations[flagGroupKey]; len(v) == 1 {
-			g = v[0]
+		g := groupOf(c, f)
+		if g == "" {
+			g = "Other"
 		}
 		if sets[g] == nil {
 			sets[g] = pflag.NewFlagSet(g, pflag.ContinueOnError)
