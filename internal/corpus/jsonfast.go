@@ -20,6 +20,7 @@ type flatValue struct {
 	raw    []byte
 	str    bool // a string: raw is its quoted content
 	escape bool // the string holds a backslash escape
+	arr    bool // an array of scalars (not null): raw is its JSON text
 	found  bool
 }
 
@@ -71,58 +72,14 @@ func flatJSON(line []byte, keys []string, vals []flatValue) bool {
 		}
 		i = skipSpace(line, i+1)
 		// the value
-		var v flatValue
-		if i >= len(line) {
+		v, j, ok := flatScalar(line, i)
+		if !ok && i < len(line) && line[i] == '[' {
+			v, j, ok = flatArray(line, i)
+		}
+		if !ok {
 			return false
 		}
-		switch c := line[i]; {
-		case c == '"':
-			s := i + 1
-			j := s
-			for {
-				for j < len(line) && jsonPlain[line[j]] {
-					j++
-				}
-				if j >= len(line) {
-					return false
-				}
-				if line[j] == '"' {
-					break
-				}
-				if line[j] != '\\' || j+1 >= len(line) {
-					return false // a control character
-				}
-				switch line[j+1] {
-				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-					v.escape = true
-					j += 2
-				default:
-					return false // \u, or an invalid escape
-				}
-			}
-			v.raw, v.str = line[s:j], true
-			i = j + 1
-		case c == '-' || c >= '0' && c <= '9':
-			j := jsonNumber(line, i)
-			if j < 0 {
-				return false
-			}
-			v.raw = line[i:j]
-			i = j
-		default:
-			n := 0
-			for _, lit := range [...]string{"true", "false", "null"} {
-				if len(line)-i >= len(lit) && string(line[i:i+len(lit)]) == lit {
-					n = len(lit)
-					break
-				}
-			}
-			if n == 0 {
-				return false // an object, an array or invalid
-			}
-			v.raw = line[i : i+n]
-			i += n
-		}
+		i = j
 		for k, want := range keys {
 			if string(key) == want {
 				if vals[k].found {
@@ -143,6 +100,104 @@ func flatJSON(line []byte, keys []string, vals []flatValue) bool {
 			return false
 		}
 		i = skipSpace(line, i+1)
+	}
+}
+
+// flatScalar reads the JSON string, number, true, false or null that
+// starts at line[i] as flatJSON takes it (a string without a \u escape),
+// and returns it and the index past it; false for anything else.
+func flatScalar(line []byte, i int) (v flatValue, end int, ok bool) {
+	if i >= len(line) {
+		return v, 0, false
+	}
+	switch c := line[i]; {
+	case c == '"':
+		s := i + 1
+		j := s
+		for {
+			for j < len(line) && jsonPlain[line[j]] {
+				j++
+			}
+			if j >= len(line) {
+				return v, 0, false
+			}
+			if line[j] == '"' {
+				break
+			}
+			if line[j] != '\\' || j+1 >= len(line) {
+				return v, 0, false // a control character
+			}
+			switch line[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				v.escape = true
+				j += 2
+			default:
+				return v, 0, false // \u, or an invalid escape
+			}
+		}
+		v.raw, v.str = line[s:j], true
+		return v, j + 1, true
+	case c == '-' || c >= '0' && c <= '9':
+		j := jsonNumber(line, i)
+		if j < 0 {
+			return v, 0, false
+		}
+		v.raw = line[i:j]
+		return v, j, true
+	}
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(line)-i >= len(lit) && string(line[i:i+len(lit)]) == lit {
+			v.raw = line[i : i+len(lit)]
+			return v, i + len(lit), true
+		}
+	}
+	return v, 0, false // an object, an array or invalid
+}
+
+// flatArray reads the non-empty JSON array of strings, numbers and
+// booleans (not null) that starts at line[i] (a label list: {"label":
+// ["a", "b"]}), and returns it, its JSON text as raw, and the index past
+// it; false for anything else (flatElems reads its elements).
+func flatArray(line []byte, i int) (v flatValue, end int, ok bool) {
+	j := skipSpace(line, i+1)
+	for {
+		e, k, ok := flatScalar(line, j)
+		if !ok || !e.str && e.raw[0] == 'n' {
+			return v, 0, false
+		}
+		j = skipSpace(line, k)
+		if j >= len(line) {
+			return v, 0, false
+		}
+		if line[j] == ']' {
+			v.raw, v.arr = line[i:j+1], true
+			return v, j + 1, true
+		}
+		if line[j] != ',' {
+			return v, 0, false
+		}
+		j = skipSpace(line, j+1)
+	}
+}
+
+// flatElems appends the values of the elements of the array v (flatArray
+// read it) to dst, as jsonLabels takes them: a string's value, a number's
+// or boolean's JSON text.
+func flatElems(dst []string, v *flatValue) []string {
+	line := v.raw
+	j := skipSpace(line, 1)
+	for {
+		e, k, _ := flatScalar(line, j)
+		if e.str {
+			dst = append(dst, e.text())
+		} else {
+			dst = append(dst, string(e.raw))
+		}
+		j = skipSpace(line, k)
+		if line[j] == ']' {
+			return dst
+		}
+		j = skipSpace(line, j+1)
 	}
 }
 
@@ -284,6 +339,13 @@ func flatDocument(where string, spec fieldSpec, vals []flatValue, opts *Options,
 			return Document{}, false, nil
 		}
 	}
+	d := Document{ID: where}
+	if lv.arr {
+		if err := opts.setLabels(&d, where, flatElems(nil, lv)...); err != nil {
+			return Document{}, true, err
+		}
+		return flatBody(d, spec, texts, vals, opts, buf), true, nil
+	}
 	var label string
 	switch {
 	case opts.shared && len(lv.raw) > 0 && !lv.escape:
@@ -293,10 +355,15 @@ func flatDocument(where string, spec fieldSpec, vals []flatValue, opts *Options,
 	default:
 		label = string(lv.raw)
 	}
-	d := Document{ID: where}
 	if err := opts.setLabels(&d, where, label); err != nil {
 		return Document{}, true, err
 	}
+	return flatBody(d, spec, texts, vals, opts, buf), true, nil
+}
+
+// flatBody is d, labelled, with the text of the text values texts and the
+// extra fields of vals, as flatDocument gives them.
+func flatBody(d Document, spec fieldSpec, texts, vals []flatValue, opts *Options, buf *[]byte) Document {
 	if opts.shared {
 		d.Text = sharedText(texts, buf)
 	} else {
@@ -321,5 +388,5 @@ func flatDocument(where string, spec fieldSpec, vals []flatValue, opts *Options,
 		}
 		d.Fields[e] = s
 	}
-	return d, true, nil
+	return d
 }

@@ -9,6 +9,8 @@ import (
 // jsonSpecs are the field settings the fast path is checked with.
 var jsonSpecs = []Options{
 	{},
+	{MultiLabel: true},
+	{MultiLabel: true, LabelSep: ","},
 	{LabelField: "y", TextFields: []string{"title", "body"}, ExtraFields: []string{"lang", "n"}},
 	{LabelField: "text", TextFields: []string{"text"}},
 }
@@ -60,6 +62,10 @@ func TestFlatJSONMatchesEncodingJSON(t *testing.T) {
 		`{"y":"a","title":"T","body":"B","lang":null}`,
 		`{"text":"same"}`,
 		`{"label":"a,b","text":"t"}`,
+		`{"label":["a","b"],"text":"x"}`,
+		`{"label": [ "a" , 2, true, "c\"d", "a,e" ] ,"text":"x","tags":["p",1]}`,
+		`{"label":["x"],"text":"t","n":[1,"q"]}`,
+		`{"label":[" "],"text":"t"}`,
 	}
 	for _, l := range fast {
 		took := false
@@ -75,7 +81,14 @@ func TestFlatJSONMatchesEncodingJSON(t *testing.T) {
 		`{"label":"pos","te\u0078t":"x"}`,
 		`{"label":"pos","text":"x","text":"y"}`,
 		`{"label":null,"text":"x"}`,
-		`{"label":["a","b"],"text":"x"}`,
+		`{"label":[],"text":"x"}`,
+		`{"label":["a",null],"text":"x"}`,
+		`{"label":["a",["b"]],"text":"x"}`,
+		`{"label":["a",{"b":1}],"text":"x"}`,
+		`{"label":["\u0061"],"text":"x"}`,
+		`{"label":["a",],"text":"x"}`,
+		`{"label":["a" "b"],"text":"x"}`,
+		`{"label":["a"],"text":["x"]}`,
 		`{"label":"a","text":{"b":1}}`,
 		`{"label":"a","text":1}`,
 		`{"label":"a"}`,
