@@ -3,7 +3,8 @@ package corpus
 import "unsafe"
 
 // This file holds the JSONL reader's fast path: most JSONL corpora are
-// flat objects of strings ({"label": "pos", "text": "..."}), and decoding
+// flat objects of strings ({"label": "pos", "text": "..."}, or a label
+// array such as {"label": ["joy", "love"], ...}), and decoding
 // them with encoding/json (a validity pass over the line, a map of raw
 // values, then each wanted value scanned and unquoted again) was a sixth
 // of the CPU of `nbtext vocab --analyzer char_wb` on IMDB. flatJSON reads
