@@ -37,30 +37,35 @@ import (
 // train.MultiLabelProfileLabels labels (r.labels, read before the
 // analyzer is chosen) unless --follow-profile is given.
 func (r *run) profileChoice(settings vectorize.Settings) *train.ProfileChoice {
-	if !r.FollowProfile || !train.ProfileFollows(r.Kind) || r.VocabFile != "" || r.Init != "" {
+	if !r.followsProfile() {
 		return nil
 	}
-	fixed := anyChanged(r.changed, train.AnalyzerFlags) || r.multiLabelWords(r.labels)
+	fixed := anyChanged(r.changed, train.AnalyzerFlags) || r.multiLabelWords()
 	return train.NewProfileChoice(r.Kind, settings, fixed)
+}
+
+// followsProfile reports whether the defaults of the plan's kind follow
+// the corpus profile (profileChoice).
+func (r *run) followsProfile() bool {
+	return r.FollowProfile && train.ProfileFollows(r.Kind) && r.VocabFile == "" && r.Init == ""
 }
 
 // multiLabelWords reports whether the profile leaves the analyzer alone:
 // a multi-label run without --follow-profile given whose kind and labels
-// keep words (train.MultiLabelFollowsAnalyzer), in train and in its
-// search (search.ProfileDefaultsMultiLabel) alike.
-func (r *run) multiLabelWords(labels int) bool {
-	return r.MultiLabel && !r.changed("follow-profile") && !train.MultiLabelFollowsAnalyzer(r.Kind, labels)
+// (r.labels) keep words (train.MultiLabelFollowsAnalyzer), in train and
+// in its search (search.ProfileDefaultsMultiLabel) alike.
+func (r *run) multiLabelWords() bool {
+	return r.MultiLabel && !r.changed("follow-profile") && !train.MultiLabelFollowsAnalyzer(r.Kind, r.labels)
 }
 
 // labelsChooseAnalyzer reports whether the number of labels of a
 // multi-label corpus decides its analyzer (multiLabelWords): the profile
-// may choose it, no flag has, and the kind follows it on few labels.
-// Otherwise the corpus need not be read before it is tokenized.
+// may choose it, no flag has, and the kind follows it on few enough
+// labels. Otherwise the corpus need not be read before it is tokenized.
 func (r *run) labelsChooseAnalyzer() bool {
-	return r.MultiLabel && r.FollowProfile && train.ProfileFollows(r.Kind) &&
-		r.VocabFile == "" && r.Init == "" &&
+	return r.MultiLabel && r.followsProfile() &&
 		!anyChanged(r.changed, train.AnalyzerFlags) && !r.changed("follow-profile") &&
-		train.MultiLabelFollowsAnalyzer(r.Kind, 0)
+		train.MultiLabelFollowsAnalyzer(r.Kind, train.MultiLabelProfileLabels)
 }
 
 // anyChanged reports whether changed holds for one of names.
