@@ -41,13 +41,17 @@ func (r *run) profileChoice(settings vectorize.Settings) *train.ProfileChoice {
 		return nil
 	}
 	fixed := anyChanged(r.changed, train.AnalyzerFlags) || r.multiLabelWords()
-	return train.NewProfileChoice(r.Kind, settings, fixed)
+	pc := train.NewProfileChoice(r.Kind, settings, fixed)
+	if r.MultiLabel {
+		pc.ForMultiLabel()
+	}
+	return pc
 }
 
 // followsProfile reports whether the defaults of the plan's kind follow
 // the corpus profile (profileChoice).
 func (r *run) followsProfile() bool {
-	return r.FollowProfile && train.ProfileFollows(r.Kind) && r.VocabFile == "" && r.Init == ""
+	return r.FollowProfile && train.ProfileFollows(r.Kind, r.MultiLabel) && r.VocabFile == "" && r.Init == ""
 }
 
 // multiLabelWords reports whether the profile leaves the analyzer alone:
@@ -86,7 +90,7 @@ func anyChanged(changed func(string) bool, names []string) bool {
 // vocabulary, as round one would: the vocabulary's pruning, applied again
 // to the terms it kept, keeps them all.
 func (r *run) countsChoice(cs *counts.Counts) *train.ProfileChoice {
-	if !r.FollowProfile || !train.ProfileFollows(r.Kind) {
+	if !r.FollowProfile || !train.ProfileFollows(r.Kind, false) {
 		return nil
 	}
 	pc := train.NewCountsChoice(r.Kind, classSizes(cs.ClassDocs))

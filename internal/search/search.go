@@ -84,24 +84,23 @@ const confirmTop = 3
 // corpus texts (labels y of nClasses classes): train.Defaults following
 // the corpus profile (train.ChooseDefaults).
 func ProfileDefaults(texts []string, y []int, nClasses int) DefaultsFunc {
-	return profileDefaults(texts, y, nClasses, nil)
+	return func(kind model.Kind) (vectorize.Settings, model.Params) {
+		s, p := train.Defaults(kind)
+		train.ChooseDefaults(kind, &s, &p, texts, y, nClasses, nil)
+		return s, p
+	}
 }
 
 // ProfileDefaultsMultiLabel is ProfileDefaults for a multi-label search
-// over labels labels: a kind keeps the word analyzer (train.ChooseDefaults
-// as if --analyzer had been given) where train.MultiLabelFollowsAnalyzer
+// over labels labels: the choice of a one-vs-rest fit
+// (train.ChooseDefaultsMultiLabel), where a kind keeps the word analyzer
+// (as if --analyzer had been given) where train.MultiLabelFollowsAnalyzer
 // says so, as multi-label training does; the rest of the profile applies.
 func ProfileDefaultsMultiLabel(texts []string, y []int, nClasses, labels int) DefaultsFunc {
 	return func(kind model.Kind) (vectorize.Settings, model.Params) {
 		words := !train.MultiLabelFollowsAnalyzer(kind, labels)
-		return profileDefaults(texts, y, nClasses, func(name string) bool { return words && name == "analyzer" })(kind)
-	}
-}
-
-func profileDefaults(texts []string, y []int, nClasses int, changed func(string) bool) DefaultsFunc {
-	return func(kind model.Kind) (vectorize.Settings, model.Params) {
 		s, p := train.Defaults(kind)
-		train.ChooseDefaults(kind, &s, &p, texts, y, nClasses, changed)
+		train.ChooseDefaultsMultiLabel(kind, &s, &p, texts, y, nClasses, func(name string) bool { return words && name == "analyzer" })
 		return s, p
 	}
 }

@@ -212,9 +212,9 @@ const MultiLabelProfileLabels = 64
 
 // MultiLabelFollowsAnalyzer reports whether multi-label training of kind
 // on a corpus of labels labels takes the analyzer the corpus profile
-// chooses (character n-grams for the linear kinds on short text, for
-// every kind on unsegmented text) when the user gives neither
-// --follow-profile nor an analyzer flag: on at most
+// chooses (character n-grams on short text for the linear kinds and the
+// kinds of MultiLabelShortChar, on unsegmented text for every kind) when
+// the user gives neither --follow-profile nor an analyzer flag: on at most
 // MultiLabelProfileLabels labels, for every kind but complement NB. The
 // other choices of the profile (multinomial NB's weighting, Bernoulli
 // NB's α) are followed whatever the labels.
@@ -229,8 +229,9 @@ const MultiLabelProfileLabels = 64
 // GoEmotions (see MultiLabelC), micro F1 of the one-vs-rest model (the
 // multi-label C, the stored threshold) with words and with the profile's
 // analyzer; on 20NG, IMDB and ttc-3600 (long text in spaced scripts) the
-// profile keeps words, and NB keeps them on short text in spaced scripts
-// (GoEmotions, ttc200, ld17, ld17-200), so those models are the same:
+// profile keeps words; NB on short text in spaced scripts (GoEmotions,
+// ttc200, ld17, ld17-200), left blank below, is MultiLabelShortChar's
+// table:
 //
 //	                    GoEmo   ttc200  ld17    ld17-200 ldcc    ldcc200
 //	nblr        words   0.5669  0.8389  0.9561  0.9525   0.9653  0.9026
@@ -255,6 +256,37 @@ const MultiLabelProfileLabels = 64
 // complement follows the profile's analyzer.
 func MultiLabelFollowsAnalyzer(kind model.Kind, labels int) bool {
 	return labels <= MultiLabelProfileLabels && kind != model.Complement
+}
+
+// MultiLabelShortChar reports whether kind, in a multi-label fit on
+// short text in a spaced script, takes the profile's character analyzer
+// although its single-label fit keeps words: multinomial and Bernoulli NB
+// and nearest centroid (the linear kinds take it in both). Micro F1 (and
+// precision@1) of the one-vs-rest model on the held-out data of the
+// short corpora in spaced scripts, with words and with char_wb 2,4; the
+// other corpora as one-label documents, imdb200 being IMDB's reviews cut
+// to their first 200 characters (centroid on ldcc and ldcc200, where
+// the profile now gives it character n-grams too: words 0.8547 and
+// 0.8120, char_wb 0.9039 and 0.8663):
+//
+//	                    GoEmo   ttc200  ld17    ld17-200 imdb200
+//	multinomial words   0.4599  0.8587  0.9731  0.9719   0.7224
+//	            char_wb 0.4977  0.8346  0.9514  0.9538   0.7237
+//	bernoulli   words   0.4535  0.8760  0.9735  0.9729   0.7161
+//	            char_wb 0.4833  0.8676  0.9482  0.9491   0.7170
+//	centroid    words   0.4874  0.7899  0.9415  0.9406   0.7035
+//	            char_wb 0.4956  0.8167  0.9595  0.9589   0.6992
+//
+// The worst loss in points against the better of the two: char_wb,
+// multinomial 2.41 (ttc200), Bernoulli 2.53 (ld17), centroid 0.43
+// (imdb200); words, multinomial 3.78, Bernoulli 2.98 (GoEmotions),
+// centroid 5.43 (ldcc200). Precision@1 on GoEmotions' dev split rises
+// from 0.5166 to 0.5387 (multinomial), 0.4921 to 0.5269 (Bernoulli) and
+// 0.5249 to 0.5299 (centroid). Single-label NB keeps words on such text,
+// where one model over all classes loses with character n-grams
+// (docs/defaults.md): the one-vs-rest binary models are another problem.
+func MultiLabelShortChar(kind model.Kind) bool {
+	return kind == model.Multinomial || kind == model.Bernoulli || kind == model.Centroid
 }
 
 // binaryClasses are the classes of the binary model of one label.

@@ -29,6 +29,9 @@ type ProfileChoice struct {
 	// counted: the choice of a fit from counts (NewCountsChoice), which
 	// knows the class balance but neither the length nor the script.
 	counted bool
+	// multiLabel: the choice of a one-vs-rest fit (ForMultiLabel), whose
+	// analyzer rule takes in more kinds (charAnalyzerReason).
+	multiLabel bool
 	// Profile is the corpus's profile; Chose lists what it changed from
 	// the model's defaults, each with its reason.
 	Profile profile.Profile
@@ -40,6 +43,14 @@ type ProfileChoice struct {
 // analyzerFixed keeps base's analyzer (a flag of AnalyzerFlags was given).
 func NewProfileChoice(kind model.Kind, base vectorize.Settings, analyzerFixed bool) *ProfileChoice {
 	return &ProfileChoice{kind: kind, base: base, analyzerFixed: analyzerFixed}
+}
+
+// ForMultiLabel makes pc the choice of a multi-label (one-vs-rest) fit,
+// where the NB kinds and nearest centroid take the character analyzer on
+// short text too (MultiLabelShortChar), and returns pc.
+func (pc *ProfileChoice) ForMultiLabel() *ProfileChoice {
+	pc.multiLabel = true
+	return pc
 }
 
 // NewCountsChoice starts the choice of kind's defaults for a fit from
@@ -65,7 +76,7 @@ func (pc *ProfileChoice) Settings(prof profile.Profile) vectorize.Settings {
 	if pc.analyzerFixed {
 		return s
 	}
-	if why := charAnalyzerReason(pc.kind, prof); why != "" {
+	if why := charAnalyzerReason(pc.kind, prof, pc.multiLabel); why != "" {
 		s.Analysis.Analyzer, s.Analysis.CharMin, s.Analysis.CharMax = "char_wb", ProfileCharMin, ProfileCharMax
 		s.Analysis.CJKBigrams, s.Analysis.SubwordMin, s.Analysis.SubwordMax = false, 0, 0
 		s.NGramMin, s.NGramMax, s.StopWords, s.Fields = 1, 1, "", ""
@@ -137,7 +148,18 @@ func (pc *ProfileChoice) WeightingSettings(s *vectorize.Settings, sizes []int, c
 // left alone (changed nil: none). It records the choice in p.Profile and
 // returns it, or nil where kind's defaults do not follow the profile.
 func ChooseDefaults(kind model.Kind, settings *vectorize.Settings, p *model.Params, texts []string, y []int, nClasses int, changed func(string) bool) *ProfileChoice {
-	if !ProfileFollows(kind) {
+	return chooseDefaults(kind, settings, p, texts, y, nClasses, changed, false)
+}
+
+// ChooseDefaultsMultiLabel is ChooseDefaults for a multi-label
+// (one-vs-rest) fit (ProfileChoice.ForMultiLabel); y are the documents'
+// first labels, whose balance multinomial NB's weighting follows.
+func ChooseDefaultsMultiLabel(kind model.Kind, settings *vectorize.Settings, p *model.Params, texts []string, y []int, nClasses int, changed func(string) bool) *ProfileChoice {
+	return chooseDefaults(kind, settings, p, texts, y, nClasses, changed, true)
+}
+
+func chooseDefaults(kind model.Kind, settings *vectorize.Settings, p *model.Params, texts []string, y []int, nClasses int, changed func(string) bool, multiLabel bool) *ProfileChoice {
+	if !ProfileFollows(kind, multiLabel) {
 		return nil
 	}
 	if changed == nil {
@@ -148,6 +170,7 @@ func ChooseDefaults(kind model.Kind, settings *vectorize.Settings, p *model.Para
 		fixed = fixed || changed(name)
 	}
 	pc := NewProfileChoice(kind, *settings, fixed)
+	pc.multiLabel = multiLabel
 	var sampler profile.Sampler
 	for _, t := range texts {
 		if sampler.Full() {
@@ -209,23 +232,30 @@ const ProfileShortBernoulliAlpha = 0.1
 
 // charAnalyzerReason says why kind takes the character analyzer on a
 // corpus of profile prof, or returns "" when it keeps words: the linear
-// models on short or unsegmented text, Naive Bayes on unsegmented text.
-func charAnalyzerReason(kind model.Kind, prof profile.Profile) string {
-	if prof.Docs < ProfileMinDocs || !profileKinds[kind] {
+// models on short or unsegmented text, Naive Bayes on unsegmented text;
+// in a multi-label fit (multiLabel) the kinds of MultiLabelShortChar on
+// short text too, nearest centroid on unsegmented text too.
+func charAnalyzerReason(kind model.Kind, prof profile.Profile, multiLabel bool) string {
+	if prof.Docs < ProfileMinDocs || !ProfileFollows(kind, multiLabel) {
 		return ""
 	}
 	switch {
-	case prof.Unsegmented > ProfileUnsegmented && kind != model.Centroid:
+	case prof.Unsegmented > ProfileUnsegmented:
 		return fmt.Sprintf("%.0f%% of letters in scripts without spaces > %.0f%%", 100*prof.Unsegmented, 100*ProfileUnsegmented)
 	case prof.MedianChars < ProfileShortChars && kind.IsLinear():
 		return fmt.Sprintf("median document %d characters < %d", prof.MedianChars, ProfileShortChars)
+	case prof.MedianChars < ProfileShortChars && multiLabel && MultiLabelShortChar(kind):
+		return fmt.Sprintf("median document %d characters < %d, multi-label", prof.MedianChars, ProfileShortChars)
 	}
 	return ""
 }
 
 // ProfileFollows reports whether kind's defaults follow the corpus
-// profile.
-func ProfileFollows(kind model.Kind) bool { return profileKinds[kind] }
+// profile, in single-label training or, multiLabel, in a one-vs-rest fit
+// (where nearest centroid follows its analyzer rule as well).
+func ProfileFollows(kind model.Kind, multiLabel bool) bool {
+	return profileKinds[kind] || multiLabel && kind == model.Centroid
+}
 
 // profileKinds are the kinds whose defaults follow the profile.
 var profileKinds = map[model.Kind]bool{

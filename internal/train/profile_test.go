@@ -77,7 +77,7 @@ func TestProfileChoice(t *testing.T) {
 			t.Errorf("%s: vocabulary of %d documents, want %d", tc.name, v.NDocs, len(tc.texts))
 		}
 	}
-	if ProfileFollows(model.Centroid) {
+	if ProfileFollows(model.Centroid, false) {
 		t.Error("centroid follows the profile")
 	}
 }
@@ -112,6 +112,62 @@ func TestProfileParams(t *testing.T) {
 		pc.Weighting(v, tc.sizes, none)
 		if got := v.Settings.Weighting == "count" && v.Settings.Norm == "none"; got != tc.count {
 			t.Errorf("classes %v: weighting %s, norm %s; want counts: %v (note %q)", tc.sizes, v.Settings.Weighting, v.Settings.Norm, tc.count, pc.Note())
+		}
+	}
+}
+
+// TestProfileMultiLabelShort checks the analyzer rule of a one-vs-rest
+// fit: on short text in a spaced script the kinds of MultiLabelShortChar
+// take char_wb where their single-label fit keeps words; nearest centroid
+// follows the profile only in a multi-label fit; long text keeps words.
+func TestProfileMultiLabelShort(t *testing.T) {
+	short := profile.Profile{Docs: 5000, MedianChars: 64, Script: "Latin"}
+	long := profile.Profile{Docs: 5000, MedianChars: 1500, Script: "Latin"}
+	japanese := profile.Profile{Docs: 5000, MedianChars: 1500, Script: "Han", Unsegmented: 0.9}
+	for _, kind := range []model.Kind{model.Multinomial, model.Bernoulli, model.Centroid, model.Complement, model.NBLR} {
+		s, _ := Defaults(kind)
+		for _, tc := range []struct {
+			prof              profile.Profile
+			multiLabel, chars bool
+		}{
+			{short, false, kind == model.NBLR},
+			{short, true, kind != model.Complement},
+			{long, true, false},
+			{japanese, true, true},
+			{japanese, false, kind != model.Centroid},
+		} {
+			pc := NewProfileChoice(kind, s, false)
+			if tc.multiLabel {
+				pc.ForMultiLabel()
+			}
+			got := pc.Settings(tc.prof).Analyzer == "char_wb"
+			if got != tc.chars {
+				t.Errorf("%s, multi-label %v, median %d characters, %s: char_wb %v, want %v (note %q)", kind, tc.multiLabel, tc.prof.MedianChars, tc.prof.Script, got, tc.chars, pc.Note())
+			}
+			if got && tc.multiLabel && !kind.IsLinear() && tc.prof.Unsegmented == 0 && !strings.Contains(pc.Note(), "multi-label") {
+				t.Errorf("%s: note %q does not say multi-label", kind, pc.Note())
+			}
+		}
+		if ProfileFollows(kind, false) != (kind != model.Centroid) || !ProfileFollows(kind, true) {
+			t.Errorf("%s: ProfileFollows %v single-label, %v multi-label", kind, ProfileFollows(kind, false), ProfileFollows(kind, true))
+		}
+	}
+	// ChooseDefaultsMultiLabel, for a search that holds the corpus, makes
+	// the same choice.
+	texts := make([]string, ProfileMinDocs)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("short text number %d", i%50)
+	}
+	y := make([]int, len(texts))
+	for _, multi := range []bool{false, true} {
+		s, p := Defaults(model.Multinomial)
+		choose := ChooseDefaults
+		if multi {
+			choose = ChooseDefaultsMultiLabel
+		}
+		choose(model.Multinomial, &s, &p, texts, y, 1, nil)
+		if got := s.Analyzer == "char_wb"; got != multi {
+			t.Errorf("ChooseDefaults, multi-label %v: analyzer %q", multi, s.Analyzer)
 		}
 	}
 }
