@@ -96,12 +96,18 @@ func (pc *ProfileChoice) Params(p *model.Params, changed func(string) bool) {
 		p.Alpha, p.Beta = ProfileShortBernoulliAlpha, ProfileShortBernoulliAlpha
 		pc.Chose = append(pc.Chose, fmt.Sprintf("--alpha %g (median document %d characters < %d)", ProfileShortBernoulliAlpha, pc.Profile.MedianChars, ProfileShortChars))
 	}
+	if pc.kind == model.Complement && pc.multiLabel && !changed("alpha") && p.Alpha != MultiLabelComplementAlpha {
+		p.Alpha = MultiLabelComplementAlpha
+		pc.Chose = append(pc.Chose, fmt.Sprintf("--alpha %g (one-vs-rest)", MultiLabelComplementAlpha))
+	}
 }
 
 // Weighting sets, once the labels are read (sizes: documents per class),
 // the weighting that follows the class balance in v's settings, unless
 // given: multinomial NB on imbalanced classes weights by counts, neither
-// tf-idf nor l2-normalised. Call it before v.Weight.
+// tf-idf nor l2-normalised; so do multinomial and complement NB in a
+// multi-label fit, whatever the balance (MultiLabelCounts). Call it
+// before v.Weight.
 func (pc *ProfileChoice) Weighting(v *vectorize.Vocabulary, sizes []int, changed func(string) bool) {
 	if pc == nil {
 		return
@@ -125,11 +131,17 @@ func (pc *ProfileChoice) WeightingSettings(s *vectorize.Settings, sizes []int, c
 		return false
 	}
 	pc.Classes(sizes)
-	if pc.Profile.Docs < ProfileMinDocs || pc.kind != model.Multinomial || changed("weighting") || changed("norm") || changed("sublinear-tf") {
+	counts := pc.kind == model.Multinomial || pc.multiLabel && MultiLabelCounts(pc.kind)
+	if pc.Profile.Docs < ProfileMinDocs || !counts || changed("weighting") || changed("norm") || changed("sublinear-tf") {
 		return false
 	}
 	if s.Weighting == "count" && s.Norm == "none" && !s.Sublinear {
 		return false
+	}
+	if pc.multiLabel {
+		s.Weighting, s.Norm, s.Sublinear = "count", "none", false
+		pc.Chose = append(pc.Chose, "--weighting count --norm none --sublinear-tf=false (one-vs-rest)")
+		return true
 	}
 	if r := pc.Profile.SmallestClass * float64(pc.Profile.Classes); r < ProfileImbalance {
 		s.Weighting, s.Norm, s.Sublinear = "count", "none", false

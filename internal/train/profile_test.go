@@ -170,4 +170,35 @@ func TestProfileMultiLabelShort(t *testing.T) {
 			t.Errorf("ChooseDefaults, multi-label %v: analyzer %q", multi, s.Analyzer)
 		}
 	}
+	// A one-vs-rest fit of multinomial or complement NB weights by counts
+	// whatever the class balance; complement takes α 0.3. Single-label
+	// fits keep tf-idf on balanced classes.
+	none := func(string) bool { return false }
+	for _, kind := range []model.Kind{model.Multinomial, model.Complement, model.Bernoulli} {
+		for _, multi := range []bool{false, true} {
+			s, p := Defaults(kind)
+			pc := NewProfileChoice(kind, s, false)
+			if multi {
+				pc.ForMultiLabel()
+			}
+			v := &vectorize.Vocabulary{Settings: pc.Settings(profile.Profile{Docs: 5000, MedianChars: 1500, Script: "Latin"})}
+			pc.Weighting(v, []int{500, 500, 500}, none)
+			pc.Params(&p, none)
+			counts := v.Settings.Weighting == "count" && v.Settings.Norm == "none" && !v.Settings.Sublinear
+			want := multi && kind != model.Bernoulli
+			if counts != want {
+				t.Errorf("%s, multi-label %v, balanced classes: weighting %s, norm %s; want counts: %v (note %q)", kind, multi, v.Settings.Weighting, v.Settings.Norm, want, pc.Note())
+			}
+			if kind == model.Complement && (p.Alpha == MultiLabelComplementAlpha) != multi {
+				t.Errorf("%s, multi-label %v: α %g", kind, multi, p.Alpha)
+			}
+			if multi && kind == model.Complement {
+				_, p = Defaults(kind)
+				pc.Params(&p, func(name string) bool { return name == "alpha" })
+				if p.Alpha == MultiLabelComplementAlpha {
+					t.Error("complement: --alpha given, but the one-vs-rest rule set it")
+				}
+			}
+		}
+	}
 }
