@@ -217,7 +217,8 @@ const MultiLabelProfileLabels = 64
 // the user gives neither --follow-profile nor an analyzer flag: on at most
 // MultiLabelProfileLabels labels, for every kind but complement NB. The
 // other choices of the profile (multinomial NB's weighting, Bernoulli
-// NB's α) are followed whatever the labels.
+// NB's α, the one-vs-rest weighting of MultiLabelCounts) are followed
+// whatever the labels.
 //
 // A one-vs-rest fit costs labels × terms per document, and character
 // n-grams are many more terms: on GoEmotions' 28 labels nblr's fit took

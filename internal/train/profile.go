@@ -30,7 +30,8 @@ type ProfileChoice struct {
 	// knows the class balance but neither the length nor the script.
 	counted bool
 	// multiLabel: the choice of a one-vs-rest fit (ForMultiLabel), whose
-	// analyzer rule takes in more kinds (charAnalyzerReason).
+	// rules take in more kinds (charAnalyzerReason, WeightingSettings,
+	// Params).
 	multiLabel bool
 	// Profile is the corpus's profile; Chose lists what it changed from
 	// the model's defaults, each with its reason.
@@ -47,11 +48,10 @@ func NewProfileChoice(kind model.Kind, base vectorize.Settings, analyzerFixed bo
 
 // ForMultiLabel makes pc the choice of a multi-label (one-vs-rest) fit,
 // where the NB kinds and nearest centroid take the character analyzer on
-// short text too (MultiLabelShortChar), and returns pc.
-func (pc *ProfileChoice) ForMultiLabel() *ProfileChoice {
-	pc.multiLabel = true
-	return pc
-}
+// short text too (MultiLabelShortChar), and multinomial and complement NB
+// weigh by counts whatever the class balance, complement NB with α =
+// MultiLabelComplementAlpha (MultiLabelCounts).
+func (pc *ProfileChoice) ForMultiLabel() { pc.multiLabel = true }
 
 // NewCountsChoice starts the choice of kind's defaults for a fit from
 // counts of classDocs documents per class: the counts fix the analyzer
@@ -138,17 +138,17 @@ func (pc *ProfileChoice) WeightingSettings(s *vectorize.Settings, sizes []int, c
 	if s.Weighting == "count" && s.Norm == "none" && !s.Sublinear {
 		return false
 	}
-	if pc.multiLabel {
-		s.Weighting, s.Norm, s.Sublinear = "count", "none", false
-		pc.Chose = append(pc.Chose, "--weighting count --norm none --sublinear-tf=false (one-vs-rest)")
-		return true
+	why := "one-vs-rest"
+	if !pc.multiLabel {
+		r := pc.Profile.SmallestClass * float64(pc.Profile.Classes)
+		if r >= ProfileImbalance {
+			return false
+		}
+		why = fmt.Sprintf("smallest class %.2f%% of documents, %.2f of an even share < %g", 100*pc.Profile.SmallestClass, r, ProfileImbalance)
 	}
-	if r := pc.Profile.SmallestClass * float64(pc.Profile.Classes); r < ProfileImbalance {
-		s.Weighting, s.Norm, s.Sublinear = "count", "none", false
-		pc.Chose = append(pc.Chose, fmt.Sprintf("--weighting count --norm none --sublinear-tf=false (smallest class %.2f%% of documents, %.2f of an even share < %g)", 100*pc.Profile.SmallestClass, r, ProfileImbalance))
-		return true
-	}
-	return false
+	s.Weighting, s.Norm, s.Sublinear = "count", "none", false
+	pc.Chose = append(pc.Chose, "--weighting count --norm none --sublinear-tf=false ("+why+")")
+	return true
 }
 
 // ChooseDefaults makes the defaults of kind follow the corpus profile of
@@ -165,7 +165,7 @@ func ChooseDefaults(kind model.Kind, settings *vectorize.Settings, p *model.Para
 
 // ChooseDefaultsMultiLabel is ChooseDefaults for a multi-label
 // (one-vs-rest) fit (ProfileChoice.ForMultiLabel); y are the documents'
-// first labels, whose balance multinomial NB's weighting follows.
+// first labels, whose balance the choice records.
 func ChooseDefaultsMultiLabel(kind model.Kind, settings *vectorize.Settings, p *model.Params, texts []string, y []int, nClasses int, changed func(string) bool) *ProfileChoice {
 	return chooseDefaults(kind, settings, p, texts, y, nClasses, changed, true)
 }
