@@ -67,6 +67,12 @@ func TestMultiLabelAnalyzerByLabels(t *testing.T) {
 		{"few labels, --analyzer word", model.NBLR, few, true, []string{"analyzer"},
 			func(s *vectorize.Settings) error { s.Analysis.Analyzer = ""; return nil }, "word"},
 		{"multinomial, unsegmented", model.Multinomial, japanese, true, nil, nil, "char_wb"},
+		{"multinomial, short", model.Multinomial, few, true, nil, nil, "char_wb"},
+		{"bernoulli, short", model.Bernoulli, few, true, nil, nil, "char_wb"},
+		{"centroid, short", model.Centroid, few, true, nil, nil, "char_wb"},
+		{"centroid, short, --follow-profile=false", model.Centroid, few, false, []string{"follow-profile"}, nil, "word"},
+		{"bernoulli, many labels", model.Bernoulli, many, true, nil, nil, "word"},
+		{"complement, short", model.Complement, few, true, nil, nil, "word"},
 		{"complement, unsegmented", model.Complement, japanese, true, nil, nil, "word"},
 		{"complement, unsegmented, --follow-profile", model.Complement, japanese, true, []string{"follow-profile"}, nil, "char_wb"},
 	} {
@@ -81,6 +87,48 @@ func TestMultiLabelAnalyzerByLabels(t *testing.T) {
 		}
 		if got := cmp.Or(m.Vocab.Settings.Analyzer, "word"); got != tc.want {
 			t.Errorf("%s: analyzer %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestMultiLabelNBCounts: a one-vs-rest fit of multinomial or complement
+// NB weighs by counts on balanced labels too, complement NB with α 0.3
+// (train.MultiLabelCounts), unless --follow-profile=false or a weighting
+// flag is given (a single-label fit keeps tf-idf on balanced classes:
+// train.TestProfileMultiLabelShort).
+func TestMultiLabelNBCounts(t *testing.T) {
+	few := multiLabelShortCorpus(t, 5, false)
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		name    string
+		kind    model.Kind
+		multi   bool
+		follow  bool
+		changed []string
+		counts  bool
+		alpha   float64
+	}{
+		{"complement", model.Complement, true, true, nil, true, train.MultiLabelComplementAlpha},
+		{"multinomial", model.Multinomial, true, true, nil, true, 0.3},
+		{"complement, --follow-profile=false", model.Complement, true, false, []string{"follow-profile"}, false, 1},
+		{"complement, --weighting", model.Complement, true, true, []string{"weighting"}, false, train.MultiLabelComplementAlpha},
+		{"complement, --alpha", model.Complement, true, true, []string{"alpha"}, true, 1},
+	} {
+		plan := profilePlan(tc.kind, few, filepath.Join(dir, fmt.Sprintf("m%d.nbm", i)), tc.follow, StreamNever, tc.changed, nil, nil)
+		plan.MultiLabel, plan.Source.Options.MultiLabel = tc.multi, tc.multi
+		if _, err := Run(plan); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		m, err := model.Load(plan.Output)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := m.Vocab.Settings
+		if got := s.Weighting == "count" && s.Norm == "none" && !s.Sublinear; got != tc.counts {
+			t.Errorf("%s: weighting %s, norm %s, sublinear %v; want counts: %v (%q)", tc.name, s.Weighting, s.Norm, s.Sublinear, tc.counts, m.Params.Profile)
+		}
+		if m.Params.Alpha != tc.alpha {
+			t.Errorf("%s: α %g, want %g", tc.name, m.Params.Alpha, tc.alpha)
 		}
 	}
 }
@@ -100,6 +148,8 @@ func TestLabelsChooseAnalyzer(t *testing.T) {
 	}{
 		{"nblr", Plan{Kind: model.NBLR, MultiLabel: true, FollowProfile: true}, true},
 		{"multinomial", Plan{Kind: model.Multinomial, MultiLabel: true, FollowProfile: true}, true},
+		{"centroid", Plan{Kind: model.Centroid, MultiLabel: true, FollowProfile: true}, true},
+		{"centroid, single-label", Plan{Kind: model.Centroid, FollowProfile: true}, false},
 		{"single-label", Plan{Kind: model.NBLR, FollowProfile: true}, false},
 		{"complement", Plan{Kind: model.Complement, MultiLabel: true, FollowProfile: true}, false},
 		{"--follow-profile=false", Plan{Kind: model.NBLR, MultiLabel: true, Changed: set("follow-profile")}, false},
